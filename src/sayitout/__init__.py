@@ -1,0 +1,3 @@
+"""sayitout: an offline, voice-driven mock interview coach."""
+
+__version__ = "0.1.0"

@@ -1,0 +1,5 @@
+import sys
+
+from sayitout.cli import main
+
+sys.exit(main())

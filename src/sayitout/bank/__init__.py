@@ -1,0 +1,1 @@
+"""Question decks and their rubrics: loading, validating, listing, importing."""

@@ -1,0 +1,134 @@
+"""The validated shapes of decks, questions and rubrics.
+
+A deck lives in ``question_bank/<deck>.yaml``; each question's rubric in
+``rubrics/<deck>/<question-id>.yaml``. Unknown keys are errors, so a typo in a
+field name is caught rather than silently ignored.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+
+ID_PATTERN = r"^[a-z0-9][a-z0-9-]*$"
+_ID_RE = re.compile(ID_PATTERN)
+
+
+class _Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+def _check_id(value: str) -> str:
+    if not _ID_RE.match(value):
+        raise ValueError(f"{value!r} is not a valid id: use lower-case letters, digits and hyphens")
+    return value
+
+
+class Question(_Strict):
+    id: str
+    """Stable, readable id, unique across all decks (e.g. ``dl-fp16-nan``)."""
+    text: str = Field(min_length=1)
+    """The question, word for word, as it is read aloud."""
+    kind: Literal["open", "numeric"] = "open"
+    """``numeric`` questions have a single right number (with a unit) in the rubric."""
+    topics: list[str] = Field(default_factory=list)
+    """Short topic tags for filtering (e.g. ``optimisation``, ``memory``)."""
+    answer_seconds: int = Field(90, ge=10, le=1800)
+    """Suggested answer time."""
+
+    _id = field_validator("id")(_check_id)
+
+
+class Deck(_Strict):
+    id: str
+    """The deck's id; must match the file name (``deep-learning.yaml`` -> ``deep-learning``)."""
+    title: str
+    description: str = ""
+    questions: list[Question] = Field(min_length=1)
+
+    _id = field_validator("id")(_check_id)
+
+    @model_validator(mode="after")
+    def _unique_question_ids(self) -> Deck:
+        seen: set[str] = set()
+        for q in self.questions:
+            if q.id in seen:
+                raise ValueError(f"question id {q.id!r} appears more than once")
+            seen.add(q.id)
+        return self
+
+
+class KeyPoint(_Strict):
+    id: str
+    """Stable id within the rubric (e.g. ``lower-lr``)."""
+    text: str = Field(min_length=1)
+    """What a good answer says, in one plain sentence."""
+    weight: float = Field(1.0, gt=0, le=10)
+    """Relative importance; the weights of a rubric are normalised when scoring."""
+    paraphrases: list[str] = Field(default_factory=list)
+    """Other ways a candidate might say it, in spoken style."""
+    terms: list[str] = Field(default_factory=list)
+    """Technical terms the speech recogniser must get right (fed to it as hotwords)."""
+
+    _id = field_validator("id")(_check_id)
+
+
+class Misconception(_Strict):
+    id: str
+    text: str = Field(min_length=1)
+    """The wrong statement, as a weak candidate would say it."""
+    paraphrases: list[str] = Field(default_factory=list)
+    correction: str = ""
+    """What is actually true; shown as feedback when the misconception is stated."""
+    penalty: float = Field(10.0, ge=0, le=100)
+    """Points taken off the overall score (0-100) when stated."""
+
+    _id = field_validator("id")(_check_id)
+
+
+class NumericAnswer(_Strict):
+    value: float
+    """The right answer, in ``unit``."""
+    tolerance: float = Field(ge=0)
+    """Absolute tolerance, in ``unit``: answers within ``value ± tolerance`` are right."""
+    unit: str = ""
+    """The unit the answer is given in (``GB``, ``minutes``, ``parameters``...); empty for a
+    pure number. A right number with the wrong unit is wrong."""
+    accept_units: list[str] = Field(default_factory=list)
+    """Other spellings of ``unit`` that count as the same unit (``gigabytes``, ``gig``)."""
+
+
+class Rubric(_Strict):
+    question_id: str
+    version: int = Field(1, ge=1)
+    """Bump when the key points change, so old scores can be told apart."""
+    key_points: list[KeyPoint] = Field(min_length=1)
+    misconceptions: list[Misconception] = Field(default_factory=list)
+    numeric: NumericAnswer | None = None
+    hotwords: list[str] = Field(default_factory=list)
+    """Extra terms for the speech recogniser, beyond the key points' ``terms``."""
+    model_answer: str = Field(min_length=1)
+    """A strong answer, written to be read aloud."""
+
+    @model_validator(mode="after")
+    def _unique_ids(self) -> Rubric:
+        for label, items in (
+            ("key point", self.key_points),
+            ("misconception", self.misconceptions),
+        ):
+            seen: set[str] = set()
+            for item in items:
+                if item.id in seen:
+                    raise ValueError(f"{label} id {item.id!r} appears more than once")
+                seen.add(item.id)
+        return self
+
+    def all_terms(self) -> list[str]:
+        """Every term the recogniser should know, deduplicated, in rubric order."""
+        terms: dict[str, None] = {}
+        for kp in self.key_points:
+            terms.update(dict.fromkeys(kp.terms))
+        terms.update(dict.fromkeys(self.hotwords))
+        return list(terms)

@@ -1,0 +1,1 @@
+"""Grading an answer against its rubric."""

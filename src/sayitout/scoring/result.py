@@ -1,0 +1,126 @@
+"""The shape of a graded answer: what every front end, the store and reports read.
+
+``AnswerScore.to_dict()`` is the JSON contract of ``sayitout score --json``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field
+from typing import Literal
+
+Status = Literal["covered", "partial", "missed"]
+
+
+@dataclass(frozen=True)
+class KeyPointResult:
+    id: str
+    text: str
+    weight: float
+    status: Status
+    similarity: float
+    """Best cosine similarity between the key point (or a paraphrase) and an answer window."""
+    evidence: str | None
+    """The stretch of the answer that earned the credit (None when missed)."""
+    evidence_span: tuple[int, int] | None = None
+    """Character offsets of ``evidence`` in the answer text, for highlighting."""
+
+
+@dataclass(frozen=True)
+class NumericResult:
+    expected: float
+    tolerance: float
+    unit: str
+    heard: float | None
+    """The candidate's final stated answer, normalised to a number (None if none was heard)."""
+    heard_unit: str | None
+    heard_text: str | None
+    """The words it was read from (e.g. "about forty one point seven minutes")."""
+    correct: bool
+    reason: str
+    """Why it is right or wrong, in one sentence for the candidate."""
+
+
+@dataclass(frozen=True)
+class MisconceptionResult:
+    id: str
+    text: str
+    correction: str
+    similarity: float
+    evidence: str
+    evidence_span: tuple[int, int] | None
+    penalty: float
+
+
+@dataclass(frozen=True)
+class Pause:
+    start: float
+    duration: float
+
+
+@dataclass(frozen=True)
+class DeliveryMetrics:
+    duration_s: float
+    words: int
+    words_per_minute: float
+    fillers: dict[str, int]
+    filler_count: int
+    fillers_per_minute: float
+    long_pauses: tuple[Pause, ...]
+    """Silences between words longer than 1.5 s."""
+    hedges: dict[str, int]
+    time_to_first_word_s: float | None
+
+
+@dataclass(frozen=True)
+class AnswerScore:
+    question_id: str
+    score: int
+    """0..100, deterministic for the same rubric and answer."""
+    verdict: str
+    """One line for the candidate."""
+    key_points: tuple[KeyPointResult, ...]
+    numeric: NumericResult | None
+    misconceptions: tuple[MisconceptionResult, ...]
+    delivery: DeliveryMetrics | None
+    answer: str
+    rubric_version: int = 1
+    embedding_model: str = ""
+    notes: tuple[str, ...] = field(default_factory=tuple)
+    """Caveats worth showing (e.g. "answer truncated to 2,000 words")."""
+
+    def to_dict(self) -> dict:
+        return asdict(self)
+
+    @classmethod
+    def from_dict(cls, d: dict) -> AnswerScore:
+        def span(v):  # JSON turns tuples into lists
+            return tuple(v) if v is not None else None
+
+        kps = tuple(
+            KeyPointResult(**{**k, "evidence_span": span(k.get("evidence_span"))})
+            for k in d.get("key_points", ())
+        )
+        mis = tuple(
+            MisconceptionResult(**{**m, "evidence_span": span(m.get("evidence_span"))})
+            for m in d.get("misconceptions", ())
+        )
+        num = NumericResult(**d["numeric"]) if d.get("numeric") else None
+        dl = d.get("delivery")
+        delivery = None
+        if dl:
+            delivery = DeliveryMetrics(
+                **{**dl, "long_pauses": tuple(Pause(**p) for p in dl.get("long_pauses", ()))}
+            )
+        return cls(
+            question_id=d["question_id"],
+            score=int(d["score"]),
+            verdict=d["verdict"],
+            key_points=kps,
+            numeric=num,
+            misconceptions=mis,
+            delivery=delivery,
+            answer=d.get("answer", ""),
+            rubric_version=int(d.get("rubric_version", 1)),
+            embedding_model=d.get("embedding_model", ""),
+            notes=tuple(d.get("notes", ())),
+        )

@@ -1,0 +1,1 @@
+"""The voice half: text to speech, recording, and speech recognition."""

@@ -1,0 +1,65 @@
+"""What speech recognition produces and scoring consumes.
+
+Plain dataclasses with no dependency on any speech library, so scoring, the store
+and the tests can build transcripts from text or JSON.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field
+
+
+@dataclass(frozen=True)
+class Word:
+    text: str
+    """The word as recognised, with its punctuation (e.g. ``"rate,"``)."""
+    start: float
+    """Seconds from the start of the recording."""
+    end: float
+    probability: float = 1.0
+
+
+@dataclass(frozen=True)
+class Transcript:
+    text: str
+    words: tuple[Word, ...] = ()
+    """Empty when the answer was typed or no timestamps are known."""
+    duration: float | None = None
+    """Length of the recording in seconds, when there was one."""
+    model: str = ""
+    """The speech model that produced it (e.g. ``tiny.en``), or ``typed``."""
+    device: str = ""
+    language: str = "en"
+    meta: dict = field(default_factory=dict)
+    """Backend details worth keeping (beam size, timings)."""
+
+    @classmethod
+    def typed(cls, text: str) -> Transcript:
+        """A transcript for an answer that was typed, not spoken."""
+        return cls(text=text.strip(), model="typed")
+
+    @property
+    def has_timestamps(self) -> bool:
+        return bool(self.words)
+
+    @property
+    def is_empty(self) -> bool:
+        return not self.text.strip()
+
+    def to_dict(self) -> dict:
+        d = asdict(self)
+        d["words"] = [asdict(w) for w in self.words]
+        return d
+
+    @classmethod
+    def from_dict(cls, d: dict) -> Transcript:
+        words = tuple(Word(**w) for w in d.get("words") or ())
+        return cls(
+            text=d.get("text", ""),
+            words=words,
+            duration=d.get("duration"),
+            model=d.get("model", ""),
+            device=d.get("device", ""),
+            language=d.get("language", "en"),
+            meta=dict(d.get("meta") or {}),
+        )
