@@ -1,0 +1,456 @@
+"""Load every deck and rubric into one :class:`Bank`, collecting problems as it goes.
+
+A bank directory holds ``question_bank/<deck>.yaml`` and ``rubrics/<deck>/<qid>.yaml``.
+The built-in bank, the user's bank dir and any ``--bank DIR`` are loaded in that
+order. Nothing stops at the first mistake: every problem is recorded with its file
+and line (``sayitout check`` prints them) and the good questions stay usable.
+"""
+
+from __future__ import annotations
+
+import difflib
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import yaml
+from pydantic import ValidationError
+
+from sayitout.bank.models import Deck, Question, Rubric
+from sayitout.bank.problems import (
+    FileTrouble,
+    Problem,
+    duplicate_keys,
+    line_of,
+    read_yaml,
+    validation_problems,
+)
+from sayitout.errors import BankError, UsageError
+from sayitout.locations import builtin_bank_root, locations
+
+MIN_KEY_POINTS = 3
+MAX_KEY_POINTS = 7
+TODO_MARK = "TODO"
+"""Text that marks a placeholder written by ``sayitout import``; ``check`` flags it."""
+
+
+@dataclass
+class Bank:
+    """Every loaded deck, question and rubric, plus the problems met on the way."""
+
+    decks: dict[str, Deck] = field(default_factory=dict)
+    problems: list[Problem] = field(default_factory=list)
+    roots: list[Path] = field(default_factory=list)
+    _questions: dict[str, Question] = field(default_factory=dict)
+    _deck_of: dict[str, str] = field(default_factory=dict)
+    _rubrics: dict[str, Rubric] = field(default_factory=dict)
+    _files: dict[str, Path] = field(default_factory=dict)
+
+    # ------------------------------------------------------------------ look-ups
+
+    def question(self, qid: str) -> Question:
+        """The question ``qid``; :class:`UsageError` with close ids if there is none."""
+        try:
+            return self._questions[qid]
+        except KeyError:
+            raise self._unknown(qid) from None
+
+    def rubric(self, qid: str) -> Rubric:
+        """The rubric of ``qid``; :class:`BankError` if the question has no usable rubric."""
+        self.question(qid)
+        try:
+            return self._rubrics[qid]
+        except KeyError:
+            raise BankError(
+                f"question '{qid}' has no usable rubric",
+                f"add rubrics/{self._deck_of[qid]}/{qid}.yaml or run 'sayitout check' "
+                "to see what is wrong with it",
+            ) from None
+
+    def has_rubric(self, qid: str) -> bool:
+        return qid in self._rubrics
+
+    def deck_of(self, qid: str) -> str:
+        self.question(qid)
+        return self._deck_of[qid]
+
+    def file_of(self, qid: str) -> Path:
+        """The deck file that defines ``qid``."""
+        self.question(qid)
+        return self._files[qid]
+
+    def questions(
+        self, deck: str | None = None, topics: Iterable[str] | None = None
+    ) -> list[Question]:
+        """Questions that have a rubric, in deck order, filtered by deck and any of ``topics``."""
+        if deck is not None and deck not in self.decks:
+            close = difflib.get_close_matches(deck, list(self.decks), n=3, cutoff=0.5)
+            raise UsageError(
+                f"no deck named '{deck}'",
+                ("did you mean " + ", ".join(close) + "?")
+                if close
+                else "known decks: " + (", ".join(self.decks) or "none"),
+            )
+        wanted = {t.strip().lower() for t in topics or () if t.strip()}
+        out = []
+        for deck_id, d in self.decks.items():
+            if deck is not None and deck_id != deck:
+                continue
+            for q in d.questions:
+                if q.id not in self._rubrics:
+                    continue
+                if wanted and not wanted & {t.lower() for t in q.topics}:
+                    continue
+                out.append(q)
+        return out
+
+    def topics(self) -> list[str]:
+        """Every topic tag in use, sorted."""
+        return sorted({t for d in self.decks.values() for q in d.questions for t in q.topics})
+
+    @property
+    def errors(self) -> list[Problem]:
+        return [p for p in self.problems if p.level == "error"]
+
+    @property
+    def warnings(self) -> list[Problem]:
+        return [p for p in self.problems if p.level == "warning"]
+
+    def _unknown(self, qid: str) -> UsageError:
+        close = difflib.get_close_matches(qid, list(self._questions), n=3, cutoff=0.5)
+        hint = (
+            "did you mean " + ", ".join(close) + "?"
+            if close
+            else "run 'sayitout questions' to list the question ids"
+        )
+        return UsageError(f"no question with id '{qid}'", hint)
+
+
+# -------------------------------------------------------------------- loading
+
+
+def load_bank(
+    extra_dirs: Sequence[Path | str] | None = None,
+    *,
+    builtin: bool = True,
+    user: bool = True,
+) -> Bank:
+    """Load the built-in bank, the user's bank dir and ``extra_dirs``, in that order.
+
+    A missing user dir is fine; a missing or non-bank ``extra_dirs`` entry is a
+    :class:`UsageError`. Problems in files never raise: they land in ``Bank.problems``.
+    """
+    roots: list[Path] = []
+    if builtin:
+        roots.append(builtin_bank_root())
+    if user:
+        user_dir = locations().user_bank_dir
+        if user_dir.is_dir():
+            roots.append(user_dir)
+    for extra in extra_dirs or ():
+        roots.append(_check_bank_dir(Path(extra).expanduser()))
+    bank = Bank()
+    seen: set[Path] = set()
+    for root in roots:
+        if root.resolve() in seen:
+            continue
+        seen.add(root.resolve())
+        bank.roots.append(root)
+        _load_root(bank, root)
+    return bank
+
+
+def _check_bank_dir(path: Path) -> Path:
+    if not path.is_dir():
+        raise UsageError(
+            f"bank directory not found: {path}",
+            "give a directory that holds question_bank/ (and rubrics/)",
+        )
+    if not (path / "question_bank").is_dir() and not (path / "rubrics").is_dir():
+        raise UsageError(
+            f"{path} is not a question bank: it has no question_bank/ or rubrics/ directory",
+            "create question_bank/<deck>.yaml inside it, or run 'sayitout import FILE.txt "
+            f"--deck NAME --out {path}'",
+        )
+    return path
+
+
+def _yaml_files(directory: Path) -> list[Path]:
+    if not directory.is_dir():
+        return []
+    return sorted(p for p in directory.iterdir() if p.is_file() and p.suffix in (".yaml", ".yml"))
+
+
+def _load_root(bank: Bank, root: Path) -> None:
+    decks: list[tuple[Deck, Path, yaml.Node | None]] = []
+    for path in _yaml_files(root / "question_bank"):
+        loaded = _load_deck(bank, path)
+        if loaded is not None:
+            decks.append((loaded[0], path, loaded[1]))
+    rubric_root = root / "rubrics"
+    if rubric_root.is_dir():
+        for deck_dir in sorted(p for p in rubric_root.iterdir() if p.is_dir()):
+            for path in _yaml_files(deck_dir):
+                _load_rubric(bank, path, deck_dir.name)
+    for deck, path, node in decks:
+        _report_missing_rubrics(bank, deck, path, node)
+
+
+def _load_deck(bank: Bank, path: Path) -> tuple[Deck, yaml.Node | None] | None:
+    try:
+        data, node = read_yaml(path)
+    except FileTrouble as trouble:
+        bank.problems.append(Problem(path, trouble.line, trouble.message))
+        return None
+    except OSError as exc:
+        bank.problems.append(Problem(path, 1, f"cannot read the file: {exc.strerror or exc}"))
+        return None
+    for line, key in duplicate_keys(node):
+        bank.problems.append(
+            Problem(path, line, f"key '{key}' appears twice in the same block — keep one")
+        )
+    if not isinstance(data, dict):
+        bank.problems.append(
+            Problem(
+                path,
+                1,
+                "expected a deck: a mapping with keys id, title, description and questions",
+            )
+        )
+        return None
+
+    good = _load_questions(bank, path, node, data.get("questions"))
+    header = {**data, "questions": good}
+    try:
+        deck = Deck.model_validate(header)
+    except ValidationError as exc:
+        problems = validation_problems(exc, Deck, path, node)
+        if isinstance(data.get("questions"), list) and data["questions"]:
+            # Questions were checked one by one above; drop the echo of "no good ones".
+            problems = [p for p in problems if not p.message.startswith("questions:")]
+        bank.problems.extend(problems)
+        return None
+
+    if deck.id != path.stem:
+        bank.problems.append(
+            Problem(
+                path,
+                line_of(node, ("id",)),
+                f"deck id '{deck.id}' does not match the file name '{path.name}' — "
+                f"set id: {path.stem} or rename the file to {deck.id}.yaml",
+            )
+        )
+    if deck.id in bank.decks:
+        bank.problems.append(
+            Problem(
+                path,
+                line_of(node, ("id",)),
+                f"deck '{deck.id}' is already defined in another bank directory — "
+                "give this deck another id and file name",
+            )
+        )
+        for q in deck.questions:  # they were claimed by this file; release them
+            if bank._files.get(q.id) == path:
+                del bank._questions[q.id], bank._deck_of[q.id], bank._files[q.id]
+        return None
+    bank.decks[deck.id] = deck
+    for q in deck.questions:
+        bank._deck_of[q.id] = deck.id
+    return deck, node
+
+
+def _load_questions(bank: Bank, path: Path, node: yaml.Node | None, raw: Any) -> list[Question]:
+    """Validate each question on its own so one bad question does not sink the deck."""
+    if not isinstance(raw, list):
+        return []
+    good: list[Question] = []
+    for i, item in enumerate(raw):
+        try:
+            q = Question.model_validate(item)
+        except ValidationError as exc:
+            bank.problems.extend(validation_problems(exc, Deck, path, node, ("questions", i)))
+            continue
+        if q.id in bank._questions:
+            other = bank._files[q.id]
+            where = "earlier in this file" if other == path else f"in {other}"
+            bank.problems.append(
+                Problem(
+                    path,
+                    line_of(node, ("questions", i, "id")),
+                    f"duplicate question id '{q.id}' (already used {where}) — "
+                    "ids must be unique across all decks; rename one",
+                )
+            )
+            continue
+        bank._questions[q.id] = q
+        bank._files[q.id] = path
+        good.append(q)
+    return good
+
+
+def _load_rubric(bank: Bank, path: Path, deck_dir: str) -> None:
+    try:
+        data, node = read_yaml(path)
+    except FileTrouble as trouble:
+        bank.problems.append(Problem(path, trouble.line, trouble.message))
+        return
+    except OSError as exc:
+        bank.problems.append(Problem(path, 1, f"cannot read the file: {exc.strerror or exc}"))
+        return
+    for line, key in duplicate_keys(node):
+        bank.problems.append(
+            Problem(path, line, f"key '{key}' appears twice in the same block — keep one")
+        )
+    try:
+        rubric = Rubric.model_validate(data)
+    except ValidationError as exc:
+        bank.problems.extend(validation_problems(exc, Rubric, path, node))
+        return
+
+    qid_line = line_of(node, ("question_id",))
+    if rubric.question_id != path.stem:
+        bank.problems.append(
+            Problem(
+                path,
+                qid_line,
+                f"question_id '{rubric.question_id}' does not match the file name "
+                f"'{path.name}' — name the file {rubric.question_id}.yaml "
+                f"or set question_id: {path.stem}",
+            )
+        )
+        return
+    question = bank._questions.get(rubric.question_id)
+    if question is None or bank._files[rubric.question_id].stem != deck_dir:
+        deck = bank.decks.get(deck_dir)
+        ids = [q.id for q in deck.questions] if deck else []
+        close = difflib.get_close_matches(rubric.question_id, ids, n=1, cutoff=0.5)
+        if deck is None:
+            fix = f"no deck '{deck_dir}' was loaded: add question_bank/{deck_dir}.yaml"
+        elif close:
+            fix = f"did you mean '{close[0]}'? rename the file and its question_id"
+        else:
+            fix = f"add the question to question_bank/{deck_dir}.yaml or delete this file"
+        bank.problems.append(
+            Problem(
+                path,
+                qid_line,
+                f"rubric references nothing: deck '{deck_dir}' has no question "
+                f"'{rubric.question_id}' — {fix}",
+            )
+        )
+        return
+    if rubric.question_id in bank._rubrics:
+        bank.problems.append(
+            Problem(path, qid_line, f"a second rubric for '{rubric.question_id}' — delete one")
+        )
+        return
+    _check_rubric_fits(bank, path, node, rubric, question)
+    bank._rubrics[rubric.question_id] = rubric
+
+
+def _check_rubric_fits(
+    bank: Bank, path: Path, node: yaml.Node | None, rubric: Rubric, question: Question
+) -> None:
+    """Checks that need the question as well as the rubric, and authoring guidance."""
+    if question.kind == "numeric" and rubric.numeric is None:
+        bank.problems.append(
+            Problem(
+                path,
+                line_of(node, ("question_id",)),
+                f"'{question.id}' is a numeric question but the rubric has no 'numeric' "
+                "block — add numeric: {value: ..., tolerance: ..., unit: ...}",
+            )
+        )
+    if question.kind == "open" and rubric.numeric is not None:
+        bank.problems.append(
+            Problem(
+                path,
+                line_of(node, ("numeric",)),
+                f"'{question.id}' is an open question but the rubric has a 'numeric' block — "
+                "remove it, or set kind: numeric on the question",
+            )
+        )
+    count = len(rubric.key_points)
+    if not MIN_KEY_POINTS <= count <= MAX_KEY_POINTS:
+        bank.problems.append(
+            Problem(
+                path,
+                line_of(node, ("key_points",)),
+                f"key_points: {count} key point{'s' if count != 1 else ''}; "
+                f"{MIN_KEY_POINTS} to {MAX_KEY_POINTS} score most reliably — "
+                + ("split or add points" if count < MIN_KEY_POINTS else "merge some points"),
+                level="warning",
+            )
+        )
+    for i, kp in enumerate(rubric.key_points):
+        if TODO_MARK in kp.text:
+            bank.problems.append(
+                Problem(
+                    path,
+                    line_of(node, ("key_points", i, "text")),
+                    f"key_points[{i}].text: placeholder '{kp.text}' — "
+                    "write what a good answer says",
+                )
+            )
+    if TODO_MARK in rubric.model_answer:
+        bank.problems.append(
+            Problem(
+                path,
+                line_of(node, ("model_answer",)),
+                "model_answer: placeholder — write a strong answer to be read aloud",
+            )
+        )
+
+
+def _report_missing_rubrics(bank: Bank, deck: Deck, path: Path, node: yaml.Node | None) -> None:
+    """Flag questions that have no rubric, unless their rubric file was already flagged."""
+    id_lines = _raw_question_ids(node)
+    flagged = {(p.file.parent.name, p.file.stem) for p in bank.problems}
+    for q in deck.questions:
+        if q.id in bank._rubrics or (path.stem, q.id) in flagged:
+            continue
+        bank.problems.append(
+            Problem(
+                path,
+                id_lines.get(q.id, 1),
+                f"question '{q.id}' has no rubric — add rubrics/{path.stem}/{q.id}.yaml",
+            )
+        )
+
+
+def _raw_question_ids(node: yaml.Node | None) -> dict[str, int]:
+    """Question id -> line of its ``id:`` key, read from the node tree."""
+    out: dict[str, int] = {}
+    if not isinstance(node, yaml.MappingNode):
+        return out
+    for key, value in node.value:
+        if getattr(key, "value", None) == "questions" and isinstance(value, yaml.SequenceNode):
+            for item in value.value:
+                if isinstance(item, yaml.MappingNode):
+                    for k, v in item.value:
+                        if getattr(k, "value", None) == "id" and isinstance(v, yaml.ScalarNode):
+                            out[v.value] = k.start_mark.line + 1
+    return out
+
+
+def load_rubric_file(path: Path | str) -> Rubric:
+    """Load one rubric file (for ``score --rubric FILE``); :class:`BankError` on any problem."""
+    path = Path(path).expanduser()
+    if not path.is_file():
+        raise UsageError(f"rubric file not found: {path}", "check the path")
+    try:
+        data, node = read_yaml(path)
+    except FileTrouble as trouble:
+        raise BankError(f"{path}:{trouble.line}: {trouble.message}") from None
+    except OSError as exc:
+        raise BankError(f"cannot read {path}: {exc.strerror or exc}") from None
+    try:
+        return Rubric.model_validate(data)
+    except ValidationError as exc:
+        problems = validation_problems(exc, Rubric, path, node)
+        more = f" (and {len(problems) - 1} more problems)" if len(problems) > 1 else ""
+        raise BankError(
+            f"{problems[0]}{more}",
+            f"fix {path.name}; 'sayitout check --bank DIR' lists every problem of a bank",
+        ) from None
