@@ -1,25 +1,22 @@
-# The README's two commands: `make run` and `make test`. Both set everything up first.
-VENV   := .venv
-PY     := $(VENV)/bin/python
-STAMP  := $(VENV)/.sayitout-setup
+# The README's two commands: `make run` and `make test`. Both set everything up first
+# (scripts/setup.sh is idempotent and returns at once when nothing changed).
+VENV := .venv
 
 .PHONY: run test setup lint bench
 
-$(STAMP): scripts/setup.sh requirements.lock pyproject.toml
-	bash scripts/setup.sh
+setup:
+	@bash scripts/setup.sh
 
-setup: $(STAMP)
+run: setup
+	@$(VENV)/bin/sayitout $(ARGS)
 
-run: $(STAMP)
-	$(VENV)/bin/sayitout $(ARGS)
+test: setup
+	@bash scripts/test.sh $(ARGS)
 
-test: $(STAMP)
-	bash scripts/test.sh $(ARGS)
-
-lint: $(STAMP)
+lint: setup
 	$(VENV)/bin/ruff check src tests bench
 	$(VENV)/bin/ruff format --check src tests bench
 	$(VENV)/bin/lint-imports
 
-bench: $(STAMP)
-	for b in bench/*.py; do $(PY) $$b || exit 1; done
+bench: setup
+	@for b in bench/*.py; do echo "== $$b"; $(VENV)/bin/python $$b || exit 1; done

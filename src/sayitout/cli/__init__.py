@@ -50,6 +50,8 @@ def build_parser() -> argparse.ArgumentParser:
                 continue
             raise
         module.register(sub)
+    # A module may set ``sub.default_handler``: what runs when no command is given.
+    parser.set_defaults(default_handler=getattr(sub, "default_handler", None))
     return parser
 
 
@@ -59,7 +61,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     handler = getattr(args, "handler", None)
     if handler is None:
         # No subcommand: open the app (the practice command's default handler).
-        handler = getattr(parser, "default_handler", None)
+        handler = args.default_handler
         if handler is None:
             parser.print_help()
             return 0

@@ -1,0 +1,24 @@
+#!/usr/bin/env bash
+# The whole test suite: lint, architecture contracts, then every test (unit, pilot and
+# snapshot, end-to-end with the real models on real audio, and the real audio loop through
+# a virtual sound card). Extra arguments go to pytest.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+VENV=${VENV:-.venv}
+
+# Fully offline: a test that tries to download a model fails instead of hiding a network need.
+export HF_HUB_OFFLINE=1 TRANSFORMERS_OFFLINE=1 HF_HUB_DISABLE_TELEMETRY=1
+
+echo "== ruff"
+"$VENV/bin/ruff" check src tests bench
+"$VENV/bin/ruff" format --check src tests bench
+echo "== import contracts"
+"$VENV/bin/lint-imports" --no-cache
+
+# The virtual sound card (PulseAudio with a null sink) that the audio tests record through.
+if [ -x scripts/audio-loop.sh ]; then
+    eval "$(scripts/audio-loop.sh start)"
+fi
+
+echo "== pytest"
+"$VENV/bin/python" -m pytest -q -ra --durations=15 "$@"
