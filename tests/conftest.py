@@ -1,0 +1,41 @@
+"""Fixtures every test area shares.
+
+Every test runs with ``SAYITOUT_HOME`` in its own temporary directory, so no test
+reads or writes the real user's data, config or cache.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+REPO_ROOT = Path(__file__).resolve().parents[1]
+SHARED_SPEECH = REPO_ROOT.parent / "shared" / "speech"
+
+# Offline, always: a test that tries to reach a model hub fails instead of downloading.
+os.environ.setdefault("HF_HUB_OFFLINE", "1")
+os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
+
+
+@pytest.fixture(autouse=True)
+def sayitout_home(
+    tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch
+) -> Path:
+    home = tmp_path_factory.mktemp("sayitout-home")
+    monkeypatch.setenv("SAYITOUT_HOME", str(home))
+    return home
+
+
+@pytest.fixture(scope="session")
+def repo_root() -> Path:
+    return REPO_ROOT
+
+
+@pytest.fixture(scope="session")
+def shared_speech() -> Path:
+    """The real human speech clips with reference transcripts (``../shared/speech``)."""
+    if not (SHARED_SPEECH / "manifest.jsonl").exists():
+        pytest.skip(f"no real speech clips at {SHARED_SPEECH}")
+    return SHARED_SPEECH
