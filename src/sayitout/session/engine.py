@@ -1,0 +1,593 @@
+"""The practice-session state machine.
+
+One engine walks one session: ask each question (read aloud, skippable and
+replayable), optional thinking time, record the answer while transcribing it,
+score it, save the attempt at once, then wait for the candidate: try again, next,
+edit the transcript and rescore, type the answer instead, hear the model answer.
+
+The engine runs on its own thread. Front ends call the command methods (any
+thread) and receive :mod:`~sayitout.session.events` through the listener, called
+from the engine's threads. Blocking steps (speech, recording, thinking) watch
+``threading.Event`` objects, so a command interrupts them at once.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+import queue
+import threading
+import time
+from collections.abc import Callable
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from sayitout.errors import SayitoutError
+from sayitout.session import events as ev
+from sayitout.session.events import Attempted, Phase, StopReason
+from sayitout.session.plan import SessionPlan, pick_questions
+from sayitout.session.ports import Recording
+from sayitout.session.services import SessionServices
+from sayitout.session.summary import SessionSummary, summarise
+
+log = logging.getLogger(__name__)
+
+Listener = Callable[[ev.Event], None]
+_PROGRESS_EVERY_S = 0.1
+
+
+class _Quit(Exception):
+    """Unwinds the engine thread when the candidate quits."""
+
+
+class SessionEngine:
+    """Runs one practice session; see the module docstring."""
+
+    def __init__(
+        self,
+        services: SessionServices,
+        plan: SessionPlan,
+        listener: Listener,
+        *,
+        clock: Callable[[], datetime] = lambda: datetime.now(UTC),
+    ) -> None:
+        self.services = services
+        self.plan = plan
+        self._listener = listener
+        self._clock = clock
+        self._commands: queue.Queue[tuple[str, Any]] = queue.Queue()
+        self._speech_cancel = threading.Event()
+        self._think_done = threading.Event()
+        self._rec_stop = threading.Event()
+        self._rec_cancel = threading.Event()
+        self._quitting = threading.Event()
+        self._thread: threading.Thread | None = None
+        self.phase = Phase.STARTING
+        self.session_id: int | None = None
+        self.deck = plan.deck or ""
+        self.questions: list = []
+        self.attempts: list[Attempted] = []
+        self.summary: SessionSummary | None = None
+        self._index = 0
+        self._last: ev.AnswerScored | None = None
+        self._tries: dict[str, int] = {}
+        self._previous: dict[str, ev.PreviousAttempt | None] = {}
+        self._typed_only: tuple[str, str | None] | None = None
+        self._sources_left = True
+
+    # --- lifecycle ----------------------------------------------------------------
+
+    def start(self) -> None:
+        if self._thread is not None:
+            return
+        self._thread = threading.Thread(target=self._run, name="sayitout-session", daemon=True)
+        self._thread.start()
+
+    def join(self, timeout: float | None = None) -> bool:
+        if self._thread is None:
+            return True
+        self._thread.join(timeout)
+        return not self._thread.is_alive()
+
+    def close(self, timeout: float = 5.0) -> None:
+        """Quit (keeping what was saved) and wait for the engine thread."""
+        self.quit()
+        self.join(timeout)
+
+    @property
+    def running(self) -> bool:
+        return self._thread is not None and self._thread.is_alive()
+
+    @property
+    def can_speak_answers(self) -> bool:
+        return self._typed_only is None and self._sources_left
+
+    # --- commands (any thread) ---------------------------------------------------------
+
+    def skip_speech(self) -> None:
+        """Stop reading the question (or the model answer) aloud."""
+        self._speech_cancel.set()
+        if self.services.voice is not None:
+            self.services.voice.stop()
+
+    stop_audio = skip_speech
+
+    def replay_question(self) -> None:
+        self.skip_speech()
+        self._commands.put(("replay", None))
+
+    def start_recording(self) -> None:
+        """End thinking time now, or record (again) when waiting for an answer."""
+        if self.phase is Phase.THINKING:
+            self._think_done.set()
+        elif self.phase in (Phase.ASKING,):
+            self.skip_speech()
+        else:
+            self._commands.put(("record", None))
+
+    def stop_recording(self) -> None:
+        """End the answer now (the key press); it is then transcribed and scored."""
+        self._rec_stop.set()
+
+    def cancel_recording(self) -> None:
+        """Abandon the answer being recorded (or about to be) and wait for a typed one."""
+        self._rec_cancel.set()
+        self._think_done.set()
+        self.skip_speech()
+
+    def type_answer(self, text: str) -> None:
+        """Answer by typing: scored and saved as a new attempt."""
+        if self.phase in (Phase.RECORDING, Phase.THINKING, Phase.ASKING):
+            self.cancel_recording()
+        self._commands.put(("typed", text))
+
+    def edit_transcript(self, text: str) -> None:
+        """Correct the last answer's transcript and rescore it (same attempt)."""
+        self._commands.put(("edit", text))
+
+    def try_again(self) -> None:
+        self._commands.put(("again", None))
+
+    def show_model_answer(self, speak: bool = True) -> None:
+        self._commands.put(("model", speak))
+
+    def next_question(self) -> None:
+        if self.phase in (Phase.RECORDING, Phase.THINKING, Phase.ASKING):
+            self.cancel_recording()
+        self._commands.put(("next", None))
+
+    def quit(self) -> None:
+        """End the session early; attempts already completed stay saved."""
+        self._quitting.set()
+        self.cancel_recording()
+        self._commands.put(("quit", None))
+
+    # --- helpers ---------------------------------------------------------------------------
+
+    def _emit(self, event: ev.Event) -> None:
+        try:
+            self._listener(event)
+        except Exception:  # a front end's bug must not kill the session
+            log.exception("session listener failed on %r", event)
+
+    def _set_phase(self, phase: Phase) -> None:
+        self.phase = phase
+        self._emit(ev.PhaseChanged(phase))
+
+    def _next_command(self) -> tuple[str, Any]:
+        cmd = self._commands.get()
+        if cmd[0] == "quit":
+            raise _Quit
+        return cmd
+
+    def _check_quit(self) -> None:
+        if self._quitting.is_set():
+            raise _Quit
+
+    # --- the thread ------------------------------------------------------------------------
+
+    def _run(self) -> None:
+        quit_early = False
+        try:
+            self._begin()
+            while self._index < len(self.questions):
+                self._question_turn(self.questions[self._index])
+                self._index += 1
+        except _Quit:
+            quit_early = True
+        except SayitoutError as exc:
+            self._emit(ev.SessionFailed(exc.message, exc.hint, exc.title))
+            quit_early = True
+        except Exception as exc:
+            log.exception("session failed")
+            self._emit(ev.SessionFailed(f"The session stopped: {exc}", None, "Unexpected error"))
+            quit_early = True
+        self._finish(quit_early)
+
+    def _begin(self) -> None:
+        services = self.services
+        bank = services.bank
+        store = self._store()
+        self.questions = pick_questions(bank, self.plan, store, self._clock())
+        decks = {bank.deck_of(q.id) for q in self.questions}
+        self.deck = self.plan.deck or (decks.pop() if len(decks) == 1 else "mixed")
+        self._typed_only = services.spoken_answers_unavailable()
+        if self._typed_only is not None:
+            reason, hint = self._typed_only
+            self._emit(ev.SpokenAnswersUnavailable(reason, hint))
+        if store is not None:
+            try:
+                self.session_id = store.start_session(self.deck, self._settings_snapshot())
+            except SayitoutError as exc:
+                self._emit(ev.SessionFailed(exc.message, exc.hint, exc.title))
+        self._emit(
+            ev.SessionStarted(
+                self.session_id, self.deck, tuple(self.questions), self._typed_only is None
+            )
+        )
+
+    def _store(self) -> Any:
+        try:
+            return self.services.store
+        except SayitoutError as exc:
+            self._emit(ev.SessionFailed(exc.message, exc.hint, exc.title))
+            self.services.store_opener = None
+            return None
+
+    def _settings_snapshot(self) -> dict:
+        s = self.services.settings
+        return {
+            "count": self.plan.count,
+            "topics": list(self.plan.topics),
+            "order": self.plan.order,
+            "answer_limit_s": self.plan.answer_limit_s,
+            "thinking_s": self.plan.thinking_s,
+            "asr_model": s.asr.model,
+            "tts": s.speech.tts,
+        }
+
+    def _finish(self, quit_early: bool) -> None:
+        store = self.services.store if self.services.store_opener else None
+        previous_mean = None
+        if store is not None and self.session_id is not None:
+            previous_mean = _previous_session_mean(store, self.session_id, self.deck)
+            with contextlib.suppress(SayitoutError):
+                store.finish_session(self.session_id)
+        asked = min(self._index + (1 if quit_early else 0), len(self.questions))
+        self.summary = summarise(
+            self.session_id, self.deck, self.questions, self.attempts, previous_mean, asked
+        )
+        self._set_phase(Phase.FINISHED)
+        self._emit(ev.SessionFinished(self.summary, quit_early))
+
+    # --- one question ------------------------------------------------------------------
+
+    def _question_turn(self, question) -> None:
+        self._last = None
+        if question.id not in self._previous:
+            self._previous[question.id] = self._load_previous(question.id)
+        limit = self.plan.limit_for(question, self.services.settings.audio.max_answer_s)
+        self._emit(
+            ev.QuestionShown(self._index, len(self.questions), question, self.deck, limit)
+        )
+        self._rec_cancel.clear()
+        self._speak("question", question.text)
+        self._think_then_answer(question, limit)
+        while True:
+            name, arg = self._next_command()
+            if name == "next":
+                return
+            self._handle(name, arg, question, limit)
+
+    def _handle(self, name: str, arg: Any, question, limit: float) -> None:
+        if name == "replay":
+            before = self.phase
+            self._speak("question", question.text)
+            self._set_phase(before)
+        elif name == "record" or name == "again":
+            self._rec_cancel.clear()
+            if name == "again" and self._typed_only is not None:
+                self._set_phase(Phase.AWAITING_ANSWER)
+            else:
+                self._record_and_score(question, limit)
+        elif name == "typed":
+            self._score_and_save(question, _typed_transcript(arg), None)
+        elif name == "edit":
+            self._rescore(question, arg)
+        elif name == "model":
+            self._model_answer(question, speak=bool(arg))
+
+    def _think_then_answer(self, question, limit: float) -> None:
+        thinking = self.plan.thinking_s
+        if self._typed_only is not None or self._rec_cancel.is_set():
+            self._set_phase(Phase.AWAITING_ANSWER)
+            return
+        if thinking > 0:
+            self._think_done.clear()
+            self._set_phase(Phase.THINKING)
+            end = time.monotonic() + thinking
+            while not self._think_done.is_set():
+                remaining = end - time.monotonic()
+                if remaining <= 0:
+                    break
+                self._emit(ev.ThinkingTick(remaining, thinking))
+                self._think_done.wait(min(0.25, remaining))
+            self._check_quit()
+            if self._rec_cancel.is_set():
+                self._set_phase(Phase.AWAITING_ANSWER)
+                return
+        self._record_and_score(question, limit)
+
+    def _speak(self, what: str, text: str) -> None:
+        voice = self.services.voice
+        self._check_quit()
+        if voice is None or "voice" in self.services.failed:
+            return
+        self._speech_cancel.clear()
+        if what == "question":
+            self._set_phase(Phase.ASKING)
+        self._emit(ev.SpeakingStarted(what))
+        try:
+            voice.speak(text, self._speech_cancel)
+        except SayitoutError as exc:
+            self.services.failed["voice"] = exc
+            self._emit(ev.Notice(f"Speech output stopped: {exc.message}", exc.hint))
+        except Exception as exc:
+            self._emit(ev.Notice(f"Speech output stopped: {exc}", "run `sayitout doctor`"))
+        self._emit(ev.SpeakingFinished(what, skipped=self._speech_cancel.is_set()))
+        self._check_quit()
+
+    # --- recording ------------------------------------------------------------------------
+
+    def _recording_path(self, question) -> Path:
+        store = self.services.store if self.services.store_opener else None
+        if store is not None and hasattr(store, "new_recording_path"):
+            return store.new_recording_path(question.id, self._clock())
+        from sayitout.locations import ensure_dir, locations
+
+        base = self.services.recordings_dir or locations().recordings_dir
+
+        ensure_dir(base)
+        stamp = self._clock().strftime("%Y%m%dT%H%M%S")
+        tries = self._tries.get(question.id, 0) + 1
+        return base / f"{question.id}-{stamp}-{tries}.flac"
+
+    def _record_and_score(self, question, limit: float) -> None:
+        if self._typed_only is not None:
+            self._set_phase(Phase.AWAITING_ANSWER)
+            return
+        source = self.services.microphones.next_source()
+        if source is None:
+            self._sources_left = False
+            self._typed_only = ("there are no more answer files to play", None)
+            self._emit(
+                ev.SpokenAnswersUnavailable(
+                    "every --mic-file answer has been played",
+                    "type the rest of your answers (t), or start again with more files",
+                )
+            )
+            self._set_phase(Phase.AWAITING_ANSWER)
+            return
+        recognizer = self.services.recognizer
+        assert recognizer is not None
+        rubric = self.services.bank.rubric(question.id)
+        live = recognizer.start(
+            rubric.all_terms(), lambda text: self._emit(ev.PartialTranscript(text))
+        )
+        path = self._recording_path(question)
+        self._rec_stop.clear()
+        if self._quitting.is_set():
+            raise _Quit
+        last_progress = [0.0]
+
+        def on_level(level: float, elapsed: float) -> None:
+            now = time.monotonic()
+            if now - last_progress[0] >= _PROGRESS_EVERY_S:
+                last_progress[0] = now
+                self._emit(ev.RecordingProgress(level, elapsed, limit))
+
+        self._set_phase(Phase.RECORDING)
+        self._emit(ev.RecordingStarted(limit, source.name))
+        try:
+            recording = source.record(
+                path,
+                limit_s=limit,
+                stop=self._rec_stop,
+                cancel=self._rec_cancel,
+                on_level=on_level,
+                on_segment=live.add_segment,
+            )
+        except SayitoutError as exc:
+            live.cancel()
+            self._emit(ev.SessionFailed(exc.message, exc.hint, exc.title))
+            self._set_phase(Phase.AWAITING_ANSWER)
+            return
+        self._emit(ev.RecordingStopped(recording.reason, recording.path, recording.duration_s))
+        if recording.reason is StopReason.CANCELLED:
+            live.cancel()
+            if recording.path is not None:
+                recording.path.unlink(missing_ok=True)
+            self._check_quit()
+            self._set_phase(Phase.AWAITING_ANSWER)
+            return
+        self._set_phase(Phase.PROCESSING)
+        self._emit(ev.Processing("transcribing"))
+        try:
+            transcript = live.finish(recording)
+        except SayitoutError as exc:
+            self._emit(ev.SessionFailed(exc.message, exc.hint, exc.title))
+            self._set_phase(Phase.AWAITING_ANSWER)
+            return
+        if transcript.is_empty:
+            self._emit(ev.NoSpeechHeard(self._index, recording.path))
+            self._set_phase(Phase.NO_SPEECH)
+            return
+        self._score_and_save(question, transcript, recording)
+
+    # --- scoring and saving ------------------------------------------------------------------
+
+    def _score(self, question, answer) -> Any | None:
+        self._set_phase(Phase.PROCESSING)
+        self._emit(ev.Processing("scoring"))
+        if "scoring" in self.services.failed:
+            err = self.services.failed["scoring"]
+            self._emit(ev.SessionFailed(err.message, err.hint, "Scoring unavailable"))
+            return None
+        try:
+            rubric = self.services.bank.rubric(question.id)
+            return self.services.scorer.score(rubric, answer)
+        except SayitoutError as exc:
+            self._emit(ev.SessionFailed(exc.message, exc.hint, exc.title))
+            return None
+
+    def _score_and_save(self, question, transcript, recording: Recording | None) -> None:
+        if transcript.is_empty:
+            self._emit(ev.Notice("The typed answer was empty, so nothing was scored."))
+            self._set_phase(Phase.FEEDBACK if self._last else Phase.AWAITING_ANSWER)
+            return
+        score = self._score(question, transcript)
+        if score is None:
+            self._set_phase(Phase.FEEDBACK if self._last else Phase.AWAITING_ANSWER)
+            return
+        attempt_id = self._save(question, transcript, score, recording)
+        self._tries[question.id] = self._tries.get(question.id, 0) + 1
+        self.attempts.append(
+            Attempted(question, score, attempt_id, typed=transcript.model == "typed")
+        )
+        self._last = ev.AnswerScored(
+            index=self._index,
+            question=question,
+            transcript=transcript,
+            score=score,
+            attempt_id=attempt_id,
+            attempt_number=self._tries[question.id],
+            previous=self._previous.get(question.id),
+            recording_path=recording.path if recording else None,
+        )
+        self._emit(self._last)
+        self._set_phase(Phase.FEEDBACK)
+
+    def _save(self, question, transcript, score, recording: Recording | None) -> int | None:
+        store = self.services.store if self.services.store_opener else None
+        if store is None:
+            return None
+        self._emit(ev.Processing("saving"))
+        try:
+            return store.save_attempt(
+                self.session_id,
+                question.id,
+                self.services.bank.deck_of(question.id),
+                transcript,
+                score,
+                recording.path if recording else None,
+                transcript.model,
+                score.embedding_model or self.services.scorer.model_name,
+                score.rubric_version,
+                ended_by=recording.reason.value if recording else "typed",
+            )
+        except SayitoutError as exc:
+            self._emit(ev.SessionFailed(exc.message, exc.hint, exc.title))
+            return None
+
+    def _rescore(self, question, text: str) -> None:
+        last = self._last
+        if last is None:
+            self._score_and_save(question, _typed_transcript(text), None)
+            return
+        text = text.strip()
+        if not text:
+            self._emit(ev.Notice("The corrected transcript was empty, so the score was kept."))
+            self._set_phase(Phase.FEEDBACK)
+            return
+        corrected = _corrected_transcript(last.transcript, text)
+        score = self._score(question, corrected)
+        if score is None:
+            self._set_phase(Phase.FEEDBACK)
+            return
+        store = self.services.store if self.services.store_opener else None
+        if store is not None and last.attempt_id is not None:
+            try:
+                store.rescore(last.attempt_id, score, corrected_text=text)
+            except SayitoutError as exc:
+                self._emit(ev.SessionFailed(exc.message, exc.hint, exc.title))
+        for i in range(len(self.attempts) - 1, -1, -1):
+            if self.attempts[i].question.id == question.id:
+                old = self.attempts[i]
+                self.attempts[i] = Attempted(question, score, old.attempt_id, old.typed)
+                break
+        self._last = ev.AnswerScored(
+            index=last.index,
+            question=question,
+            transcript=corrected,
+            score=score,
+            attempt_id=last.attempt_id,
+            attempt_number=last.attempt_number,
+            previous=last.previous,
+            rescored=True,
+            recording_path=last.recording_path,
+        )
+        self._emit(self._last)
+        self._set_phase(Phase.FEEDBACK)
+
+    def _model_answer(self, question, speak: bool) -> None:
+        rubric = self.services.bank.rubric(question.id)
+        self._emit(ev.ModelAnswerShown(question.id, rubric.model_answer))
+        if speak:
+            before = self.phase
+            self._speak("model_answer", rubric.model_answer)
+            self._set_phase(before)
+
+    def _load_previous(self, question_id: str) -> ev.PreviousAttempt | None:
+        store = self.services.store if self.services.store_opener else None
+        if store is None:
+            return None
+        try:
+            record = store.last_attempt(question_id)
+        except SayitoutError:
+            return None
+        if record is None:
+            return None
+        score = getattr(record, "answer_score", None) or getattr(record, "score", None)
+        if score is None or not hasattr(score, "key_points"):
+            return None
+        missed = tuple(kp.text for kp in score.key_points if kp.status != "covered")
+        return ev.PreviousAttempt(score.score, getattr(record, "created_at", None), missed)
+
+
+def _typed_transcript(text: str):
+    from sayitout.speech.transcript import Transcript
+
+    return Transcript.typed(text)
+
+
+def _corrected_transcript(original, text: str):
+    """The corrected text. The word timings stay: they describe how the answer was
+    delivered (pace, pauses), which a corrected spelling does not change."""
+    from sayitout.speech.transcript import Transcript
+
+    return Transcript(
+        text=text,
+        words=original.words,
+        duration=original.duration,
+        model=original.model,
+        device=original.device,
+        language=original.language,
+        meta={**original.meta, "corrected": True},
+    )
+
+
+def _previous_session_mean(store, session_id: int, deck: str) -> float | None:
+    """The mean score of the latest earlier session on the same deck with scored attempts."""
+    try:
+        records = store.sessions(deck=deck, include_cli=False)
+    except (SayitoutError, TypeError, AttributeError):
+        return None
+    earlier = [
+        r
+        for r in records
+        if r.id is not None and r.id < session_id and getattr(r, "mean_score", None) is not None
+    ]
+    if not earlier:
+        return None
+    return float(max(earlier, key=lambda r: r.id).mean_score)

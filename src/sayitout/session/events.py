@@ -1,0 +1,238 @@
+"""What the session engine tells its front ends.
+
+Every event is a small frozen dataclass. The engine calls its listener with them
+from its own threads; a front end turns them into its own messages (the TUI posts
+them to the session screen). Nothing here imports a UI toolkit.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import datetime
+from enum import Enum
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from sayitout.bank.models import Question
+    from sayitout.scoring.result import AnswerScore
+    from sayitout.session.summary import SessionSummary
+    from sayitout.speech.transcript import Transcript
+
+
+class Phase(str, Enum):
+    """Where the session is; front ends show different keys in each phase."""
+
+    STARTING = "starting"
+    ASKING = "asking"
+    THINKING = "thinking"
+    RECORDING = "recording"
+    AWAITING_ANSWER = "awaiting_answer"
+    PROCESSING = "processing"
+    FEEDBACK = "feedback"
+    NO_SPEECH = "no_speech"
+    FINISHED = "finished"
+
+
+class StopReason(str, Enum):
+    KEY = "key"
+    SILENCE = "silence"
+    TIME_LIMIT = "time_limit"
+    END_OF_INPUT = "end_of_input"
+    CANCELLED = "cancelled"
+
+
+@dataclass(frozen=True)
+class Event:
+    """Base class of everything the engine emits."""
+
+
+# --- models and capabilities -------------------------------------------------
+
+
+@dataclass(frozen=True)
+class ModelLoading(Event):
+    name: str
+    """``speech`` (recogniser), ``scoring`` (embeddings) or ``voice`` (text to speech)."""
+    detail: str = ""
+
+
+@dataclass(frozen=True)
+class ModelReady(Event):
+    name: str
+    detail: str = ""
+    seconds: float = 0.0
+
+
+@dataclass(frozen=True)
+class ModelFailed(Event):
+    name: str
+    message: str
+    hint: str | None = None
+
+
+@dataclass(frozen=True)
+class Notice(Event):
+    """Something the candidate should know that does not stop the session."""
+
+    message: str
+    hint: str | None = None
+    severity: str = "warning"
+
+
+@dataclass(frozen=True)
+class SpokenAnswersUnavailable(Event):
+    """No microphone (or no speech model): answers are typed. ``reason`` says why."""
+
+    reason: str
+    hint: str | None = None
+
+
+# --- session flow --------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class PhaseChanged(Event):
+    phase: Phase
+
+
+@dataclass(frozen=True)
+class SessionStarted(Event):
+    session_id: int | None
+    deck: str
+    questions: tuple[Question, ...]
+    can_speak_answers: bool
+
+
+@dataclass(frozen=True)
+class QuestionShown(Event):
+    index: int
+    """0-based position in the session."""
+    total: int
+    question: Question
+    deck: str
+    answer_limit_s: float
+
+
+@dataclass(frozen=True)
+class SpeakingStarted(Event):
+    what: str
+    """``question`` or ``model_answer``."""
+
+
+@dataclass(frozen=True)
+class SpeakingFinished(Event):
+    what: str
+    skipped: bool = False
+
+
+@dataclass(frozen=True)
+class ThinkingTick(Event):
+    remaining_s: float
+    total_s: float
+
+
+@dataclass(frozen=True)
+class RecordingStarted(Event):
+    limit_s: float
+    source: str
+    """Where the audio comes from (the microphone's name or the file played)."""
+
+
+@dataclass(frozen=True)
+class RecordingProgress(Event):
+    """Sent several times a second while recording."""
+
+    level: float
+    """Input level 0..1 (RMS scaled for display)."""
+    elapsed_s: float
+    limit_s: float
+
+    @property
+    def remaining_s(self) -> float:
+        return max(0.0, self.limit_s - self.elapsed_s)
+
+
+@dataclass(frozen=True)
+class PartialTranscript(Event):
+    """The words heard so far, updated as each stretch of speech is decoded."""
+
+    text: str
+
+
+@dataclass(frozen=True)
+class RecordingStopped(Event):
+    reason: StopReason
+    path: Path | None
+    """The recording on disk (None when cancelled before anything was kept)."""
+    duration_s: float
+
+
+@dataclass(frozen=True)
+class Processing(Event):
+    step: str
+    """``transcribing``, ``scoring`` or ``saving``."""
+
+
+@dataclass(frozen=True)
+class PreviousAttempt:
+    """What happened last time this question was answered (before this session's answer)."""
+
+    score: int
+    when: datetime | None
+    missed: tuple[str, ...]
+    """Texts of the key points missed (or only partly covered) last time."""
+
+
+@dataclass(frozen=True)
+class AnswerScored(Event):
+    index: int
+    question: Question
+    transcript: Transcript
+    score: AnswerScore
+    attempt_id: int | None
+    """The stored attempt (None when there is no store)."""
+    attempt_number: int
+    """1 for the first answer to this question in this session, 2 after one retry..."""
+    previous: PreviousAttempt | None = None
+    rescored: bool = False
+    """True when this replaces the score of an edited transcript."""
+    recording_path: Path | None = None
+
+
+@dataclass(frozen=True)
+class NoSpeechHeard(Event):
+    index: int
+    recording_path: Path | None
+
+
+@dataclass(frozen=True)
+class ModelAnswerShown(Event):
+    question_id: str
+    text: str
+
+
+@dataclass(frozen=True)
+class SessionFailed(Event):
+    """A step failed; the session stays usable (message and hint say what to do)."""
+
+    message: str
+    hint: str | None = None
+    title: str = "Error"
+
+
+@dataclass(frozen=True)
+class SessionFinished(Event):
+    summary: SessionSummary
+    quit_early: bool = False
+
+
+@dataclass(frozen=True)
+class Attempted:
+    """One scored attempt, as kept for the summary."""
+
+    question: Question
+    score: AnswerScore
+    attempt_id: int | None
+    typed: bool = False
+    extra: dict = field(default_factory=dict)

@@ -1,0 +1,89 @@
+"""What a session will ask: the deck, how many questions, which topics, in what order."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from typing import TYPE_CHECKING, Literal
+
+from sayitout.errors import UsageError
+
+if TYPE_CHECKING:
+    from sayitout.bank.models import Question
+
+Order = Literal["due", "random", "in-order"]
+ORDERS: tuple[Order, ...] = ("due", "random", "in-order")
+
+
+@dataclass(frozen=True)
+class SessionPlan:
+    deck: str | None = None
+    """The deck to draw from; None means every deck."""
+    count: int = 5
+    topics: tuple[str, ...] = ()
+    """Only questions tagged with one of these topics (empty: all)."""
+    order: Order = "due"
+    answer_limit_s: float | None = None
+    """None: each question's suggested time."""
+    thinking_s: float = 0.0
+    question_ids: tuple[str, ...] = field(default=())
+    """Ask exactly these questions (overrides deck, topics and order)."""
+    seed: int | None = None
+    """Seed for ``random`` order (tests)."""
+
+    def __post_init__(self) -> None:
+        if self.count < 1:
+            raise UsageError(f"--count must be at least 1, not {self.count}")
+        if self.order not in ORDERS:
+            raise UsageError(
+                f"unknown order {self.order!r}", f"use one of: {', '.join(ORDERS)}"
+            )
+        if self.answer_limit_s is not None and self.answer_limit_s < 5:
+            raise UsageError("the answer time limit must be at least 5 seconds")
+        if self.thinking_s < 0:
+            raise UsageError("thinking time cannot be negative")
+
+    def limit_for(self, question: Question, max_answer_s: float) -> float:
+        limit = self.answer_limit_s or float(question.answer_seconds)
+        return float(min(limit, max_answer_s))
+
+
+def pick_questions(bank, plan: SessionPlan, store=None, now: datetime | None = None) -> list:
+    """Choose the session's questions from ``bank`` following ``plan``.
+
+    ``due`` order uses the spaced-repetition schedule when a store is there
+    (questions never attempted count as new and come after overdue ones);
+    without a store it falls back to bank order.
+    """
+    if plan.question_ids:
+        return [bank.question(qid) for qid in plan.question_ids][: plan.count]
+    if plan.deck is not None and plan.deck not in bank.decks:
+        known = ", ".join(sorted(bank.decks)) or "none"
+        raise UsageError(f"no deck called {plan.deck!r}", f"decks available: {known}")
+    pool: Sequence[Question] = bank.questions(deck=plan.deck, topics=list(plan.topics) or None)
+    if not pool:
+        topics = ", ".join(plan.topics)
+        raise UsageError(
+            f"no questions match the topics {topics!r}" if topics else "the deck has no questions",
+            "run `sayitout bank topics` to list the topics, or leave --topic out",
+        )
+    chosen = list(pool)
+    if plan.order == "random":
+        random.Random(plan.seed).shuffle(chosen)
+    elif plan.order == "due" and store is not None:
+        chosen = _due_order(store, chosen, now or datetime.now(UTC))
+    return chosen[: plan.count]
+
+
+def _due_order(store, questions: list, now: datetime) -> list:
+    try:
+        from sayitout.schedule import due_questions
+    except ImportError:  # scheduling not available: keep bank order
+        return questions
+    ordered = due_questions(store, questions, now)
+    # ``due_questions`` may return questions or (question, due) pairs; accept both.
+    result = [item[0] if isinstance(item, tuple) else item for item in ordered]
+    seen = {q.id for q in result}
+    return result + [q for q in questions if q.id not in seen]

@@ -1,0 +1,140 @@
+"""Simple stand-ins for the models and the microphone, for engine unit tests only."""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Callable, Sequence
+from pathlib import Path
+
+import numpy as np
+
+from sayitout.scoring.result import AnswerScore, KeyPointResult
+from sayitout.session.events import StopReason
+from sayitout.session.ports import Recording
+from sayitout.speech.transcript import Transcript, Word
+
+
+class KeywordScorer:
+    """Covered when any of a key point's first three words appears in the answer."""
+
+    model_name = "keyword-fake"
+
+    def __init__(self) -> None:
+        self.loaded = False
+        self.calls = 0
+
+    def load(self) -> None:
+        self.loaded = True
+
+    def score(self, rubric, answer) -> AnswerScore:
+        self.calls += 1
+        text = answer if isinstance(answer, str) else answer.text
+        low = text.lower()
+        results = []
+        for kp in rubric.key_points:
+            hit = any(t.lower() in low for t in kp.terms) or kp.id.replace("-", " ") in low
+            results.append(
+                KeyPointResult(kp.id, kp.text, kp.weight, "covered" if hit else "missed",
+                               1.0 if hit else 0.0, text if hit else None)
+            )
+        covered = sum(r.weight for r in results if r.status == "covered")
+        total = sum(r.weight for r in results)
+        score = round(100 * covered / total)
+        return AnswerScore(rubric.question_id, score, f"{score}/100", tuple(results), None, (),
+                           None, text, rubric.version, self.model_name)
+
+
+class ScriptedSource:
+    """Plays a scripted answer: a few level updates, one speech segment, then stops."""
+
+    def __init__(self, name: str, text: str, seconds: float = 0.2,
+                 reason: StopReason = StopReason.SILENCE, wait_for_stop: bool = False) -> None:
+        self.name = name
+        self.text = text
+        self.seconds = seconds
+        self.reason = reason
+        self.wait_for_stop = wait_for_stop
+
+    def record(self, path: Path, *, limit_s: float, stop: threading.Event,
+               cancel: threading.Event, on_level, on_segment) -> Recording:
+        start = time.monotonic()
+        reason = self.reason
+        while True:
+            elapsed = time.monotonic() - start
+            on_level(0.5, elapsed)
+            if cancel.is_set():
+                return Recording(None, elapsed, StopReason.CANCELLED)
+            if stop.is_set():
+                reason = StopReason.KEY
+                break
+            if not self.wait_for_stop and elapsed >= self.seconds:
+                break
+            if elapsed >= limit_s:
+                reason = StopReason.TIME_LIMIT
+                break
+            time.sleep(0.02)
+        on_segment(np.zeros(1600, dtype=np.float32), 0.0)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_bytes(b"fLaC" + self.text.encode())
+        return Recording(path, time.monotonic() - start, reason)
+
+
+class ScriptedMicrophones:
+    def __init__(self, sources: Sequence[ScriptedSource], reason: str | None = None) -> None:
+        self.sources = list(sources)
+        self.reason = reason
+
+    def unavailable(self):
+        return (self.reason, "type your answers") if self.reason else None
+
+    def next_source(self):
+        return self.sources.pop(0) if self.sources else None
+
+
+class _Live:
+    def __init__(self, on_partial: Callable[[str], None]) -> None:
+        self.on_partial = on_partial
+        self.segments = 0
+        self.cancelled = False
+
+    def add_segment(self, audio, start_s: float) -> None:
+        self.segments += 1
+        self.on_partial(f"partial {self.segments}")
+
+    def finish(self, recording: Recording) -> Transcript:
+        text = recording.path.read_bytes()[4:].decode() if recording.path else ""
+        words = tuple(Word(w, i * 0.4, i * 0.4 + 0.3) for i, w in enumerate(text.split()))
+        return Transcript(text, words, recording.duration_s, model="fake-asr")
+
+    def cancel(self) -> None:
+        self.cancelled = True
+
+
+class FakeRecognizer:
+    model_name = "fake-asr"
+
+    def __init__(self, fail: Exception | None = None) -> None:
+        self.fail = fail
+        self.terms: list[list[str]] = []
+
+    def load(self) -> None:
+        if self.fail:
+            raise self.fail
+
+    def start(self, terms, on_partial):
+        self.terms.append(list(terms))
+        return _Live(on_partial)
+
+
+class FakeVoice:
+    def __init__(self, seconds: float = 0.0) -> None:
+        self.spoken: list[str] = []
+        self.seconds = seconds
+
+    def speak(self, text: str, cancel: threading.Event) -> None:
+        self.spoken.append(text)
+        cancel.wait(self.seconds)
+
+    def stop(self) -> None:
+        pass

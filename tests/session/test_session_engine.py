@@ -1,0 +1,329 @@
+"""The session engine, driven with typed answers and scripted audio (no models)."""
+
+from __future__ import annotations
+
+import queue
+import sys
+from pathlib import Path
+
+import pytest
+
+sys.path.insert(0, str(Path(__file__).parent))
+
+from fakes import (  # noqa: E402
+    FakeRecognizer,
+    FakeVoice,
+    KeywordScorer,
+    ScriptedMicrophones,
+    ScriptedSource,
+)
+
+from sayitout.bank.loader import load_bank  # noqa: E402
+from sayitout.config import Settings  # noqa: E402
+from sayitout.errors import ModelError, UsageError  # noqa: E402
+from sayitout.session import events as ev  # noqa: E402
+from sayitout.session.engine import SessionEngine  # noqa: E402
+from sayitout.session.plan import SessionPlan  # noqa: E402
+from sayitout.session.services import SessionServices  # noqa: E402
+from sayitout.store import Store  # noqa: E402
+
+Q1, Q2, Q3 = "dl-loss-stuck-at-chance", "dl-val-loss-rises", "dl-noisy-loss"
+GOOD = "It's at chance level, the natural log of ten, so I'd overfit a single batch first"
+
+
+class Events:
+    """Collects events from the engine thread; ``wait`` replaces sleeps."""
+
+    def __init__(self) -> None:
+        self.q: queue.Queue[ev.Event] = queue.Queue()
+        self.seen: list[ev.Event] = []
+
+    def __call__(self, event: ev.Event) -> None:
+        self.q.put(event)
+
+    def wait(self, kind: type, timeout: float = 10.0, where=lambda e: True):
+        for e in self.seen:
+            if isinstance(e, kind) and where(e) and not getattr(e, "_used", False):
+                object.__setattr__(e, "_used", True)
+                return e
+        while True:
+            e = self.q.get(timeout=timeout)
+            self.seen.append(e)
+            if isinstance(e, kind) and where(e):
+                object.__setattr__(e, "_used", True)
+                return e
+
+    def phase(self, phase: ev.Phase, timeout: float = 10.0) -> None:
+        self.wait(ev.PhaseChanged, timeout, lambda e: e.phase is phase)
+
+    def of(self, kind: type) -> list:
+        while True:
+            try:
+                self.seen.append(self.q.get_nowait())
+            except queue.Empty:
+                break
+        return [e for e in self.seen if isinstance(e, kind)]
+
+
+@pytest.fixture(scope="module")
+def bank():
+    return load_bank()
+
+
+def make_services(bank, *, sources=(), mic_reason=None, recognizer=None, voice=None,
+                  store=True, tmp_path: Path):
+    return SessionServices(
+        settings=Settings(),
+        bank_loader=lambda: bank,
+        scorer=KeywordScorer(),
+        recognizer=recognizer if recognizer is not None else FakeRecognizer(),
+        microphones=ScriptedMicrophones(sources, mic_reason),
+        voice=voice,
+        store_opener=(lambda: Store.open(tmp_path / "db.sqlite")) if store else None,
+        recordings_dir=tmp_path / "rec",
+    )
+
+
+def run(services, plan) -> tuple[SessionEngine, Events]:
+    events = Events()
+    engine = SessionEngine(services, plan, events)
+    engine.start()
+    return engine, events
+
+
+def test_typed_session_saves_each_attempt_and_summarises(bank, tmp_path):
+    services = make_services(bank, mic_reason="no microphone found", tmp_path=tmp_path)
+    plan = SessionPlan(question_ids=(Q1, Q2), count=2)
+    engine, events = run(services, plan)
+
+    why = events.wait(ev.SpokenAnswersUnavailable)
+    assert "no microphone" in why.reason
+    started = events.wait(ev.SessionStarted)
+    assert [q.id for q in started.questions] == [Q1, Q2]
+    assert not started.can_speak_answers
+    events.phase(ev.Phase.AWAITING_ANSWER)
+
+    engine.type_answer(GOOD)
+    scored = events.wait(ev.AnswerScored)
+    assert scored.question.id == Q1 and scored.transcript.model == "typed"
+    assert scored.score.score > 0 and scored.attempt_id is not None
+    # Saved at once, before the session ends.
+    store = Store.open(tmp_path / "db.sqlite")
+    assert store.attempt(scored.attempt_id).score == scored.score.score
+
+    engine.next_question()
+    events.wait(ev.QuestionShown, where=lambda e: e.index == 1)
+    events.phase(ev.Phase.AWAITING_ANSWER)
+    engine.type_answer("I don't know")
+    events.wait(ev.AnswerScored, where=lambda e: e.question.id == Q2)
+    engine.next_question()
+    finished = events.wait(ev.SessionFinished)
+    assert not finished.quit_early
+    summary = finished.summary
+    assert [o.question_id for o in summary.outcomes] == [Q1, Q2]
+    assert summary.outcomes[1].score == 0
+    assert summary.most_missed, "missed key points are listed"
+    assert engine.join(5)
+    assert len(store.attempts()) == 2
+    assert store.session(engine.session_id).finished_at is not None
+
+
+def test_spoken_answers_record_transcribe_score_and_retry(bank, tmp_path):
+    sources = [
+        ScriptedSource("a.wav", GOOD),
+        ScriptedSource("b.wav", "the natural log"),
+    ]
+    recognizer = FakeRecognizer()
+    voice = FakeVoice()
+    services = make_services(bank, sources=sources, recognizer=recognizer, voice=voice,
+                             tmp_path=tmp_path)
+    engine, events = run(services, SessionPlan(question_ids=(Q1,), count=1))
+
+    shown = events.wait(ev.QuestionShown)
+    assert voice.spoken == [shown.question.text]
+    started = events.wait(ev.RecordingStarted)
+    assert started.source == "a.wav"
+    assert events.wait(ev.RecordingProgress).level == 0.5
+    assert events.wait(ev.PartialTranscript).text == "partial 1"
+    stopped = events.wait(ev.RecordingStopped)
+    assert stopped.reason is ev.StopReason.SILENCE and stopped.path.exists()
+    first = events.wait(ev.AnswerScored)
+    assert first.recording_path == stopped.path
+    assert "natural log" in recognizer.terms[0], "rubric terms go to the recogniser"
+
+    engine.try_again()
+    second = events.wait(ev.AnswerScored)
+    assert second.attempt_number == 2 and second.score.score < first.score.score
+
+    engine.edit_transcript(GOOD)
+    edited = events.wait(ev.AnswerScored)
+    assert edited.rescored and edited.attempt_id == second.attempt_id
+    assert edited.score.score == first.score.score
+    store = Store.open(tmp_path / "db.sqlite")
+    record = store.attempt(second.attempt_id)
+    assert record.text == GOOD and record.score == edited.score.score
+
+    engine.show_model_answer()
+    shown_answer = events.wait(ev.ModelAnswerShown)
+    assert shown_answer.text == bank.rubric(Q1).model_answer
+    assert voice.spoken[-1] == shown_answer.text
+
+    engine.next_question()
+    summary = events.wait(ev.SessionFinished).summary
+    assert summary.outcomes[0].attempts == 2
+    assert summary.outcomes[0].score == edited.score.score
+    assert summary.delivery.spoken_answers == 0  # the fake scorer gives no delivery
+
+
+def test_stop_key_ends_recording_and_time_limit_stops_it(bank, tmp_path):
+    sources = [ScriptedSource("mic", GOOD, wait_for_stop=True),
+               ScriptedSource("mic", GOOD, wait_for_stop=True)]
+    services = make_services(bank, sources=sources, tmp_path=tmp_path)
+    plan = SessionPlan(question_ids=(Q1,), count=1, answer_limit_s=5)
+    engine, events = run(services, plan)
+    events.wait(ev.RecordingStarted)
+    engine.stop_recording()
+    assert events.wait(ev.RecordingStopped).reason is ev.StopReason.KEY
+    events.wait(ev.AnswerScored)
+    engine.try_again()
+    stopped = events.wait(ev.RecordingStopped, timeout=15)
+    assert stopped.reason is ev.StopReason.TIME_LIMIT
+    engine.quit()
+    assert events.wait(ev.SessionFinished).quit_early
+
+
+def test_switching_to_typing_mid_recording_discards_the_audio(bank, tmp_path):
+    sources = [ScriptedSource("mic", GOOD, wait_for_stop=True)]
+    services = make_services(bank, sources=sources, tmp_path=tmp_path)
+    engine, events = run(services, SessionPlan(question_ids=(Q1,), count=1))
+    events.wait(ev.RecordingStarted)
+    engine.cancel_recording()
+    stopped = events.wait(ev.RecordingStopped)
+    assert stopped.reason is ev.StopReason.CANCELLED
+    events.phase(ev.Phase.AWAITING_ANSWER)
+    engine.type_answer(GOOD)
+    scored = events.wait(ev.AnswerScored)
+    assert scored.transcript.model == "typed"
+    engine.quit()
+    events.wait(ev.SessionFinished)
+    assert not list((tmp_path / "rec").rglob("*.flac"))
+
+
+def test_quit_mid_session_keeps_completed_attempts(bank, tmp_path):
+    services = make_services(bank, mic_reason="no microphone", tmp_path=tmp_path)
+    engine, events = run(services, SessionPlan(question_ids=(Q1, Q2, Q3), count=3))
+    events.phase(ev.Phase.AWAITING_ANSWER)
+    engine.type_answer(GOOD)
+    events.wait(ev.AnswerScored)
+    engine.next_question()
+    events.wait(ev.QuestionShown, where=lambda e: e.index == 1)
+    engine.quit()
+    finished = events.wait(ev.SessionFinished)
+    assert finished.quit_early
+    assert [o.question_id for o in finished.summary.outcomes] == [Q1, Q2]
+    assert finished.summary.outcomes[1].score is None
+    assert len(Store.open(tmp_path / "db.sqlite").attempts()) == 1
+
+
+def test_files_running_out_falls_back_to_typing(bank, tmp_path):
+    services = make_services(bank, sources=[ScriptedSource("a.wav", GOOD)], tmp_path=tmp_path)
+    engine, events = run(services, SessionPlan(question_ids=(Q1, Q2), count=2))
+    events.wait(ev.AnswerScored)
+    engine.next_question()
+    why = events.wait(ev.SpokenAnswersUnavailable)
+    assert "--mic-file" in why.reason
+    events.phase(ev.Phase.AWAITING_ANSWER)
+    engine.type_answer("overfit a single batch")
+    events.wait(ev.AnswerScored, where=lambda e: e.question.id == Q2)
+    engine.quit()
+    events.wait(ev.SessionFinished)
+
+
+def test_speech_model_failure_means_typed_answers(bank, tmp_path):
+    recognizer = FakeRecognizer(fail=ModelError("tiny.en is missing", "reinstall sayitout"))
+    services = make_services(bank, sources=[ScriptedSource("a.wav", GOOD)],
+                             recognizer=recognizer, tmp_path=tmp_path)
+    loaded: list[ev.Event] = []
+    services.warm_up(loaded.append)
+    failed = [e for e in loaded if isinstance(e, ev.ModelFailed)]
+    assert failed and failed[0].name == "speech" and failed[0].hint == "reinstall sayitout"
+    assert any(isinstance(e, ev.ModelReady) and e.name == "scoring" for e in loaded)
+    engine, events = run(services, SessionPlan(question_ids=(Q1,), count=1))
+    assert "speech model" in events.wait(ev.SpokenAnswersUnavailable).reason
+    events.phase(ev.Phase.AWAITING_ANSWER)
+    engine.quit()
+    events.wait(ev.SessionFinished)
+
+
+def test_no_speech_heard_is_not_scored(bank, tmp_path):
+    services = make_services(bank, sources=[ScriptedSource("quiet.wav", "")], tmp_path=tmp_path)
+    engine, events = run(services, SessionPlan(question_ids=(Q1,), count=1))
+    events.wait(ev.NoSpeechHeard)
+    events.phase(ev.Phase.NO_SPEECH)
+    assert services.scorer.calls == 0
+    engine.quit()
+    events.wait(ev.SessionFinished)
+    assert Store.open(tmp_path / "db.sqlite").attempts() == []
+
+
+def test_previous_attempt_and_previous_session_are_reported(bank, tmp_path):
+    for answer in ("I don't know", GOOD):
+        services = make_services(bank, mic_reason="no microphone", tmp_path=tmp_path)
+        engine, events = run(services, SessionPlan(question_ids=(Q1,), count=1))
+        events.phase(ev.Phase.AWAITING_ANSWER)
+        engine.type_answer(answer)
+        scored = events.wait(ev.AnswerScored)
+        engine.next_question()
+        summary = events.wait(ev.SessionFinished).summary
+        engine.join(5)
+        services.close()
+    assert scored.previous is not None and scored.previous.score == 0
+    assert bank.rubric(Q1).key_points[0].text in scored.previous.missed
+    assert summary.previous_mean == 0.0 and summary.change == summary.mean_score
+
+
+def test_thinking_time_counts_down_and_can_be_cut_short(bank, tmp_path):
+    services = make_services(bank, sources=[ScriptedSource("a.wav", GOOD)], tmp_path=tmp_path)
+    plan = SessionPlan(question_ids=(Q1,), count=1, thinking_s=30)
+    engine, events = run(services, plan)
+    tick = events.wait(ev.ThinkingTick)
+    assert tick.total_s == 30 and tick.remaining_s <= 30
+    engine.start_recording()
+    events.wait(ev.RecordingStarted, timeout=3)
+    events.wait(ev.AnswerScored)
+    engine.quit()
+    events.wait(ev.SessionFinished)
+
+
+def test_replay_and_skip_question_audio(bank, tmp_path):
+    voice = FakeVoice(seconds=30)
+    services = make_services(bank, mic_reason="no mic", voice=voice, tmp_path=tmp_path)
+    engine, events = run(services, SessionPlan(question_ids=(Q1,), count=1))
+    events.wait(ev.SpeakingStarted)
+    engine.skip_speech()
+    assert events.wait(ev.SpeakingFinished, timeout=3).skipped
+    events.phase(ev.Phase.AWAITING_ANSWER)
+    engine.replay_question()
+    events.wait(ev.SpeakingStarted, timeout=3)
+    engine.skip_speech()
+    events.wait(ev.SpeakingFinished, timeout=3)
+    events.phase(ev.Phase.AWAITING_ANSWER)
+    assert len(voice.spoken) == 2
+    engine.quit()
+    events.wait(ev.SessionFinished)
+
+
+def test_plan_picks_by_topic_order_and_rejects_bad_input(bank):
+    from sayitout.session.plan import pick_questions
+
+    picked = pick_questions(bank, SessionPlan(topics=("memory",), count=50, order="in-order"))
+    assert picked and all("memory" in q.topics for q in picked)
+    a = pick_questions(bank, SessionPlan(count=5, order="random", seed=1))
+    b = pick_questions(bank, SessionPlan(count=5, order="random", seed=1))
+    assert [q.id for q in a] == [q.id for q in b]
+    with pytest.raises(UsageError):
+        pick_questions(bank, SessionPlan(topics=("astrology",)))
+    with pytest.raises(UsageError):
+        pick_questions(bank, SessionPlan(deck="nope"))
+    with pytest.raises(UsageError):
+        SessionPlan(count=0)
