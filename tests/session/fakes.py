@@ -35,29 +35,59 @@ class KeywordScorer:
         for kp in rubric.key_points:
             hit = any(t.lower() in low for t in kp.terms) or kp.id.replace("-", " ") in low
             results.append(
-                KeyPointResult(kp.id, kp.text, kp.weight, "covered" if hit else "missed",
-                               1.0 if hit else 0.0, text if hit else None)
+                KeyPointResult(
+                    kp.id,
+                    kp.text,
+                    kp.weight,
+                    "covered" if hit else "missed",
+                    1.0 if hit else 0.0,
+                    text if hit else None,
+                )
             )
         covered = sum(r.weight for r in results if r.status == "covered")
         total = sum(r.weight for r in results)
         score = round(100 * covered / total)
-        return AnswerScore(rubric.question_id, score, f"{score}/100", tuple(results), None, (),
-                           None, text, rubric.version, self.model_name)
+        return AnswerScore(
+            rubric.question_id,
+            score,
+            f"{score}/100",
+            tuple(results),
+            None,
+            (),
+            None,
+            text,
+            rubric.version,
+            self.model_name,
+        )
 
 
 class ScriptedSource:
     """Plays a scripted answer: a few level updates, one speech segment, then stops."""
 
-    def __init__(self, name: str, text: str, seconds: float = 0.2,
-                 reason: StopReason = StopReason.SILENCE, wait_for_stop: bool = False) -> None:
+    def __init__(
+        self,
+        name: str,
+        text: str,
+        seconds: float = 0.2,
+        reason: StopReason = StopReason.SILENCE,
+        wait_for_stop: bool = False,
+    ) -> None:
         self.name = name
         self.text = text
         self.seconds = seconds
         self.reason = reason
         self.wait_for_stop = wait_for_stop
 
-    def record(self, path: Path, *, limit_s: float, stop: threading.Event,
-               cancel: threading.Event, on_level, on_segment) -> Recording:
+    def record(
+        self,
+        path: Path,
+        *,
+        limit_s: float,
+        stop: threading.Event,
+        cancel: threading.Event,
+        on_level,
+        on_segment,
+    ) -> Recording:
         start = time.monotonic()
         reason = self.reason
         while True:

@@ -10,7 +10,7 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).parent))
 
-from fakes import (  # noqa: E402
+from fakes import (
     FakeRecognizer,
     FakeVoice,
     KeywordScorer,
@@ -18,14 +18,14 @@ from fakes import (  # noqa: E402
     ScriptedSource,
 )
 
-from sayitout.bank.loader import load_bank  # noqa: E402
-from sayitout.config import Settings  # noqa: E402
-from sayitout.errors import ModelError, UsageError  # noqa: E402
-from sayitout.session import events as ev  # noqa: E402
-from sayitout.session.engine import SessionEngine  # noqa: E402
-from sayitout.session.plan import SessionPlan  # noqa: E402
-from sayitout.session.services import SessionServices  # noqa: E402
-from sayitout.store import Store  # noqa: E402
+from sayitout.bank.loader import load_bank
+from sayitout.config import Settings
+from sayitout.errors import ModelError, UsageError
+from sayitout.session import events as ev
+from sayitout.session.engine import SessionEngine
+from sayitout.session.plan import SessionPlan
+from sayitout.session.services import SessionServices
+from sayitout.store import Store
 
 Q1, Q2, Q3 = "dl-loss-stuck-at-chance", "dl-val-loss-rises", "dl-noisy-loss"
 GOOD = "It's at chance level, the natural log of ten, so I'd overfit a single batch first"
@@ -70,8 +70,9 @@ def bank():
     return load_bank()
 
 
-def make_services(bank, *, sources=(), mic_reason=None, recognizer=None, voice=None,
-                  store=True, tmp_path: Path):
+def make_services(
+    bank, *, sources=(), mic_reason=None, recognizer=None, voice=None, store=True, tmp_path: Path
+):
     return SessionServices(
         settings=Settings(),
         bank_loader=lambda: bank,
@@ -135,8 +136,9 @@ def test_spoken_answers_record_transcribe_score_and_retry(bank, tmp_path):
     ]
     recognizer = FakeRecognizer()
     voice = FakeVoice()
-    services = make_services(bank, sources=sources, recognizer=recognizer, voice=voice,
-                             tmp_path=tmp_path)
+    services = make_services(
+        bank, sources=sources, recognizer=recognizer, voice=voice, tmp_path=tmp_path
+    )
     engine, events = run(services, SessionPlan(question_ids=(Q1,), count=1))
 
     shown = events.wait(ev.QuestionShown)
@@ -176,8 +178,10 @@ def test_spoken_answers_record_transcribe_score_and_retry(bank, tmp_path):
 
 
 def test_stop_key_ends_recording_and_time_limit_stops_it(bank, tmp_path):
-    sources = [ScriptedSource("mic", GOOD, wait_for_stop=True),
-               ScriptedSource("mic", GOOD, wait_for_stop=True)]
+    sources = [
+        ScriptedSource("mic", GOOD, wait_for_stop=True),
+        ScriptedSource("mic", GOOD, wait_for_stop=True),
+    ]
     services = make_services(bank, sources=sources, tmp_path=tmp_path)
     plan = SessionPlan(question_ids=(Q1,), count=1, answer_limit_s=5)
     engine, events = run(services, plan)
@@ -241,8 +245,9 @@ def test_files_running_out_falls_back_to_typing(bank, tmp_path):
 
 def test_speech_model_failure_means_typed_answers(bank, tmp_path):
     recognizer = FakeRecognizer(fail=ModelError("tiny.en is missing", "reinstall sayitout"))
-    services = make_services(bank, sources=[ScriptedSource("a.wav", GOOD)],
-                             recognizer=recognizer, tmp_path=tmp_path)
+    services = make_services(
+        bank, sources=[ScriptedSource("a.wav", GOOD)], recognizer=recognizer, tmp_path=tmp_path
+    )
     loaded: list[ev.Event] = []
     services.warm_up(loaded.append)
     failed = [e for e in loaded if isinstance(e, ev.ModelFailed)]

@@ -268,9 +268,7 @@ class SessionEngine:
         if question.id not in self._previous:
             self._previous[question.id] = self._load_previous(question.id)
         limit = self.plan.limit_for(question, self.services.settings.audio.max_answer_s)
-        self._emit(
-            ev.QuestionShown(self._index, len(self.questions), question, self.deck, limit)
-        )
+        self._emit(ev.QuestionShown(self._index, len(self.questions), question, self.deck, limit))
         self._rec_cancel.clear()
         self._speak("question", question.text)
         self._think_then_answer(question, limit)

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from datetime import datetime
-from enum import Enum
+from enum import StrEnum
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -20,7 +20,7 @@ if TYPE_CHECKING:
     from sayitout.speech.transcript import Transcript
 
 
-class Phase(str, Enum):
+class Phase(StrEnum):
     """Where the session is; front ends show different keys in each phase."""
 
     STARTING = "starting"
@@ -34,7 +34,7 @@ class Phase(str, Enum):
     FINISHED = "finished"
 
 
-class StopReason(str, Enum):
+class StopReason(StrEnum):
     KEY = "key"
     SILENCE = "silence"
     TIME_LIMIT = "time_limit"

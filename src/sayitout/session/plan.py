@@ -37,9 +37,7 @@ class SessionPlan:
         if self.count < 1:
             raise UsageError(f"--count must be at least 1, not {self.count}")
         if self.order not in ORDERS:
-            raise UsageError(
-                f"unknown order {self.order!r}", f"use one of: {', '.join(ORDERS)}"
-            )
+            raise UsageError(f"unknown order {self.order!r}", f"use one of: {', '.join(ORDERS)}")
         if self.answer_limit_s is not None and self.answer_limit_s < 5:
             raise UsageError("the answer time limit must be at least 5 seconds")
         if self.thinking_s < 0:
