@@ -1,0 +1,48 @@
+"""Timestamps as the store keeps them, and the ``--since`` date syntax."""
+
+from __future__ import annotations
+
+import re
+from datetime import UTC, date, datetime, time, timedelta
+
+from sayitout.errors import UsageError
+
+SINCE_FORMAT = "YYYY-MM-DD, YYYY-MM-DDTHH:MM, or a relative age like 7d, 12h, 2w, 30m"
+_RELATIVE = re.compile(r"^\s*(\d+)\s*([mhdw])\s*$", re.IGNORECASE)
+_UNITS = {"m": "minutes", "h": "hours", "d": "days", "w": "weeks"}
+
+
+def now_utc() -> datetime:
+    return datetime.now(UTC)
+
+
+def to_db(moment: datetime) -> str:
+    """A fixed-width UTC ISO string: sorts as text in time order."""
+    if moment.tzinfo is None:
+        moment = moment.astimezone()  # naive means local time
+    return moment.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%S.%f+00:00")
+
+
+def from_db(text: str) -> datetime:
+    return datetime.fromisoformat(text)
+
+
+def parse_since(text: str, *, now: datetime | None = None) -> datetime:
+    """``2026-11-01`` (local midnight), ``2026-11-01T14:30``, or ``7d``/``12h``/``2w``/``30m`` ago.
+
+    Raises :class:`UsageError` naming the expected format.
+    """
+    now = now or now_utc()
+    raw = text.strip()
+    m = _RELATIVE.match(raw)
+    if m:
+        amount, unit = int(m.group(1)), m.group(2).lower()
+        return now - timedelta(**{_UNITS[unit]: amount})
+    try:
+        if len(raw) == 10:
+            day = date.fromisoformat(raw)
+            return datetime.combine(day, time()).astimezone()
+        parsed = datetime.fromisoformat(raw)
+    except ValueError:
+        raise UsageError(f"Cannot read the date {text!r}", f"use {SINCE_FORMAT}") from None
+    return parsed if parsed.tzinfo else parsed.astimezone()
