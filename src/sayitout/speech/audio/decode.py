@@ -1,0 +1,124 @@
+"""Read audio files of any common format as 16 kHz mono float32.
+
+libsndfile (soundfile) reads WAV, FLAC, OGG/Vorbis/Opus, MP3, AIFF and more; anything
+else (M4A/AAC, WebM, video containers) goes through PyAV, which faster-whisper brings.
+Every failure is an :class:`AudioError` that names the file.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import numpy as np
+
+from sayitout.errors import AudioError
+from sayitout.speech.audio.resample import StreamResampler, resample, to_mono
+
+TARGET_RATE = 16_000
+_BLOCK = 16_384
+
+
+def _fix(path: Path) -> str:
+    return (
+        f"check that {path.name} is a complete audio file (WAV, FLAC, OGG, MP3, M4A...); "
+        "convert it with e.g. `sox IN -r 16000 -c 1 OUT.wav` or `ffmpeg -i IN OUT.wav`"
+    )
+
+
+def _check_path(path: Path) -> None:
+    if not path.exists():
+        raise AudioError(f"Audio file not found: {path}", "check the path")
+    if path.is_dir():
+        raise AudioError(f"{path} is a directory, not an audio file", "give the path to a file")
+    try:
+        size = path.stat().st_size
+    except OSError as exc:
+        raise AudioError(f"Cannot read the audio file {path}: {exc.strerror}") from exc
+    if size == 0:
+        raise AudioError(f"The audio file {path} is empty (0 bytes)", _fix(path))
+
+
+def _decode_av(path: Path) -> np.ndarray:
+    try:
+        from faster_whisper.audio import decode_audio
+    except ImportError as exc:  # pragma: no cover
+        raise AudioError(f"Cannot decode {path}: unsupported format", _fix(path)) from exc
+    try:
+        audio = decode_audio(str(path), sampling_rate=TARGET_RATE)
+    except Exception as exc:  # PyAV raises many exception types
+        raise AudioError(
+            f"Cannot decode the audio file {path}: not audio, unsupported or damaged ({exc})",
+            _fix(path),
+        ) from exc
+    return np.asarray(audio, dtype=np.float32)
+
+
+def _open_sf(path: Path):  # -> soundfile.SoundFile | None
+    import soundfile as sf
+
+    try:
+        return sf.SoundFile(str(path))
+    except (sf.LibsndfileError, RuntimeError, TypeError):
+        return None
+
+
+def iter_audio_blocks(path: Path | str, block: int = _BLOCK) -> Iterator[np.ndarray]:
+    """Yield the file as 16 kHz mono float32 blocks (memory stays small for long files)."""
+    path = Path(path)
+    _check_path(path)
+    f = _open_sf(path)
+    if f is None:
+        audio = _decode_av(path)
+        if audio.size == 0:
+            raise AudioError(f"The audio file {path} holds no audio (0 seconds)", _fix(path))
+        for i in range(0, audio.size, block):
+            yield audio[i : i + block]
+        return
+    with f:
+        if f.frames == 0 or f.samplerate <= 0:
+            raise AudioError(f"The audio file {path} holds no audio (0 seconds)", _fix(path))
+        rs = StreamResampler(f.samplerate, TARGET_RATE)
+        produced = 0
+        try:
+            while True:
+                data = f.read(block, dtype="float32", always_2d=True)
+                if data.size == 0:
+                    break
+                out = rs.push(to_mono(data))
+                produced += out.size
+                if out.size:
+                    yield out
+        except (RuntimeError, ValueError) as exc:  # truncated or damaged data
+            if produced == 0:
+                raise AudioError(
+                    f"Cannot decode the audio file {path}: damaged data ({exc})", _fix(path)
+                ) from exc
+            # keep what could be read; a truncated recording is still an answer
+        tail = rs.flush()
+        if tail.size:
+            produced += tail.size
+            yield tail
+        if produced == 0:
+            raise AudioError(f"The audio file {path} holds no audio (0 seconds)", _fix(path))
+
+
+def load_audio(path: Path | str) -> np.ndarray:
+    """The whole file as one 16 kHz mono float32 array."""
+    blocks = list(iter_audio_blocks(path))
+    return np.concatenate(blocks) if len(blocks) > 1 else blocks[0]
+
+
+def audio_info(path: Path | str) -> tuple[float, int, int]:
+    """(seconds, sample rate, channels) of a file, without decoding it all."""
+    path = Path(path)
+    _check_path(path)
+    f = _open_sf(path)
+    if f is None:
+        audio = _decode_av(path)
+        return audio.size / TARGET_RATE, TARGET_RATE, 1
+    with f:
+        return f.frames / f.samplerate if f.samplerate else 0.0, f.samplerate, f.channels
+
+
+__all__ = ["TARGET_RATE", "audio_info", "iter_audio_blocks", "load_audio", "resample"]
