@@ -23,6 +23,7 @@ from sayitout.bank.problems import (
     Problem,
     duplicate_keys,
     line_of,
+    loc_text,
     read_yaml,
     validation_problems,
 )
@@ -81,9 +82,17 @@ class Bank:
         return self._files[qid]
 
     def questions(
-        self, deck: str | None = None, topics: Iterable[str] | None = None
+        self,
+        deck: str | None = None,
+        topics: Iterable[str] | None = None,
+        *,
+        ready_only: bool = True,
     ) -> list[Question]:
-        """Questions that have a rubric, in deck order, filtered by deck and any of ``topics``."""
+        """Questions in deck order, filtered by deck and by any of ``topics``.
+
+        ``ready_only`` (the default) keeps only questions with a usable rubric: the ones
+        that can be practised and scored.
+        """
         if deck is not None and deck not in self.decks:
             close = difflib.get_close_matches(deck, list(self.decks), n=3, cutoff=0.5)
             raise UsageError(
@@ -98,7 +107,7 @@ class Bank:
             if deck is not None and deck_id != deck:
                 continue
             for q in d.questions:
-                if q.id not in self._rubrics:
+                if ready_only and q.id not in self._rubrics:
                     continue
                 if wanted and not wanted & {t.lower() for t in q.topics}:
                     continue
@@ -345,14 +354,17 @@ def _load_rubric(bank: Bank, path: Path, deck_dir: str) -> None:
             Problem(path, qid_line, f"a second rubric for '{rubric.question_id}' — delete one")
         )
         return
-    _check_rubric_fits(bank, path, node, rubric, question)
-    bank._rubrics[rubric.question_id] = rubric
+    if _check_rubric_fits(bank, path, node, rubric, question):
+        bank._rubrics[rubric.question_id] = rubric
 
 
 def _check_rubric_fits(
     bank: Bank, path: Path, node: yaml.Node | None, rubric: Rubric, question: Question
-) -> None:
-    """Checks that need the question as well as the rubric, and authoring guidance."""
+) -> bool:
+    """Checks that need the question as well as the rubric, and authoring guidance.
+
+    False when the rubric is still a ``TODO`` placeholder (not usable for scoring).
+    """
     if question.kind == "numeric" and rubric.numeric is None:
         bank.problems.append(
             Problem(
@@ -371,6 +383,22 @@ def _check_rubric_fits(
                 "remove it, or set kind: numeric on the question",
             )
         )
+    todo = [
+        ("key_points", i, "text") for i, kp in enumerate(rubric.key_points) if TODO_MARK in kp.text
+    ]
+    if TODO_MARK in rubric.model_answer:
+        todo.append(("model_answer",))
+    if todo:
+        fields = ", ".join(loc_text(loc) for loc in todo)
+        bank.problems.append(
+            Problem(
+                path,
+                line_of(node, todo[0]),
+                f"placeholder rubric: {fields} still marked {TODO_MARK} — write what a good "
+                "answer says; the question is left out of practice until then",
+            )
+        )
+        return False
     count = len(rubric.key_points)
     if not MIN_KEY_POINTS <= count <= MAX_KEY_POINTS:
         bank.problems.append(
@@ -383,24 +411,7 @@ def _check_rubric_fits(
                 level="warning",
             )
         )
-    for i, kp in enumerate(rubric.key_points):
-        if TODO_MARK in kp.text:
-            bank.problems.append(
-                Problem(
-                    path,
-                    line_of(node, ("key_points", i, "text")),
-                    f"key_points[{i}].text: placeholder '{kp.text}' — "
-                    "write what a good answer says",
-                )
-            )
-    if TODO_MARK in rubric.model_answer:
-        bank.problems.append(
-            Problem(
-                path,
-                line_of(node, ("model_answer",)),
-                "model_answer: placeholder — write a strong answer to be read aloud",
-            )
-        )
+    return True
 
 
 def _report_missing_rubrics(bank: Bank, deck: Deck, path: Path, node: yaml.Node | None) -> None:
