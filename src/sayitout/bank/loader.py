@@ -47,6 +47,8 @@ class Bank:
     _deck_of: dict[str, str] = field(default_factory=dict)
     _rubrics: dict[str, Rubric] = field(default_factory=dict)
     _files: dict[str, Path] = field(default_factory=dict)
+    _broken: set[str] = field(default_factory=set)
+    """Ids of questions that failed validation (their rubrics are not blamed as well)."""
 
     # ------------------------------------------------------------------ look-ups
 
@@ -279,6 +281,8 @@ def _load_questions(bank: Bank, path: Path, node: yaml.Node | None, raw: Any) ->
             q = Question.model_validate(item)
         except ValidationError as exc:
             bank.problems.extend(validation_problems(exc, Deck, path, node, ("questions", i)))
+            if isinstance(item, dict) and isinstance(item.get("id"), str):
+                bank._broken.add(item["id"])
             continue
         if q.id in bank._questions:
             other = bank._files[q.id]
@@ -329,6 +333,8 @@ def _load_rubric(bank: Bank, path: Path, deck_dir: str) -> None:
             )
         )
         return
+    if rubric.question_id in bank._broken:
+        return  # the question itself is reported; its rubric is checked once it loads
     question = bank._questions.get(rubric.question_id)
     if question is None or bank._files[rubric.question_id].stem != deck_dir:
         deck = bank.decks.get(deck_dir)
