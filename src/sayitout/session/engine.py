@@ -212,6 +212,13 @@ class SessionEngine:
         self.questions = pick_questions(bank, self.plan, store, self._clock())
         decks = {bank.deck_of(q.id) for q in self.questions}
         self.deck = self.plan.deck or (decks.pop() if len(decks) == 1 else "mixed")
+        warm = getattr(services.voice, "warm", None)
+        if warm is not None and "voice" not in services.failed:
+            try:  # synthesise the questions ahead, so reading starts at once
+                warm([q.text for q in self.questions])
+            except Exception as exc:
+                services.failed["voice"] = SayitoutError(str(exc))
+                self._emit(ev.Notice(f"Questions will not be read aloud: {exc}"))
         self._typed_only = services.spoken_answers_unavailable()
         if self._typed_only is not None:
             reason, hint = self._typed_only
@@ -370,9 +377,16 @@ class SessionEngine:
         recognizer = self.services.recognizer
         assert recognizer is not None
         rubric = self.services.bank.rubric(question.id)
-        live = recognizer.start(
-            rubric.all_terms(), lambda text: self._emit(ev.PartialTranscript(text))
-        )
+        try:
+            live = recognizer.start(
+                rubric.all_terms(), lambda text: self._emit(ev.PartialTranscript(text))
+            )
+        except SayitoutError as exc:
+            self.services.failed["speech"] = exc
+            self._typed_only = (f"the speech model failed to load: {exc.message}", exc.hint)
+            self._emit(ev.SpokenAnswersUnavailable(*self._typed_only))
+            self._set_phase(Phase.AWAITING_ANSWER)
+            return
         path = self._recording_path(question)
         self._rec_stop.clear()
         if self._quitting.is_set():
@@ -402,6 +416,8 @@ class SessionEngine:
             self._set_phase(Phase.AWAITING_ANSWER)
             return
         self._emit(ev.RecordingStopped(recording.reason, recording.path, recording.duration_s))
+        if recording.note:
+            self._emit(ev.Notice(recording.note, "what was recorded is kept and scored"))
         if recording.reason is StopReason.CANCELLED:
             live.cancel()
             if recording.path is not None:

@@ -37,6 +37,10 @@ class Recording:
     """The answer's audio on disk (written before this is returned)."""
     duration_s: float
     reason: StopReason
+    note: str | None = None
+    """A fault worth telling the candidate (the microphone vanished mid-answer)."""
+    raw: object = None
+    """The recorder's own result (its audio and speech segments), for the transcriber."""
 
 
 LevelCallback = Callable[[float, float], None]

@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from sayitout.errors import SayitoutError
-from sayitout.session.events import Event, ModelFailed, ModelLoading, ModelReady
+from sayitout.session.events import Event, ModelFailed, ModelLoading, ModelReady, Notice
 
 if TYPE_CHECKING:
     from sayitout.config import Settings
@@ -64,6 +64,9 @@ class SessionServices:
             store.close()
         if self.voice is not None:
             self.voice.stop()
+            close = getattr(self.voice, "close", None)
+            if close is not None:
+                close()
 
     def spoken_answers_unavailable(self) -> tuple[str, str | None] | None:
         """Why answers must be typed (no microphone, no speech model), or None."""
@@ -81,13 +84,22 @@ class SessionServices:
         *,
         speech: bool = True,
         scoring: bool = True,
+        voice: bool = True,
     ) -> None:
-        """Load the models now, reporting each as it loads, is ready, or fails."""
-        jobs: list[tuple[str, Callable[[], None], str]] = []
-        if speech and self.recognizer is not None and self.microphones.unavailable() is None:
+        """Check the microphone and load the models now, reporting each step."""
+        problem = self.microphones.unavailable()
+        if problem is None:
+            emit(ModelReady("microphone"))
+        else:
+            emit(ModelFailed("microphone", problem[0], problem[1]))
+        jobs: list[tuple[str, Callable[[], object], str]] = []
+        if speech and self.recognizer is not None and problem is None:
             jobs.append(("speech", self.recognizer.load, self.recognizer.model_name))
         if scoring:
             jobs.append(("scoring", self.scorer.load, self.scorer.model_name))
+        load_voice = getattr(self.voice, "load", None)
+        if voice and load_voice is not None:
+            jobs.append(("voice", load_voice, getattr(self.voice, "model_name", "")))
         for name, load, detail in jobs:
             if cancel is not None and cancel.is_set():
                 return
@@ -109,3 +121,6 @@ class SessionServices:
                 continue
             self.failed.pop(name, None)
             emit(ModelReady(name, detail, time.perf_counter() - started))
+            notice = getattr(self.voice, "notice", None) if name == "voice" else None
+            if notice:
+                emit(Notice(f"Voice: {notice}"))

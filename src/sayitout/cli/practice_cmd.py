@@ -1,0 +1,142 @@
+"""``sayitout practice`` (and ``sayitout`` with no command): open the practice app."""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+from sayitout.errors import UsageError
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser(
+        "practice",
+        help="practise spoken answers (opens the app straight into a session)",
+        description="Open the practice app straight into a session. Questions are read "
+        "aloud, your spoken answer is transcribed and scored, and every attempt is saved.",
+    )
+    p.add_argument("--deck", metavar="D", help="the deck to practise (default: every deck)")
+    p.add_argument(
+        "--count",
+        "-n",
+        type=int,
+        metavar="N",
+        help="how many questions (default: practice.count in the config)",
+    )
+    p.add_argument(
+        "--topic",
+        "-t",
+        action="append",
+        default=[],
+        metavar="T",
+        help="only questions on this topic (repeat for several)",
+    )
+    p.add_argument(
+        "--order",
+        choices=("due", "random", "in-order"),
+        help="due: weakest and overdue first (default); random; in-order",
+    )
+    p.add_argument(
+        "--limit",
+        type=float,
+        metavar="SECONDS",
+        dest="answer_limit",
+        help="answer time limit (default: each question's suggested time)",
+    )
+    p.add_argument(
+        "--thinking",
+        type=float,
+        metavar="SECONDS",
+        help="thinking time after the question before recording starts",
+    )
+    p.add_argument(
+        "--question",
+        "-q",
+        action="append",
+        default=[],
+        metavar="ID",
+        help="ask this question (repeat for several; overrides deck and order)",
+    )
+    _common(p)
+    p.set_defaults(handler=run_practice)
+    sub.default_handler = run_home
+
+
+def _common(p: argparse.ArgumentParser) -> None:
+    p.add_argument(
+        "--mic-file",
+        nargs="+",
+        type=Path,
+        default=[],
+        metavar="FILE",
+        help="audio files played in place of the microphone, one per answer",
+    )
+    p.add_argument(
+        "--tts",
+        choices=("none", "piper", "pyttsx3"),
+        help="how questions are read aloud (none: silent)",
+    )
+    p.add_argument(
+        "--bank",
+        action="append",
+        type=Path,
+        default=[],
+        metavar="DIR",
+        help="an extra question bank folder (question_bank/ and rubrics/)",
+    )
+    p.add_argument("--config", type=Path, metavar="FILE", help="use this config file")
+
+
+def _settings(args: argparse.Namespace):
+    from sayitout.config import load_settings
+
+    return load_settings(getattr(args, "config", None))
+
+
+def _run_app(args: argparse.Namespace, plan) -> int:
+    from sayitout.tui import make_app
+
+    settings = _settings(args)
+    app = make_app(
+        settings,
+        plan=plan(settings) if plan else None,
+        mic_files=getattr(args, "mic_file", []) or [],
+        tts=getattr(args, "tts", None),
+        bank_dirs=getattr(args, "bank", []) or [],
+        config_path=getattr(args, "config", None),
+    )
+    app.run()
+    return int(app.return_code or 0)
+
+
+def run_practice(args: argparse.Namespace) -> int:
+    from sayitout.session.plan import SessionPlan
+
+    if args.count is not None and args.count < 1:
+        raise UsageError(f"--count must be at least 1, not {args.count}")
+    for path in args.mic_file:
+        if not path.is_file():
+            raise UsageError(
+                f"--mic-file {path}: no such file",
+                "give the path of a WAV, FLAC, MP3 or OGG recording",
+            )
+
+    def plan(settings) -> SessionPlan:
+        practice = settings.practice
+        count = args.count or (len(args.question) if args.question else practice.count)
+        return SessionPlan(
+            deck=args.deck,
+            count=count,
+            topics=tuple(args.topic),
+            order=args.order or practice.order,
+            answer_limit_s=args.answer_limit if args.answer_limit else practice.answer_limit_s,
+            thinking_s=args.thinking if args.thinking is not None else practice.thinking_s,
+            question_ids=tuple(args.question),
+        )
+
+    return _run_app(args, plan)
+
+
+def run_home(args: argparse.Namespace) -> int:
+    """``sayitout`` with no command: the app on its home screen."""
+    return _run_app(args, None)

@@ -1,0 +1,241 @@
+"""The practice app: Home, Session, Summary, Settings, History, Help."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+from typing import TYPE_CHECKING, ClassVar
+
+from textual import on, work
+from textual.app import App
+from textual.binding import Binding, BindingType
+
+from sayitout.errors import SayitoutError
+from sayitout.session import events as ev
+from sayitout.tui.commands import SayitoutCommands
+from sayitout.tui.messages import ModelEvent
+
+if TYPE_CHECKING:
+    from sayitout.config import Settings
+    from sayitout.session.plan import SessionPlan
+    from sayitout.session.services import SessionServices
+
+_THEMES = {"dark": "textual-dark", "light": "textual-light"}
+_MODEL_LABELS = {
+    "speech": "speech model",
+    "scoring": "scoring model",
+    "voice": "voice",
+    "microphone": "microphone",
+}
+
+
+class SayitoutApp(App):
+    """``make_app`` builds it; the CLI and the tests both go through there."""
+
+    TITLE = "sayitout"
+    CSS_PATH = "app.tcss"
+    COMMANDS = App.COMMANDS | {SayitoutCommands}
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("f1", "help", "Help", show=False),
+        Binding("ctrl+t", "toggle_theme", "Theme", show=False),
+    ]
+
+    def __init__(
+        self,
+        settings: Settings,
+        services_factory: Callable[[Settings], SessionServices],
+        *,
+        plan: SessionPlan | None = None,
+        config_path: Path | None = None,
+        load_models: bool = True,
+    ) -> None:
+        super().__init__()
+        self.settings = settings
+        self.services_factory = services_factory
+        self.services = services_factory(settings)
+        self.start_plan = plan
+        self.config_path = config_path
+        self.load_models_on_start = load_models
+        self.model_status: dict[str, str] = {}
+        self.theme = _THEMES[settings.theme]
+
+    # --- start-up --------------------------------------------------------------------------
+
+    def on_mount(self) -> None:
+        from sayitout.tui.screens.home import HomeScreen
+
+        self.push_screen(HomeScreen(self.services))
+        if self.start_plan is not None:
+            self.start_session(self.start_plan)
+        if self.load_models_on_start:
+            self.load_models()
+
+    def on_unmount(self) -> None:
+        self.services.close()
+
+    @work(thread=True, exclusive=True, exit_on_error=False, group="models")
+    def load_models(self) -> None:
+        """Check the microphone and load the models while the first screen is in use."""
+        self.services.warm_up(lambda event: self.post_message(ModelEvent(event)))
+
+    @on(ModelEvent)
+    def _model_event(self, message: ModelEvent) -> None:
+        event = message.event
+        if isinstance(event, ev.ModelLoading):
+            self.model_status[event.name] = "loading"
+        elif isinstance(event, ev.ModelReady):
+            self.model_status[event.name] = "ready"
+        elif isinstance(event, ev.ModelFailed):
+            self.model_status[event.name] = "failed"
+            label = _MODEL_LABELS.get(event.name, event.name)
+            if event.name == "microphone":
+                self.notify(
+                    f"No microphone: {event.message}. Answers will be typed.",
+                    title="Typed answers",
+                    severity="warning",
+                    timeout=8,
+                )
+            else:
+                self.show_error(f"The {label} failed to load", event.message, event.hint)
+        elif isinstance(event, ev.Notice):
+            self.notify(event.message, severity="warning")
+        from sayitout.tui.screens.home import HomeScreen
+
+        for screen in self.screen_stack:
+            if isinstance(screen, HomeScreen):
+                screen.refresh_models()
+
+    # --- navigation ------------------------------------------------------------------------
+
+    def start_session(self, plan: SessionPlan) -> None:
+        from sayitout.tui.screens.session import SessionScreen
+
+        self.push_screen(SessionScreen(self.services, plan))
+
+    def go_home(self) -> None:
+        from sayitout.tui.screens.home import HomeScreen
+
+        while len(self.screen_stack) > 1 and not isinstance(self.screen, HomeScreen):
+            self.pop_screen()
+
+    def show_error(self, title: str, message: str, hint: str | None = None) -> None:
+        from sayitout.tui.screens.error_dialog import ErrorDialog
+
+        self.push_screen(ErrorDialog(title, message, hint))
+
+    def _in_session(self) -> bool:
+        from sayitout.tui.screens.session import SessionScreen
+
+        return any(isinstance(s, SessionScreen) for s in self.screen_stack)
+
+    def action_go_home(self) -> None:
+        if self._in_session():
+            self.notify("End the session first (Esc).", severity="warning")
+            return
+        self.go_home()
+
+    def action_start_default(self) -> None:
+        from sayitout.tui.screens.home import HomeScreen
+
+        if self._in_session():
+            self.notify("A session is already running.", severity="warning")
+            return
+        self.go_home()
+        if isinstance(self.screen, HomeScreen):
+            self.screen.action_start()
+
+    def action_help(self) -> None:
+        from sayitout.tui.screens.help import HelpScreen
+
+        if not isinstance(self.screen, HelpScreen):
+            self.push_screen(HelpScreen())
+
+    def action_toggle_theme(self) -> None:
+        self.theme = "textual-light" if self.theme == "textual-dark" else "textual-dark"
+
+    def action_settings(self) -> None:
+        from sayitout.tui.screens.settings import SettingsScreen
+
+        if self._in_session():
+            self.notify("Settings can be changed between sessions.", severity="warning")
+            return
+        if not isinstance(self.screen, SettingsScreen):
+            self.push_screen(SettingsScreen(self.settings))
+
+    def action_history(self) -> None:
+        try:
+            from sayitout.tui.screens.history import HistoryScreen
+        except ImportError:
+            self.notify("The history screen is not available in this build.", severity="warning")
+            return
+        if isinstance(self.screen, HistoryScreen):
+            return
+        try:
+            store = self.services.store
+        except SayitoutError as exc:
+            self.show_error(exc.title, exc.message, exc.hint)
+            return
+        self.push_screen(HistoryScreen(store))
+
+    def apply_settings(self, settings: Settings) -> None:
+        """Save ``settings``, rebuild the services with them, and reload the models."""
+        from sayitout.config import save_settings
+
+        try:
+            path = save_settings(settings, self.config_path)
+        except (SayitoutError, OSError) as exc:
+            message = exc.message if isinstance(exc, SayitoutError) else str(exc)
+            self.show_error("Settings not saved", message, "check the config dir is writable")
+            return
+        old = self.services
+        self.settings = settings
+        try:
+            self.services = self.services_factory(settings)
+        except SayitoutError as exc:
+            self.show_error(exc.title, exc.message, exc.hint)
+            return
+        old.close()
+        self.theme = _THEMES[settings.theme]
+        self.model_status.clear()
+        from sayitout.tui.screens.home import HomeScreen
+
+        for screen in self.screen_stack:
+            if isinstance(screen, HomeScreen):
+                screen.services = self.services
+        self.pop_screen()
+        self.notify(f"Saved to {path}", title="Settings saved")
+        if self.load_models_on_start:
+            self.load_models()
+
+
+def make_app(
+    settings: Settings,
+    *,
+    plan: SessionPlan | None = None,
+    mic_files: tuple[Path, ...] | list[Path] = (),
+    tts: str | None = None,
+    bank_dirs: tuple[Path, ...] | list[Path] = (),
+    services: SessionServices | None = None,
+    config_path: Path | None = None,
+    load_models: bool = True,
+) -> SayitoutApp:
+    """The app, wired to the real services (or to ``services`` when given).
+
+    ``plan`` opens straight into a session; otherwise the app starts on Home.
+    """
+    if services is not None:
+        fixed = services
+
+        def factory(new_settings: Settings) -> SessionServices:
+            fixed.settings = new_settings
+            return fixed
+    else:
+        from sayitout.session.wiring import build_services
+
+        # --mic-file and --tts hold for the whole run, even after settings change.
+        def factory(new_settings: Settings) -> SessionServices:
+            return build_services(new_settings, mic_files=mic_files, tts=tts, bank_dirs=bank_dirs)
+
+    return SayitoutApp(
+        settings, factory, plan=plan, config_path=config_path, load_models=load_models
+    )

@@ -1,0 +1,248 @@
+"""Home: the decks with question and due counts, recent scores, and the start form."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from typing import TYPE_CHECKING, Any, ClassVar
+
+from rich.text import Text
+from textual import on, work
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Grid, Vertical
+from textual.screen import Screen
+from textual.widgets import Button, DataTable, Footer, Header, Input, Label, Select, Static
+
+from sayitout.errors import SayitoutError, UsageError
+from sayitout.session.plan import ORDERS, SessionPlan
+from sayitout.tui.messages import HomeData, LoadFailed
+
+if TYPE_CHECKING:
+    from sayitout.session.services import SessionServices
+
+_ORDER_LABELS = {"due": "Due first", "random": "Random", "in-order": "In order"}
+
+
+def load_home_data(services: SessionServices, now: datetime | None = None) -> HomeData:
+    """Decks, due counts and recent session scores (runs in a worker thread)."""
+    bank = services.bank
+    try:
+        store = services.store
+    except SayitoutError:
+        store = None
+    now = now or datetime.now(UTC)
+    rows: list[dict[str, Any]] = []
+    for deck_id, deck in bank.decks.items():
+        questions = bank.questions(deck=deck_id)
+        due = None
+        last: list[int] = []
+        if store is not None:
+            due = _due_count(store, questions, now)
+            last = [
+                round(s.mean_score)
+                for s in store.sessions(deck=deck_id, limit=5, include_cli=False)
+                if s.mean_score is not None
+            ]
+        rows.append(
+            {
+                "id": deck_id,
+                "title": deck.title,
+                "questions": len(questions),
+                "due": due,
+                "last": list(reversed(last)),
+            }
+        )
+    recent: list[str] = []
+    if store is not None:
+        for s in store.sessions(limit=4, include_cli=False):
+            if s.mean_score is None:
+                continue
+            when = s.started_at.astimezone().strftime("%d %b %H:%M")
+            recent.append(f"{when} {s.deck}: {s.mean_score:.0f}/100 ({s.attempt_count} answers)")
+    return HomeData(rows, recent, bank.topics(), len(bank.errors))
+
+
+def _due_count(store, questions, now) -> int | None:
+    try:
+        from sayitout.schedule import due_questions
+    except ImportError:
+        return None
+    try:
+        return len(due_questions(store, questions, now))
+    except SayitoutError:
+        return None
+
+
+class HomeScreen(Screen):
+    CSS_PATH = "home.tcss"
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("ctrl+s", "start", "Start session"),
+        Binding("h", "app.history", "History"),
+        Binding("o", "app.settings", "Settings"),
+        Binding("question_mark", "app.help", "Help"),
+        Binding("ctrl+q", "app.quit", "Quit"),
+    ]
+
+    def __init__(self, services: SessionServices) -> None:
+        super().__init__()
+        self.services = services
+        self.decks: list[str] = []
+        self.topics: list[str] = []
+
+    def compose(self) -> ComposeResult:
+        practice = self.services.settings.practice
+        yield Header()
+        with Vertical(id="home-body"):
+            yield DataTable(id="decks", cursor_type="row", zebra_stripes=True)
+            yield Static("Loading the question bank…", id="recent")
+            with Grid(id="form"):
+                with Vertical():
+                    yield Label("Questions")
+                    yield Input(str(practice.count), id="count", type="integer")
+                with Vertical():
+                    yield Label("Order")
+                    yield Select(
+                        [(_ORDER_LABELS[o], o) for o in ORDERS],
+                        value=practice.order,
+                        allow_blank=False,
+                        id="order",
+                    )
+                with Vertical():
+                    yield Label("Topics (comma separated)")
+                    yield Input("", id="topics", placeholder="all topics")
+                with Vertical():
+                    yield Label("Answer limit (s)")
+                    limit = practice.answer_limit_s
+                    yield Input(
+                        "" if limit is None else f"{limit:g}",
+                        id="limit",
+                        placeholder="per question",
+                        type="number",
+                    )
+                with Vertical():
+                    yield Label("Thinking time (s)")
+                    yield Input(f"{practice.thinking_s:g}", id="thinking", type="number")
+                with Vertical(id="start-cell"):
+                    yield Label(" ")
+                    yield Button("Start ▶", id="start", variant="success")
+            yield Static("", id="models")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.title = "sayitout"
+        self.sub_title = "spoken interview practice"
+        table = self.query_one("#decks", DataTable)
+        table.add_columns("Deck", "Questions", "Due", "Last sessions")
+        self.refresh_models()
+        self.load_data()
+
+    def on_screen_resume(self) -> None:
+        self.load_data()
+        self.refresh_models()
+
+    @work(thread=True, exclusive=True, exit_on_error=False, group="home")
+    def load_data(self) -> None:
+        try:
+            self.post_message(load_home_data(self.services))
+        except SayitoutError as exc:
+            self.post_message(LoadFailed(exc.title, exc.message, exc.hint))
+
+    @on(HomeData)
+    def _show_data(self, message: HomeData) -> None:
+        table = self.query_one("#decks", DataTable)
+        cursor = table.cursor_row
+        table.clear()
+        self.decks = []
+        for row in message.rows:
+            due = "–" if row["due"] is None else str(row["due"])
+            last = " ".join(str(s) for s in row["last"]) or "none yet"
+            table.add_row(Text(row["title"], style="bold"), str(row["questions"]), due, last)
+            self.decks.append(row["id"])
+        if len(message.rows) > 1:
+            total = sum(r["questions"] for r in message.rows)
+            table.add_row(Text("All decks", style="italic"), str(total), "", "")
+            self.decks.append("")
+        if self.decks:
+            table.move_cursor(row=min(cursor, len(self.decks) - 1))
+        self.topics = message.topics
+        recent = Text()
+        if message.recent:
+            recent.append("Recent: ", style="bold")
+            recent.append(" · ".join(message.recent))
+        else:
+            recent.append("No sessions yet. Pick a deck and press Start (ctrl+s).", style="dim")
+        if message.problems:
+            recent.append(
+                f"\n{message.problems} bank problem(s): run `sayitout check`.", style="yellow"
+            )
+        self.query_one("#recent", Static).update(recent)
+
+    @on(LoadFailed)
+    def _load_failed(self, message: LoadFailed) -> None:
+        self.query_one("#recent", Static).update(Text(message.message, style="red"))
+        self.app.show_error(message.title, message.message, message.hint)
+
+    def refresh_models(self) -> None:
+        status = getattr(self.app, "model_status", {})
+        line = Text()
+        for name, label in (("speech", "speech model"), ("scoring", "scoring model")):
+            state = status.get(name, "waiting")
+            style = {"ready": "green", "failed": "red", "loading": "yellow"}.get(state, "dim")
+            line.append(f"{label}: ", style="dim")
+            line.append(state, style=style)
+            line.append("   ")
+        why = self.services.spoken_answers_unavailable()
+        if why is not None:
+            line.append(f"answers typed: {why[0]}", style="yellow")
+        self.query_one("#models", Static).update(line)
+
+    def plan_from_form(self) -> SessionPlan:
+        """The plan the form describes; a :class:`UsageError` names a bad field."""
+        count_text = self.query_one("#count", Input).value.strip()
+        try:
+            count = int(count_text)
+        except ValueError:
+            raise UsageError("How many questions: enter a whole number, like 5.") from None
+        topics = tuple(
+            t.strip() for t in self.query_one("#topics", Input).value.split(",") if t.strip()
+        )
+        unknown = [t for t in topics if self.topics and t.lower() not in self.topics]
+        if unknown:
+            raise UsageError(
+                f"Unknown topic: {', '.join(unknown)}.", "Topics: " + ", ".join(self.topics)
+            )
+        limit_text = self.query_one("#limit", Input).value.strip()
+        thinking_text = self.query_one("#thinking", Input).value.strip() or "0"
+        try:
+            limit = float(limit_text) if limit_text else None
+            thinking = float(thinking_text)
+        except ValueError:
+            raise UsageError("Times are in seconds, like 90.") from None
+        table = self.query_one("#decks", DataTable)
+        deck = self.decks[table.cursor_row] if self.decks else None
+        order = self.query_one("#order", Select).value
+        return SessionPlan(
+            deck=deck or None,
+            count=count,
+            topics=topics,
+            order=order,
+            answer_limit_s=limit,
+            thinking_s=thinking,
+        )
+
+    @on(Button.Pressed, "#start")
+    def action_start(self) -> None:
+        try:
+            plan = self.plan_from_form()
+        except UsageError as exc:
+            self.notify(
+                exc.message + (f"\n{exc.hint}" if exc.hint else ""),
+                title="Cannot start",
+                severity="error",
+            )
+            return
+        self.app.start_session(plan)
+
+    @on(DataTable.RowSelected, "#decks")
+    def _deck_chosen(self) -> None:
+        self.query_one("#count", Input).focus()

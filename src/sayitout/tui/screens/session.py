@@ -1,0 +1,352 @@
+"""The session screen: one question at a time, from reading it aloud to the score card."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, ClassVar
+
+from rich.text import Text
+from textual import on
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import VerticalScroll
+from textual.screen import Screen
+from textual.widgets import Footer, Header, Static
+
+from sayitout.session import events as ev
+from sayitout.session.engine import SessionEngine
+from sayitout.session.events import Phase
+from sayitout.tui.messages import SessionEvent
+from sayitout.tui.widgets.level_meter import LevelMeter, clock
+from sayitout.tui.widgets.score_card import ScoreCard
+
+if TYPE_CHECKING:
+    from sayitout.session.plan import SessionPlan
+    from sayitout.session.services import SessionServices
+
+_STOP_WORDS = {
+    ev.StopReason.KEY: "you stopped",
+    ev.StopReason.SILENCE: "silence",
+    ev.StopReason.TIME_LIMIT: "time limit reached",
+    ev.StopReason.END_OF_INPUT: "end of the answer file",
+    ev.StopReason.CANCELLED: "cancelled",
+}
+
+# Which phases each action is offered in (the footer shows only what works now).
+_ACTIONS: dict[str, set[Phase]] = {
+    "skip": {Phase.ASKING},
+    "replay": {Phase.THINKING, Phase.AWAITING_ANSWER, Phase.FEEDBACK, Phase.NO_SPEECH},
+    "record": {Phase.THINKING, Phase.AWAITING_ANSWER, Phase.NO_SPEECH},
+    "stop": {Phase.RECORDING},
+    "type": {
+        Phase.ASKING,
+        Phase.THINKING,
+        Phase.RECORDING,
+        Phase.AWAITING_ANSWER,
+        Phase.NO_SPEECH,
+        Phase.FEEDBACK,
+    },
+    "again": {Phase.FEEDBACK, Phase.NO_SPEECH},
+    "edit": {Phase.FEEDBACK},
+    "model": {Phase.FEEDBACK},
+    "next": {
+        Phase.ASKING,
+        Phase.THINKING,
+        Phase.RECORDING,
+        Phase.AWAITING_ANSWER,
+        Phase.NO_SPEECH,
+        Phase.FEEDBACK,
+    },
+    "quit_session": set(Phase) - {Phase.FINISHED},
+}
+
+
+class SessionScreen(Screen):
+    """Runs a :class:`SessionEngine` and shows its events."""
+
+    CSS_PATH = "session.tcss"
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("s", "skip", "Skip reading"),
+        Binding("p", "replay", "Replay question"),
+        Binding("r", "record", "Record answer"),
+        Binding("enter", "stop", "Done answering"),
+        Binding("t", "type", "Type answer"),
+        Binding("a", "again", "Try again"),
+        Binding("e", "edit", "Edit transcript"),
+        Binding("m", "model", "Model answer"),
+        Binding("n", "next", "Next"),
+        Binding("escape", "quit_session", "End session"),
+    ]
+
+    def __init__(self, services: SessionServices, plan: SessionPlan) -> None:
+        super().__init__()
+        self.services = services
+        self.plan = plan
+        self.phase = Phase.STARTING
+        self.engine = SessionEngine(services, plan, self._from_engine)
+        self.last_scored: ev.AnswerScored | None = None
+        self.total = 0
+        self.index = 0
+        self.speaking: str | None = None
+        self.spoken_answers = True
+        self.summary_shown = False
+
+    # --- layout ------------------------------------------------------------------------------
+
+    def compose(self) -> ComposeResult:
+        yield Header()
+        with VerticalScroll(id="body"):
+            yield Static("Choosing questions…", id="progress")
+            yield Static("", id="question")
+            yield Static("", id="status")
+            yield LevelMeter(id="meter")
+            yield Static("", id="live")
+            yield ScoreCard(id="card")
+            yield Static("", id="transcript")
+            yield Static("", id="model-answer")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.title = "sayitout"
+        self.sub_title = "practice session"
+        for name in ("meter", "live", "card", "transcript", "model-answer"):
+            self.query_one(f"#{name}").display = False
+        self.engine.start()
+
+    def on_unmount(self) -> None:
+        self.engine.close(timeout=5)
+
+    # --- events from the engine (any thread) ------------------------------------------------
+
+    def _from_engine(self, event: ev.Event) -> None:
+        self.post_message(SessionEvent(event))
+
+    @on(SessionEvent)
+    def _on_session_event(self, message: SessionEvent) -> None:
+        event = message.event
+        handler = getattr(self, f"_show_{type(event).__name__}", None)
+        if handler is not None:
+            handler(event)
+
+    def _show_PhaseChanged(self, event: ev.PhaseChanged) -> None:
+        self.phase = event.phase
+        self.query_one("#meter").display = event.phase is Phase.RECORDING
+        self.query_one("#live").display = event.phase in (Phase.RECORDING, Phase.PROCESSING)
+        self._status_for_phase()
+        self.refresh_bindings()
+
+    def _status_for_phase(self) -> None:
+        status = self.query_one("#status", Static)
+        texts = {
+            Phase.ASKING: ("🔊 Reading the question aloud…  (s skips)", "dim"),
+            Phase.AWAITING_ANSWER: (
+                "Press r to record your answer, or t to type it."
+                if self.spoken_answers
+                else "Type your answer: press t.",
+                "bold",
+            ),
+            Phase.PROCESSING: ("Transcribing and scoring…", "bold yellow"),
+            Phase.NO_SPEECH: (
+                "No speech was heard. Press a to try again, or t to type your answer.",
+                "bold yellow",
+            ),
+            Phase.FEEDBACK: ("", ""),
+            Phase.RECORDING: ("Answer now. Press Enter when you are done.", "bold"),
+        }
+        if self.phase in texts:
+            text, style = texts[self.phase]
+            status.update(Text(text, style=style))
+            status.display = bool(text)
+
+    def _show_SpokenAnswersUnavailable(self, event: ev.SpokenAnswersUnavailable) -> None:
+        self.spoken_answers = False
+        message = f"Answers are typed: {event.reason}."
+        self.notify(
+            message + (f"\n{event.hint}" if event.hint else ""),
+            title="Typed answers",
+            severity="warning",
+            timeout=8,
+        )
+        self._status_for_phase()
+
+    def _show_SessionStarted(self, event: ev.SessionStarted) -> None:
+        self.total = len(event.questions)
+        self.sub_title = f"{event.deck} · {self.total} question{'s' if self.total != 1 else ''}"
+
+    def _show_QuestionShown(self, event: ev.QuestionShown) -> None:
+        self.index = event.index
+        self.last_scored = None
+        topics = ", ".join(event.question.topics)
+        progress = Text()
+        progress.append(f"Question {event.index + 1} of {event.total}", style="bold")
+        progress.append(
+            f"   {event.question.id} · {topics} · about {clock(event.answer_limit_s)}", style="dim"
+        )
+        self.query_one("#progress", Static).update(progress)
+        self.query_one("#question", Static).update(Text(event.question.text, style="bold"))
+        self.query_one("#live", Static).update("")
+        for name in ("card", "transcript", "model-answer"):
+            self.query_one(f"#{name}").display = False
+        meter = self.query_one(LevelMeter)
+        meter.limit = event.answer_limit_s
+        meter.elapsed = 0.0
+        self.query_one("#body", VerticalScroll).scroll_home(animate=False)
+        self.refresh_bindings()
+
+    def _show_SpeakingStarted(self, event: ev.SpeakingStarted) -> None:
+        self.speaking = event.what
+        if event.what == "model_answer":
+            self.notify("Reading the model answer aloud (s stops).", timeout=3)
+        self.refresh_bindings()
+
+    def _show_SpeakingFinished(self, event: ev.SpeakingFinished) -> None:
+        self.speaking = None
+        self.refresh_bindings()
+
+    def _show_ThinkingTick(self, event: ev.ThinkingTick) -> None:
+        status = self.query_one("#status", Static)
+        status.display = True
+        status.update(
+            Text(
+                f"Thinking time: {clock(event.remaining_s)} left. Press r to start answering now.",
+                style="bold cyan",
+            )
+        )
+
+    def _show_RecordingStarted(self, event: ev.RecordingStarted) -> None:
+        meter = self.query_one(LevelMeter)
+        meter.limit = event.limit_s
+        meter.elapsed = 0.0
+        meter.level = 0.0
+        self.query_one("#live", Static).update(Text(f"Listening ({event.source})…", style="dim"))
+
+    def _show_RecordingProgress(self, event: ev.RecordingProgress) -> None:
+        meter = self.query_one(LevelMeter)
+        meter.level = event.level
+        meter.elapsed = event.elapsed_s
+        meter.limit = event.limit_s
+
+    def _show_PartialTranscript(self, event: ev.PartialTranscript) -> None:
+        self.query_one("#live", Static).update(Text(event.text, style="italic"))
+
+    def _show_RecordingStopped(self, event: ev.RecordingStopped) -> None:
+        if event.reason is not ev.StopReason.CANCELLED:
+            self.notify(
+                f"Answer ended: {_STOP_WORDS[event.reason]} ({clock(event.duration_s)}).", timeout=3
+            )
+
+    def _show_Processing(self, event: ev.Processing) -> None:
+        self.query_one("#status", Static).update(
+            Text(f"{event.step.capitalize()}…", style="bold yellow")
+        )
+
+    def _show_NoSpeechHeard(self, event: ev.NoSpeechHeard) -> None:
+        self.query_one("#live").display = False
+
+    def _show_AnswerScored(self, event: ev.AnswerScored) -> None:
+        self.last_scored = event
+        card = self.query_one(ScoreCard)
+        card.show(event)
+        card.display = True
+        transcript = self.query_one("#transcript", Static)
+        label = "What you typed" if event.transcript.model == "typed" else "What was heard"
+        heard = Text(f"{label}: ", style="bold")
+        heard.append(event.transcript.text, style="italic")
+        transcript.update(heard)
+        transcript.display = True
+        self.query_one("#live").display = False
+        self.query_one("#status").display = False
+        self.query_one("#body", VerticalScroll).scroll_home(animate=False)
+
+    def _show_ModelAnswerShown(self, event: ev.ModelAnswerShown) -> None:
+        panel = self.query_one("#model-answer", Static)
+        text = Text("Model answer\n", style="bold underline")
+        text.append(event.text)
+        panel.update(text)
+        panel.display = True
+        self.call_after_refresh(panel.scroll_visible)
+
+    def _show_Notice(self, event: ev.Notice) -> None:
+        self.notify(
+            event.message + (f"\n{event.hint}" if event.hint else ""),
+            severity="warning" if event.severity == "warning" else "information",
+        )
+
+    def _show_SessionFailed(self, event: ev.SessionFailed) -> None:
+        self.app.show_error(event.title, event.message, event.hint)
+
+    def _show_SessionFinished(self, event: ev.SessionFinished) -> None:
+        if self.summary_shown:
+            return
+        self.summary_shown = True
+        from sayitout.tui.screens.summary import SummaryScreen
+
+        self.app.switch_screen(SummaryScreen(event.summary, quit_early=event.quit_early))
+
+    # --- actions -------------------------------------------------------------------------------
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "skip":
+            return self.speaking is not None
+        phases = _ACTIONS.get(action)
+        if phases is None:
+            return True
+        if self.phase not in phases:
+            return False
+        if action == "record" and not self.spoken_answers:
+            return False
+        return not (action == "again" and not self.spoken_answers)
+
+    def action_skip(self) -> None:
+        self.engine.skip_speech()
+
+    def action_replay(self) -> None:
+        self.engine.replay_question()
+
+    def action_record(self) -> None:
+        self.engine.start_recording()
+
+    def action_stop(self) -> None:
+        self.engine.stop_recording()
+
+    def action_again(self) -> None:
+        self.query_one("#model-answer").display = False
+        self.engine.try_again()
+
+    def action_model(self) -> None:
+        self.engine.show_model_answer(speak=True)
+
+    def action_next(self) -> None:
+        self.engine.next_question()
+
+    def action_quit_session(self) -> None:
+        self.engine.quit()
+
+    def action_type(self) -> None:
+        from sayitout.tui.screens.answer_entry import AnswerEntry
+
+        if self.phase in (Phase.ASKING, Phase.THINKING, Phase.RECORDING):
+            self.engine.cancel_recording()
+        title = "Type your answer"
+        self.app.push_screen(AnswerEntry(title, ""), self._typed)
+
+    def action_edit(self) -> None:
+        from sayitout.tui.screens.answer_entry import AnswerEntry
+
+        if self.last_scored is None:
+            return
+        self.app.push_screen(
+            AnswerEntry(
+                "Correct the transcript, then rescore",
+                self.last_scored.transcript.text,
+                submit_label="Rescore",
+            ),
+            self._edited,
+        )
+
+    def _typed(self, text: str | None) -> None:
+        if text:
+            self.engine.type_answer(text)
+
+    def _edited(self, text: str | None) -> None:
+        if text:
+            self.engine.edit_transcript(text)

@@ -1,0 +1,108 @@
+"""The end-of-session summary."""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import VerticalScroll
+from textual.screen import Screen
+from textual.widgets import DataTable, Footer, Header, Static
+
+from sayitout.session.summary import SessionSummary
+from sayitout.tui.widgets.score_card import score_style
+
+
+def _fmt(value: float | None, unit: str = "", digits: int = 0) -> str:
+    return "–" if value is None else f"{value:.{digits}f}{unit}"
+
+
+class SummaryScreen(Screen):
+    CSS_PATH = "summary.tcss"
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("enter", "home", "Home"),
+        Binding("h", "history", "History"),
+        Binding("ctrl+q", "app.quit", "Quit"),
+    ]
+
+    def __init__(self, summary: SessionSummary, quit_early: bool = False) -> None:
+        super().__init__()
+        self.summary = summary
+        self.quit_early = quit_early
+
+    def compose(self) -> ComposeResult:
+        yield Header()
+        with VerticalScroll(id="summary-body"):
+            yield Static(self._headline(), id="headline")
+            yield DataTable(id="outcomes", cursor_type="row", zebra_stripes=True)
+            yield Static(self._missed(), id="missed")
+            yield Static(self._delivery(), id="delivery")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.title = "sayitout"
+        self.sub_title = "session summary"
+        table = self.query_one(DataTable)
+        table.add_columns("#", "Score", "Tries", "Question")
+        for i, o in enumerate(self.summary.outcomes, 1):
+            score = (
+                Text(f"{o.score:>3}", style=score_style(o.score))
+                if o.score is not None
+                else Text("  –", style="dim")
+            )
+            text = o.text if len(o.text) <= 60 else o.text[:59] + "…"
+            table.add_row(str(i), score, str(o.attempts), text)
+
+    def _headline(self) -> Text:
+        s = self.summary
+        text = Text()
+        if not s.answered:
+            text.append("No answers were scored in this session.", style="bold")
+            return text
+        text.append(f"Session score {s.mean_score:.0f}/100", style=score_style(int(s.mean_score)))
+        text.append(f"  ·  {s.answered} of {len(s.outcomes)} answered")
+        if self.quit_early:
+            text.append("  ·  ended early (answers so far are saved)", style="dim")
+        if s.change is not None:
+            sign = "+" if s.change >= 0 else "−"
+            style = "green" if s.change >= 0 else "red"
+            text.append(f"\nPrevious session: {s.previous_mean:.0f}/100  ")
+            text.append(f"({sign}{abs(s.change):.0f})", style=style)
+        elif s.answered:
+            text.append(
+                "\nYour first session on this deck: nothing to compare with yet.", style="dim"
+            )
+        return text
+
+    def _missed(self) -> Text:
+        text = Text("Key points most often missed\n", style="bold underline")
+        if not self.summary.most_missed:
+            text.append(" none: every key point was covered" if self.summary.answered else " –")
+            return text
+        for m in self.summary.most_missed:
+            times = f"×{m.times} " if m.times > 1 else ""
+            text.append(f" ✘ {times}", style="red")
+            text.append(m.text)
+            text.append(f"  ({m.question_id})\n", style="dim")
+        return text
+
+    def _delivery(self) -> Text:
+        d = self.summary.delivery
+        text = Text("Delivery (spoken answers)\n", style="bold underline")
+        if not d.spoken_answers:
+            text.append(" – no spoken answers")
+            return text
+        text.append(
+            f" {_fmt(d.words_per_minute)} words/min · {_fmt(d.fillers_per_minute, '', 1)} "
+            f"fillers/min · {_fmt(d.long_pauses, '', 1)} long pauses per answer · first word "
+            f"after {_fmt(d.time_to_first_word_s, ' s', 1)}"
+        )
+        return text
+
+    def action_home(self) -> None:
+        self.app.go_home()
+
+    def action_history(self) -> None:
+        self.app.action_history()
