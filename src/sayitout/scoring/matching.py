@@ -1,0 +1,130 @@
+"""Matching rubric sentences (key points, misconceptions) against answer windows.
+
+For every rubric sentence (a key point's text or one of its paraphrases) and every
+window of the answer, three things are measured:
+
+* ``cos``: cosine similarity of their MiniLM embeddings;
+* ``lex``: lexical support, the share of the rubric sentence's content-word stems
+  (and of the key point's terms) found in the window. MiniLM rates any two sentences
+  about learning rates as similar; shared content words separate "lower the learning
+  rate" from "the learning rate schedule matters";
+* ``base``: how similar the rubric sentence is to generic, content-free answers
+  (``DISTRACTORS``). A window must beat this off-topic baseline by a margin.
+
+Their blend, ``match = (1 - lex_weight) * cos + lex_weight * lex``, is compared with
+thresholds calibrated on ``tests/calibration/deep-learning.jsonl`` (see ``Params``).
+A pair whose direction conflicts (see ``polarity``) or whose numbers disagree never
+counts.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+
+from sayitout.scoring import numbers, polarity
+from sayitout.scoring.text import content_stems
+
+#: Generic answers with no content: a rubric sentence's similarity to them is its
+#: off-topic baseline.
+DISTRACTORS: tuple[str, ...] = (
+    "I would look at the model and the data and see what is going on",
+    "it really depends on the problem you know every case is different",
+    "I'm not sure, I would probably just try a few things and see what works",
+    "you train the neural network with gradient descent on the loss",
+    "I would google it or ask someone on the team",
+    "deep learning models need a lot of data and compute to train well",
+)
+
+
+@dataclass(frozen=True)
+class Params:
+    """Thresholds and weights, calibrated on the calibration set (bench/scoring.py)."""
+
+    lex_weight: float = 0.35
+    covered: float = 0.62
+    """``match`` at or above which a key point is covered."""
+    partial: float = 0.48
+    """``match`` at or above which a key point is partly covered."""
+    min_margin: float = 0.10
+    """``cos`` must beat the off-topic baseline by this much for any credit."""
+    misconception: float = 0.64
+    """``match`` at or above which a misconception is flagged (stricter than covered)."""
+    misconception_margin: float = 0.15
+    partial_credit: float = 0.5
+    numeric_share: float = 0.5
+    """Share of the score earned by the right final number on numeric questions."""
+
+
+@dataclass(frozen=True)
+class RubricText:
+    """One sentence of the rubric with what matching needs to know about it."""
+
+    text: str
+    stems: frozenset[str]
+    polarity: polarity.Polarity
+    numbers: tuple[numbers.NumberMention, ...]
+
+
+@dataclass
+class Candidate:
+    """The best window found for one rubric item."""
+
+    match: float = -1.0
+    cos: float = 0.0
+    window: int | None = None
+    text_index: int | None = None
+    extra: dict = field(default_factory=dict)
+
+
+def make_rubric_text(text: str, extra_terms: list[str] | tuple[str, ...] = ()) -> RubricText:
+    stems = content_stems(text)
+    return RubricText(
+        text=text,
+        stems=stems,
+        polarity=polarity.analyse(text),
+        numbers=tuple(numbers.find_numbers(text)),
+    )
+
+
+def lexical(
+    rubric_stems: frozenset[str],
+    window_stems: frozenset[str],
+    term_stems: tuple[frozenset[str], ...] = (),
+) -> float:
+    """Share of the rubric sentence's content stems in the window; a key point's term
+    found whole in the window counts as strong support."""
+    if not rubric_stems:
+        return 0.0
+    share = len(rubric_stems & window_stems) / len(rubric_stems)
+    for term in term_stems:
+        if term and term <= window_stems:
+            share = max(share, 0.5) + 0.15
+    return min(1.0, share)
+
+
+def numbers_agree(
+    rubric_nums: tuple[numbers.NumberMention, ...],
+    window_nums: list[numbers.NumberMention],
+    require: bool,
+) -> bool:
+    """Whether the numbers a window states are compatible with the rubric sentence's.
+
+    With ``require`` (misconceptions), the window must state one of the rubric's
+    numbers; otherwise a window stating numbers, none of which is the rubric's,
+    disagrees, and a window with no numbers is neutral.
+    """
+    if not rubric_nums:
+        return True
+    if not window_nums:
+        return not require
+    for r in rubric_nums:
+        for w in window_nums:
+            if not math.isclose(r.value, w.value, rel_tol=0.012, abs_tol=1e-12):
+                continue
+            if r.unit and w.unit and r.quantity == w.quantity and r.unit != w.unit:
+                continue
+            if r.unit and w.unit and r.quantity != w.quantity:
+                continue
+            return True
+    return False

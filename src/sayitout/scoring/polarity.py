@@ -1,0 +1,142 @@
+"""Direction and negation: what embeddings cannot tell apart.
+
+MiniLM scores "raise the learning rate" close to "lower the learning rate" and
+"shuffle the data" close to "don't shuffle the data". Before a key point is credited
+or a misconception flagged, the rubric sentence and the candidate's words are
+compared here.
+
+Rules (documented for reviewers and candidates):
+
+* A *direction word* says up (raise, increase, higher, bigger, more, double...) or
+  down (lower, decrease, reduce, smaller, less, halve...).
+* A direction word is *negated* when a negation cue (not, n't, never, no, don't,
+  without, avoid, instead of, rather than, stop) comes within the three words before it:
+  "don't raise it" means down; "instead of increasing it" means down.
+* "too high" describes a problem whose fix is the opposite direction; it counts as
+  both the state (up) and the fix (down), so it agrees with "lower it" and with
+  "a high learning rate" alike.
+* Two texts *conflict in direction* when the rubric text has a direction about some
+  object and every direction the candidate states about that object (the content
+  words within four words of the direction word, falling back to all the candidate's
+  directions when no object is shared) is the opposite one.
+* Two texts *differ in negation* when one has a negation cue and the other none
+  (used only for misconceptions, so "you don't need to shuffle the validation set"
+  does not flag the misconception "shuffle the validation set").
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from sayitout.scoring.text import STOPWORDS, normalise_word, stem
+
+
+def _wordset(words: str) -> frozenset[str]:
+    return frozenset(words.split())
+
+
+UP = 1
+DOWN = -1
+
+_UP_WORDS = _wordset(
+    """raise raises raised raising increase increases increased increasing higher high highest
+    bigger big biggest larger large largest more grow grows growing boost boosting bump bumping
+    double doubling doubled upward upwards maximise maximize longer"""
+)
+_DOWN_WORDS = _wordset(
+    """lower lowers lowered lowering low lowest decrease decreases decreased decreasing reduce
+    reduces reduced reducing reduction smaller small smallest less fewer shrink shrinking cut
+    cutting drop dropping halve halving halved downward downwards decay decaying minimise
+    minimize shorter"""
+)
+_NEGATIONS = _wordset(
+    """not no never don't dont doesn't doesnt didn't didnt isn't isnt aren't arent won't wont
+    wouldn't wouldnt shouldn't shouldnt can't cant cannot without avoid avoiding stop nor
+    neither hardly instead rather"""
+)
+# "instead" and "rather" negate only as "instead of X" / "rather than X".
+_NEEDS_NEXT = {"instead": "of", "rather": "than"}
+
+
+@dataclass(frozen=True)
+class Mention:
+    directions: frozenset[int]
+    """The directions this mention agrees with (two for "too high")."""
+    context: frozenset[str]
+    """Stems of the content words near the direction word: what it is about."""
+
+
+@dataclass(frozen=True)
+class Polarity:
+    mentions: tuple[Mention, ...]
+    negated: bool
+    """Whether the text has a negation cue anywhere."""
+
+
+def _tokens(text: str) -> list[str]:
+    toks = []
+    for raw in re.split(r"\s+", text):
+        w = normalise_word(raw)
+        if not w:
+            continue
+        toks.extend(p for p in w.split("/") if p)
+    return toks
+
+
+def _is_negation(toks: list[str], k: int) -> bool:
+    t = toks[k]
+    if t in _NEEDS_NEXT:
+        return k + 1 < len(toks) and toks[k + 1] == _NEEDS_NEXT[t]
+    return t in _NEGATIONS or t.endswith("n't")
+
+
+def analyse(text: str) -> Polarity:
+    toks = _tokens(text)
+    mentions = []
+    negated = False
+    for k in range(len(toks)):
+        if _is_negation(toks, k):
+            negated = True
+    for k, t in enumerate(toks):
+        if t in _UP_WORDS:
+            d = UP
+        elif t in _DOWN_WORDS:
+            d = DOWN
+        else:
+            continue
+        before = toks[max(0, k - 3) : k]
+        flipped = any(_is_negation(toks, max(0, k - 3) + i) for i in range(len(before)))
+        # "instead of X" also negates when "of" sits just before the word.
+        if k >= 2 and toks[k - 1] in ("of", "than") and toks[k - 2] in _NEEDS_NEXT:
+            flipped = True
+        if flipped:
+            d = -d
+        dirs = {d}
+        if k >= 1 and toks[k - 1] in ("too", "overly", "very"):
+            dirs.add(-d)
+        ctx = frozenset(
+            stem(w)
+            for w in toks[max(0, k - 4) : k] + toks[k + 1 : k + 5]
+            if w not in STOPWORDS
+            and w not in _UP_WORDS
+            and w not in _DOWN_WORDS
+            and w not in _NEGATIONS
+        )
+        mentions.append(Mention(frozenset(dirs), ctx))
+    return Polarity(tuple(mentions), negated)
+
+
+def direction_conflict(rubric: Polarity, answer: Polarity) -> bool:
+    """True when the answer states the opposite direction of the rubric text."""
+    if not rubric.mentions or not answer.mentions:
+        return False
+    for r in rubric.mentions:
+        related = [a for a in answer.mentions if a.context & r.context] or list(answer.mentions)
+        if not any(a.directions & r.directions for a in related):
+            return True
+    return False
+
+
+def negation_differs(rubric: Polarity, answer: Polarity) -> bool:
+    return rubric.negated != answer.negated

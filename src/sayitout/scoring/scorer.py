@@ -1,0 +1,358 @@
+"""The scoring engine: rubric + answer -> AnswerScore.
+
+``Scorer`` embeds each rubric once (cached by question id, version and a hash of its
+content) and, per answer, only the answer's windows. ``score_many`` embeds the
+windows of many answers in one batch.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import threading
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from sayitout.bank.models import Rubric
+from sayitout.scoring import numbers, polarity
+from sayitout.scoring.delivery import delivery_metrics
+from sayitout.scoring.embedder import Embedder
+from sayitout.scoring.matching import (
+    DISTRACTORS,
+    Candidate,
+    Params,
+    RubricText,
+    lexical,
+    make_rubric_text,
+    numbers_agree,
+)
+from sayitout.scoring.result import AnswerScore, KeyPointResult, MisconceptionResult
+from sayitout.scoring.text import (
+    MAX_WINDOW_WORDS,
+    Window,
+    content_stems,
+    looks_english,
+    windows,
+    words,
+)
+from sayitout.scoring.verdict import overall_score, verdict
+from sayitout.speech.transcript import Transcript
+
+
+@dataclass(frozen=True)
+class _Item:
+    kind: str  # "kp" | "mis"
+    index: int
+    text_rows: tuple[int, ...]
+    """Rows of the prepared rubric's embedding matrix: the text and its paraphrases."""
+    term_stems: tuple[frozenset[str], ...]
+
+
+@dataclass(frozen=True)
+class PreparedRubric:
+    rubric: Rubric
+    texts: tuple[RubricText, ...]
+    emb: np.ndarray
+    baseline: np.ndarray
+    """Per text row: best cosine to a content-free answer."""
+    items: tuple[_Item, ...]
+
+
+@dataclass
+class _Answer:
+    text: str
+    transcript: Transcript
+    windows: list[Window]
+    truncated: bool
+    english: bool
+    word_count: int
+
+
+def rubric_key(rubric: Rubric) -> tuple[str, int, str]:
+    digest = hashlib.sha256(rubric.model_dump_json().encode()).hexdigest()[:16]
+    return rubric.question_id, rubric.version, digest
+
+
+class Scorer:
+    """Grades answers against rubrics. Thread-safe; loads the model on first use."""
+
+    def __init__(
+        self,
+        device: str = "auto",
+        *,
+        embedder: Embedder | None = None,
+        params: Params | None = None,
+    ) -> None:
+        self.embedder = embedder or Embedder(device)
+        self.params = params or Params()
+        self._cache: dict[tuple[str, int, str], PreparedRubric] = {}
+        self._lock = threading.Lock()
+        self._distractors: np.ndarray | None = None
+
+    @property
+    def model_name(self) -> str:
+        return self.embedder.name
+
+    def warm_up(self) -> None:
+        """Load the model and run it once, so the first real answer is fast."""
+        self.embedder.load()
+        self._distractor_emb()
+        self.embedder.encode(["warm up the model with a short sentence"])
+
+    # ---- rubric preparation -------------------------------------------------
+    def _distractor_emb(self) -> np.ndarray:
+        if self._distractors is None:
+            self._distractors = self.embedder.encode(list(DISTRACTORS))
+        return self._distractors
+
+    def prepare(self, rubric: Rubric) -> PreparedRubric:
+        return self.prepare_many([rubric])[0]
+
+    def prepare_many(self, rubrics: Sequence[Rubric]) -> list[PreparedRubric]:
+        keys = [rubric_key(r) for r in rubrics]
+        with self._lock:
+            missing = {k: r for k, r in zip(keys, rubrics, strict=True) if k not in self._cache}
+        if missing:
+            built = self._build(list(missing.values()))
+            with self._lock:
+                self._cache.update(zip(missing.keys(), built, strict=True))
+        with self._lock:
+            return [self._cache[k] for k in keys]
+
+    def _build(self, rubrics: list[Rubric]) -> list[PreparedRubric]:
+        per_rubric: list[tuple[list[RubricText], list[_Item]]] = []
+        all_texts: list[str] = []
+        for rubric in rubrics:
+            texts: list[RubricText] = []
+            items: list[_Item] = []
+            for kind, group in (("kp", rubric.key_points), ("mis", rubric.misconceptions)):
+                for idx, entry in enumerate(group):
+                    rows = []
+                    for t in (entry.text, *entry.paraphrases):
+                        rows.append(len(texts))
+                        texts.append(make_rubric_text(t))
+                    terms = tuple(content_stems(t) for t in getattr(entry, "terms", ()))
+                    items.append(_Item(kind, idx, tuple(rows), terms))
+            per_rubric.append((texts, items))
+            all_texts.extend(t.text for t in texts)
+        emb = self.embedder.encode(all_texts)
+        base = (emb @ self._distractor_emb().T).max(axis=1) if len(emb) else np.zeros(0)
+        out = []
+        offset = 0
+        for rubric, (texts, items) in zip(rubrics, per_rubric, strict=True):
+            n = len(texts)
+            out.append(
+                PreparedRubric(
+                    rubric=rubric,
+                    texts=tuple(texts),
+                    emb=emb[offset : offset + n],
+                    baseline=base[offset : offset + n],
+                    items=tuple(items),
+                )
+            )
+            offset += n
+        return out
+
+    # ---- scoring ------------------------------------------------------------
+    def score(self, rubric: Rubric, answer: Transcript | str) -> AnswerScore:
+        return self.score_many([(rubric, answer)])[0]
+
+    def score_many(self, items: Iterable[tuple[Rubric, Transcript | str]]) -> list[AnswerScore]:
+        """Score many answers; the windows of all answers are embedded in one batch."""
+        pairs = list(items)
+        answers = [_prepare_answer(a) for _, a in pairs]
+        need_model = any(a.windows for a in answers)
+        prepared = self.prepare_many([r for r, _ in pairs]) if need_model else [None] * len(pairs)
+        flat = [w.text for a in answers for w in a.windows]
+        emb = self.embedder.encode(flat) if flat else np.zeros((0, 384), dtype=np.float32)
+        out = []
+        offset = 0
+        for (rubric, _), prep, ans in zip(pairs, prepared, answers, strict=True):
+            n = len(ans.windows)
+            out.append(self._grade(rubric, prep, ans, emb[offset : offset + n]))
+            offset += n
+        return out
+
+    def _grade(
+        self,
+        rubric: Rubric,
+        prep: PreparedRubric | None,
+        ans: _Answer,
+        win_emb: np.ndarray,
+    ) -> AnswerScore:
+        p = self.params
+        notes: list[str] = []
+        if ans.truncated:
+            notes.append(
+                f"Long answer ({ans.word_count:,} words): key points were matched in the first "
+                f"{MAX_WINDOW_WORDS:,} words only."
+            )
+        if not ans.english:
+            notes.append("The answer does not look like English; scoring assumes English.")
+        if ans.transcript.language and ans.transcript.language != "en":
+            notes.append(f"Recognised language was {ans.transcript.language!r}, not English.")
+        kp_results: list[KeyPointResult] = []
+        mis_results: list[MisconceptionResult] = []
+        if prep is None or not ans.windows:
+            kp_results = [
+                KeyPointResult(kp.id, kp.text, kp.weight, "missed", 0.0, None, None)
+                for kp in rubric.key_points
+            ]
+        else:
+            kp_results, mis_results = self._match(rubric, prep, ans, win_emb)
+        numeric = numbers.judge(rubric.numeric, ans.text) if rubric.numeric else None
+        score = overall_score(kp_results, numeric, mis_results, p)
+        if not ans.text.strip():
+            score = 0
+        return AnswerScore(
+            question_id=rubric.question_id,
+            score=score,
+            verdict=verdict(ans.text, kp_results, numeric, mis_results, rubric),
+            key_points=tuple(kp_results),
+            numeric=numeric,
+            misconceptions=tuple(mis_results),
+            delivery=delivery_metrics(ans.transcript),
+            answer=ans.text,
+            rubric_version=rubric.version,
+            embedding_model=self.model_name,
+            notes=tuple(notes),
+        )
+
+    def _match(
+        self, rubric: Rubric, prep: PreparedRubric, ans: _Answer, win_emb: np.ndarray
+    ) -> tuple[list[KeyPointResult], list[MisconceptionResult]]:
+        p = self.params
+        sims = prep.emb @ win_emb.T  # texts x windows
+        wins = ans.windows
+        win_stems = [content_stems(w.text) for w in wins]
+        all_words = words(ans.text)
+        pol_cache: dict[int, polarity.Polarity] = {}
+        num_cache: dict[int, list[numbers.NumberMention]] = {}
+
+        def win_pol(j: int) -> polarity.Polarity:
+            if j not in pol_cache:
+                w = wins[j]
+                start = all_words[max(0, w.first - 3)].start
+                pol_cache[j] = polarity.analyse(ans.text[start : w.end])
+            return pol_cache[j]
+
+        def win_nums(j: int) -> list[numbers.NumberMention]:
+            if j not in num_cache:
+                num_cache[j] = numbers.find_numbers(wins[j].text)
+            return num_cache[j]
+
+        def valid(rt: RubricText, j: int, is_mis: bool) -> bool:
+            if polarity.direction_conflict(rt.polarity, win_pol(j)):
+                return False
+            if is_mis and polarity.negation_differs(rt.polarity, win_pol(j)):
+                return False
+            return numbers_agree(rt.numbers, win_nums(j), require=is_mis)
+
+        def best(item: _Item, is_mis: bool) -> Candidate:
+            margin = p.misconception_margin if is_mis else p.min_margin
+            scored = []
+            for row in item.text_rows:
+                rt = prep.texts[row]
+                floor = prep.baseline[row] + margin
+                for j in range(len(wins)):
+                    cos = float(sims[row, j])
+                    if cos >= floor:
+                        lex = lexical(rt.stems, win_stems[j], item.term_stems)
+                        scored.append(((1 - p.lex_weight) * cos + p.lex_weight * lex, cos, row, j))
+            scored.sort(key=lambda s: (-s[0], s[2], s[3]))
+            cand = Candidate()
+            for match, cos, row, j in scored:
+                if cand.window is not None and match < cand.match - 0.02:
+                    break
+                if not valid(prep.texts[row], j, is_mis):
+                    continue
+                if cand.window is None:
+                    cand = Candidate(match, cos, j, row)
+                elif _length(wins[j]) < _length(wins[cand.window]):
+                    # nearly as good and shorter: a tighter quote for the same credit
+                    cand = Candidate(cand.match, cand.cos, j, row)
+            return cand
+
+        kp_results = []
+        kp_best: list[Candidate] = []
+        for item in prep.items:
+            if item.kind != "kp":
+                continue
+            kp = rubric.key_points[item.index]
+            c = best(item, False)
+            kp_best.append(c)
+            status = "missed"
+            if c.window is not None and c.match >= p.covered:
+                status = "covered"
+            elif c.window is not None and c.match >= p.partial:
+                status = "partial"
+            w = wins[c.window] if c.window is not None and status != "missed" else None
+            kp_results.append(
+                KeyPointResult(
+                    id=kp.id,
+                    text=kp.text,
+                    weight=kp.weight,
+                    status=status,
+                    similarity=round(_best_cos(sims, item), 4),
+                    evidence=w.text if w else None,
+                    evidence_span=(w.start, w.end) if w else None,
+                )
+            )
+        mis_results = []
+        for item in prep.items:
+            if item.kind != "mis":
+                continue
+            mis = rubric.misconceptions[item.index]
+            c = best(item, True)
+            if c.window is None or c.match < p.misconception:
+                continue
+            # The same words explain a key point better: topical overlap, not a misconception.
+            if any(
+                k.window is not None
+                and k.match >= c.match + 0.03
+                and _overlap(wins, k.window, c.window)
+                for k in kp_best
+            ):
+                continue
+            w = wins[c.window]
+            mis_results.append(
+                MisconceptionResult(
+                    id=mis.id,
+                    text=mis.text,
+                    correction=mis.correction,
+                    similarity=round(c.cos, 4),
+                    evidence=w.text,
+                    evidence_span=(w.start, w.end),
+                    penalty=mis.penalty,
+                )
+            )
+        return kp_results, mis_results
+
+
+def _best_cos(sims: np.ndarray, item: _Item) -> float:
+    return float(sims[list(item.text_rows)].max()) if sims.size else 0.0
+
+
+def _length(w: Window) -> int:
+    return w.last - w.first
+
+
+def _overlap(wins: list[Window], a: int, b: int) -> bool:
+    wa, wb = wins[a], wins[b]
+    return not (wa.last < wb.first or wb.last < wa.first)
+
+
+def _prepare_answer(answer: Transcript | str) -> _Answer:
+    transcript = answer if isinstance(answer, Transcript) else Transcript.typed(answer)
+    text = transcript.text
+    ws = words(text)
+    wins, truncated = windows(text, ws)
+    return _Answer(
+        text=text,
+        transcript=transcript,
+        windows=wins,
+        truncated=truncated,
+        english=looks_english(ws),
+        word_count=len(ws),
+    )

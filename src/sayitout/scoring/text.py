@@ -1,0 +1,182 @@
+"""Words, windows and content-word stems of an answer, without relying on punctuation.
+
+Transcripts from speech recognition have little or unreliable punctuation, so key
+points are matched against sliding windows of words (several sizes, with a stride).
+When the text does have sentence punctuation, whole sentences are added as extra
+windows; nothing depends on them.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+
+def _wordset(words: str) -> frozenset[str]:
+    return frozenset(words.split())
+
+
+_WORD_RE = re.compile(r"\S+")
+_STRIP = ".,;:!?\"'()[]{}…“”‘’`"
+_SENTENCE_END_RE = re.compile(r"[.!?;]+(?=\s|$)")
+
+#: Window sizes in words and their strides: short clauses, clauses, long sentences.
+WINDOW_SPECS: tuple[tuple[int, int], ...] = ((8, 4), (16, 8))
+#: Sizes used when the answer is long: fewer, larger windows keep it fast.
+LONG_WINDOW_SPECS: tuple[tuple[int, int], ...] = ((16, 8),)
+#: Above this many words the long specs are used.
+LONG_ANSWER_WORDS = 250
+#: Words beyond this are not windowed (the rest of the answer is still used for numbers).
+MAX_WINDOW_WORDS = 1500
+
+STOPWORDS = _wordset(
+    """a an the and or but if then so of to in on at by for with from into onto over under as
+    is are was were be been being am do does did doing have has had having it its it's this that
+    these those there here i i'm i'd i'll i've me my we we're our us you you're your he she they
+    them their what which who whom whose when where why how all any both each few other some such
+    only own same than too very can could should would will just also about up out off again
+    further once um uh erm er ah hmm mm like yeah okay ok well basically really actually kind sort
+    know mean gonna wanna thing things stuff something get got go going one way lot bit s t don
+    doesn didn isn aren wasn weren won wouldn shouldn couldn because since while"""
+)
+
+
+@dataclass(frozen=True)
+class Span:
+    """One word of the answer: its normalised form and character offsets."""
+
+    norm: str
+    start: int
+    end: int
+
+
+@dataclass(frozen=True)
+class Window:
+    """A run of consecutive words, with its text and character span in the answer."""
+
+    text: str
+    start: int
+    end: int
+    first: int
+    """Index of the first word."""
+    last: int
+    """Index of the last word (inclusive)."""
+
+
+def normalise_word(raw: str) -> str:
+    return raw.strip(_STRIP).lower().replace("’", "'")
+
+
+def words(text: str) -> list[Span]:
+    """The whitespace-separated words of ``text`` with their offsets (empty words dropped)."""
+    out = []
+    for m in _WORD_RE.finditer(text):
+        norm = normalise_word(m.group())
+        if norm:
+            out.append(Span(norm, m.start(), m.end()))
+    return out
+
+
+def _window(text: str, ws: list[Span], i: int, j: int) -> Window:
+    start, end = ws[i].start, ws[j].end
+    return Window(text[start:end].strip(_STRIP + " "), start, end, i, j)
+
+
+def windows(text: str, ws: list[Span] | None = None) -> tuple[list[Window], bool]:
+    """Sliding word windows (plus punctuation sentences, if any), deduplicated.
+
+    Returns the windows and whether the answer was truncated for windowing.
+    """
+    ws = words(text) if ws is None else ws
+    truncated = len(ws) > MAX_WINDOW_WORDS
+    ws = ws[:MAX_WINDOW_WORDS]
+    n = len(ws)
+    if n == 0:
+        return [], False
+    specs = LONG_WINDOW_SPECS if n > LONG_ANSWER_WORDS else WINDOW_SPECS
+    seen: set[tuple[int, int]] = set()
+    out: list[Window] = []
+
+    def add(i: int, j: int) -> None:
+        if (i, j) not in seen:
+            seen.add((i, j))
+            out.append(_window(text, ws, i, j))
+
+    for size, stride in specs:
+        if n <= size:
+            add(0, n - 1)
+            continue
+        starts = list(range(0, n - size + 1, stride))
+        if starts[-1] != n - size:
+            starts.append(n - size)  # always reach the end of the answer
+        for i in starts:
+            add(i, i + size - 1)
+    # Sentences, when the text has punctuation: a bonus, never required.
+    first = 0
+    for i, w in enumerate(ws):
+        if _SENTENCE_END_RE.search(text[w.start : w.end]) or i == n - 1:
+            if 3 <= i - first + 1 <= 30:
+                add(first, i)
+            first = i + 1
+    return out, truncated
+
+
+_SUFFIXES = (
+    "ational",
+    "ization",
+    "isation",
+    "ations",
+    "ation",
+    "ings",
+    "ing",
+    "ies",
+    "ied",
+    "ers",
+    "er",
+    "ed",
+    "es",
+    "ly",
+    "s",
+)
+
+
+def stem(word: str) -> str:
+    """A light suffix-stripping stemmer: enough to match "scaling"/"scale"/"scaled"."""
+    w = word.lower().strip(_STRIP)
+    if len(w) <= 3 or any(c.isdigit() for c in w):
+        return w
+    for suf in _SUFFIXES:
+        if w.endswith(suf) and len(w) - len(suf) >= 3:
+            w = w[: -len(suf)]
+            break
+    if w.endswith("e") and len(w) > 3:
+        w = w[:-1]
+    if len(w) > 3 and w[-1] == w[-2] and w[-1] not in "aeiou":
+        w = w[:-1]  # "clipp" -> "clip"
+    return w
+
+
+def content_stems(text: str) -> frozenset[str]:
+    """Stems of the words that carry meaning (no stopwords or fillers)."""
+    out = set()
+    for raw in re.split(r"[\s/]+", text):
+        for part in re.split(r"(?<=[a-z])-(?=[a-z])", normalise_word(raw)):
+            if part and part not in STOPWORDS and (len(part) > 1 or part.isdigit()):
+                out.add(stem(part))
+    return frozenset(out)
+
+
+_ENGLISH_MARKERS = _wordset(
+    "the a an and is are of to it you i that this in for with be so on if we not"
+)
+
+
+def looks_english(ws: list[Span]) -> bool:
+    """False for text that has almost none of the commonest English function words."""
+    if len(ws) < 6:
+        return True
+    ascii_words = sum(1 for w in ws if w.norm.isascii())
+    if ascii_words / len(ws) < 0.6:
+        return False
+    markers = sum(1 for w in ws if w.norm in _ENGLISH_MARKERS)
+    return markers / len(ws) >= 0.06

@@ -1,0 +1,101 @@
+"""The overall 0-100 score and the one-line verdict."""
+
+from __future__ import annotations
+
+from sayitout.bank.models import Rubric
+from sayitout.scoring.matching import Params
+from sayitout.scoring.numbers import _fmt
+from sayitout.scoring.result import KeyPointResult, MisconceptionResult, NumericResult
+
+
+def coverage(key_points: list[KeyPointResult], params: Params) -> float:
+    """Weighted key-point coverage in 0..1 (covered = 1, partial = ``partial_credit``)."""
+    total = sum(k.weight for k in key_points)
+    if total <= 0:
+        return 0.0
+    got = sum(
+        k.weight * (1.0 if k.status == "covered" else params.partial_credit)
+        for k in key_points
+        if k.status != "missed"
+    )
+    return got / total
+
+
+def overall_score(
+    key_points: list[KeyPointResult],
+    numeric: NumericResult | None,
+    misconceptions: list[MisconceptionResult],
+    params: Params,
+) -> int:
+    """Weighted coverage (and, for numeric questions, the final number), minus penalties."""
+    cov = coverage(key_points, params)
+    if numeric is not None:
+        share = params.numeric_share
+        raw = 100.0 * (share * (1.0 if numeric.correct else 0.0) + (1 - share) * cov)
+    else:
+        raw = 100.0 * cov
+    raw -= sum(m.penalty for m in misconceptions)
+    return int(max(0, min(100, round(raw))))
+
+
+def _lower_first(text: str) -> str:
+    text = text.strip().rstrip(".")
+    if len(text) > 1 and text[0].isupper() and not text[1].isupper():
+        text = text[0].lower() + text[1:]
+    return text
+
+
+def _short(text: str, limit: int = 90) -> str:
+    text = _lower_first(text)
+    if len(text) <= limit:
+        return text
+    cut = text[:limit].rsplit(" ", 1)[0]
+    return cut.rstrip(",;:") + "…"
+
+
+def verdict(
+    answer: str,
+    key_points: list[KeyPointResult],
+    numeric: NumericResult | None,
+    misconceptions: list[MisconceptionResult],
+    rubric: Rubric,
+) -> str:
+    """One specific line for the candidate."""
+    if not answer.strip():
+        return "Nothing was said, so there is nothing to score."
+    covered = [k for k in key_points if k.status == "covered"]
+    partial = [k for k in key_points if k.status == "partial"]
+    missed = sorted(
+        (k for k in key_points if k.status != "covered"), key=lambda k: (-k.weight, k.status)
+    )
+    parts: list[str] = []
+    if numeric is not None:
+        if numeric.correct:
+            heard = _fmt(numeric.heard) if numeric.heard is not None else "?"
+            unit = numeric.unit or ""
+            parts.append(f"Right number ({heard} {unit})".replace(" )", ")"))
+        elif numeric.heard is None:
+            parts.append(f"No final number heard (it is {_fmt(numeric.expected)} {numeric.unit})")
+        else:
+            heard = f"{_fmt(numeric.heard)} {numeric.heard_unit or ''}".strip()
+            parts.append(
+                f"Wrong number: {heard}, expected {_fmt(numeric.expected)} {numeric.unit}".rstrip()
+            )
+        if missed:
+            parts.append(f"you missed: {_short(missed[0].text)}")
+    else:
+        n = len(key_points)
+        if len(covered) == n:
+            parts.append(f"Strong: covers all {n} key points")
+        else:
+            line = f"Covers {len(covered)} of {n} key points"
+            if partial:
+                line += f" ({len(partial)} more partly)"
+            parts.append(line)
+            if missed:
+                parts.append(f"missed: {_short(missed[0].text)}")
+    if misconceptions:
+        worst = max(misconceptions, key=lambda m: m.penalty)
+        extra = f" (+{len(misconceptions) - 1} more)" if len(misconceptions) > 1 else ""
+        parts.append(f"states a misconception: {_short(worst.text, 70)}{extra}")
+    return "; ".join(parts) + "."
