@@ -294,7 +294,7 @@ class SessionScreen(Screen):
             return False
         if action == "record" and not self.spoken_answers:
             return False
-        return not (action == "again" and not self.spoken_answers)
+        return True
 
     def action_skip(self) -> None:
         self.engine.skip_speech()
@@ -310,6 +310,9 @@ class SessionScreen(Screen):
 
     def action_again(self) -> None:
         self.query_one("#model-answer").display = False
+        if not self.spoken_answers:
+            self.action_type()  # no microphone: trying again means typing again
+            return
         self.engine.try_again()
 
     def action_model(self) -> None:

@@ -1,0 +1,71 @@
+"""Helpers for the app's pilot and snapshot tests."""
+
+from __future__ import annotations
+
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "session"))
+
+from fakes import (
+    FakeRecognizer,
+    KeywordScorer,
+    ScriptedMicrophones,
+    ScriptedSource,
+)
+
+from sayitout.config import Settings
+from sayitout.session.services import SessionServices
+
+__all__ = ["ScriptedSource", "fake_services", "wait_until"]
+
+
+def fake_services(
+    bank,
+    tmp_path: Path,
+    *,
+    sources=(),
+    mic_reason: str | None = None,
+    settings: Settings | None = None,
+) -> SessionServices:
+    from sayitout.store import Store
+
+    return SessionServices(
+        settings=settings or Settings(),
+        bank_loader=lambda: bank,
+        scorer=KeywordScorer(),
+        recognizer=FakeRecognizer(),
+        microphones=ScriptedMicrophones(list(sources), mic_reason),
+        voice=None,
+        store_opener=lambda: Store.open(tmp_path / "db.sqlite"),
+        recordings_dir=tmp_path / "rec",
+    )
+
+
+async def wait_until(
+    pilot, condition: Callable[[], bool], timeout: float = 20.0, what: str = "condition"
+) -> None:
+    """Let the app run until ``condition()`` holds (instead of sleeping a fixed time)."""
+    deadline = time.monotonic() + timeout
+    while not condition():
+        if time.monotonic() > deadline:
+            raise AssertionError(f"timed out after {timeout:.0f} s waiting for {what}")
+        await pilot.pause(0.05)
+    await pilot.pause()
+
+
+def text_of(widget) -> str:
+    """The plain text a Static shows (Rich renderables rendered without styles)."""
+    import io
+
+    from rich.console import Console
+
+    content = widget.content
+    if isinstance(content, str):
+        return content
+    console = Console(width=200, file=io.StringIO(), color_system=None)
+    with console.capture() as capture:
+        console.print(content)
+    return capture.get()
