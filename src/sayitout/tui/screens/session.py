@@ -292,9 +292,7 @@ class SessionScreen(Screen):
             return True
         if self.phase not in phases:
             return False
-        if action == "record" and not self.spoken_answers:
-            return False
-        return True
+        return not (action == "record" and not self.spoken_answers)
 
     def action_skip(self) -> None:
         self.engine.skip_speech()
