@@ -71,8 +71,7 @@ def read_yaml(path: Path) -> tuple[Any, yaml.Node | None]:
     if not text.strip():
         raise FileTrouble(1, "the file is empty — add its content or delete the file")
     try:
-        node = yaml.compose(text, Loader=yaml.SafeLoader)
-        data = yaml.safe_load(text)
+        node, data = _compose_and_construct(text)
     except yaml.MarkedYAMLError as exc:
         line = _error_line(exc, text)
         what = " ".join(str(part) for part in (exc.context, exc.problem) if part)
@@ -91,6 +90,20 @@ def read_yaml(path: Path) -> tuple[Any, yaml.Node | None]:
     return data, node
 
 
+_Loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+
+
+def _compose_and_construct(text: str) -> tuple[yaml.Node | None, Any]:
+    """Parse once: the node tree (with line marks) and the plain data built from it."""
+    loader = _Loader(text)
+    try:
+        node = loader.get_single_node()
+        data = loader.construct_document(node) if node is not None else None
+    finally:
+        loader.dispose()
+    return node, data
+
+
 def _error_line(exc: yaml.MarkedYAMLError, text: str) -> int:
     """The line to point at: the problem, unless that is the end of the file."""
     mark = exc.problem_mark or exc.context_mark
@@ -99,7 +112,7 @@ def _error_line(exc: yaml.MarkedYAMLError, text: str) -> int:
     at_end = mark.index >= len(text.rstrip())
     if at_end and exc.context_mark is not None:
         mark = exc.context_mark
-    return mark.line + 1
+    return min(mark.line + 1, max(1, len(text.splitlines())))  # never past the last line
 
 
 def duplicate_keys(node: yaml.Node | None) -> list[tuple[int, str]]:
