@@ -15,7 +15,13 @@ import time
 import numpy as np
 
 from sayitout.errors import AudioError
-from sayitout.speech.audio.devices import NO_OUTPUT_FIX, resolve_device, sounddevice, supports_rate
+from sayitout.speech.audio.devices import (
+    NO_OUTPUT_FIX,
+    Device,
+    resolve_device,
+    sounddevice,
+    supports_rate,
+)
 from sayitout.speech.audio.resample import resample
 
 
@@ -26,11 +32,8 @@ class PlaybackStream:
         sd = sounddevice()
         self.player = player
         self.sample_rate = int(sample_rate)
-        dev = resolve_device(player.device, "output")
+        dev, rate = player._resolve(self.sample_rate)
         self.device = dev
-        rate = self.sample_rate
-        if not supports_rate(dev, rate, "output"):
-            rate = int(dev.default_samplerate)
         self.device_rate = rate
         self._lock = threading.Lock()
         self._queue: collections.deque[np.ndarray] = collections.deque()
@@ -136,9 +139,34 @@ class Player:
         self.device = device
         self._lock = threading.Lock()
         self._streams: list[PlaybackStream] = []
+        self._rates: dict[int, tuple[Device, int]] = {}
+
+    def _resolve(self, sample_rate: int) -> tuple[Device, int]:
+        """The output device and the rate to open it at (looked up once per rate:
+        querying ALSA devices takes a noticeable fraction of a second)."""
+        with self._lock:
+            hit = self._rates.get(sample_rate)
+        if hit is not None:
+            return hit
+        dev = resolve_device(self.device, "output")
+        rate = sample_rate
+        if not supports_rate(dev, rate, "output"):
+            rate = int(dev.default_samplerate)
+        with self._lock:
+            self._rates[sample_rate] = (dev, rate)
+        return dev, rate
+
+    def forget_devices(self) -> None:
+        """Look the device up again next time (after a device change or failure)."""
+        with self._lock:
+            self._rates.clear()
 
     def stream(self, sample_rate: int) -> PlaybackStream:
-        s = PlaybackStream(self, sample_rate)
+        try:
+            s = PlaybackStream(self, sample_rate)
+        except AudioError:
+            self.forget_devices()
+            raise
         with self._lock:
             self._streams.append(s)
         return s

@@ -15,6 +15,11 @@ from sayitout.speech.tts.text import sentences, speakable
 
 log = logging.getLogger(__name__)
 
+def _exiting() -> bool:
+    """True once the main thread has finished (the interpreter is shutting down)."""
+    return not threading.main_thread().is_alive()
+
+
 SENTENCE_GAP_S = 0.18
 """Silence between sentences (the engines leave little of their own)."""
 
@@ -71,6 +76,7 @@ class SynthSpeaker:
         self._warm_q: queue.Queue[str | None] = queue.Queue()
         self._warm_thread: threading.Thread | None = None
         self._warm_pending = 0
+        self._warm_start_lock = threading.Lock()
         self._warm_done = threading.Condition()
         self._closed = False
 
@@ -135,7 +141,7 @@ class SynthSpeaker:
         def produce() -> None:
             try:
                 for s in parts:
-                    if halt.is_set() or (cancel is not None and cancel.is_set()):
+                    if halt.is_set() or (cancel is not None and cancel.is_set()) or _exiting():
                         break
                     q.put(self._sentence_audio(s))
             except BaseException as exc:  # handed to the speaking thread
@@ -143,7 +149,9 @@ class SynthSpeaker:
             finally:
                 q.put(None)
 
-        threading.Thread(target=produce, name=f"tts-{self.backend}", daemon=True).start()
+        # Not a daemon: the interpreter must not exit while the engine is mid-sentence
+        # (onnxruntime aborts the process); it stops between sentences.
+        threading.Thread(target=produce, name=f"tts-{self.backend}").start()
 
         def stopped() -> bool:
             return halt.is_set() or (cancel is not None and cancel.is_set())
@@ -204,32 +212,59 @@ class SynthSpeaker:
     def warm(self, texts: list[str]) -> None:
         if self.cache is None or self._closed:
             return
-        for t in texts:
-            with self._warm_done:
-                self._warm_pending += 1
-            self._warm_q.put(t)
-        if self._warm_thread is None or not self._warm_thread.is_alive():
-            self._warm_thread = threading.Thread(
-                target=self._warm_loop, name=f"tts-warm-{self.backend}", daemon=True
-            )
-            self._warm_thread.start()
+        with self._warm_start_lock:
+            for t in texts:
+                with self._warm_done:
+                    self._warm_pending += 1
+                self._warm_q.put(t)
+            if self._warm_thread is None:
+                self._warm_thread = threading.Thread(
+                    target=self._warm_loop, name=f"tts-warm-{self.backend}"
+                )
+                self._warm_thread.start()
+
+    def _warm_done_one(self) -> None:
+        with self._warm_done:
+            self._warm_pending -= 1
+            self._warm_done.notify_all()
 
     def _warm_loop(self) -> None:
+        # Ends when idle, so it never keeps the interpreter alive; not a daemon, so the
+        # process never exits while it is inside the engine.
         while True:
-            text = self._warm_q.get()
+            try:
+                text = self._warm_q.get(timeout=0.5)
+            except queue.Empty:
+                with self._warm_start_lock:
+                    if self._warm_q.empty():
+                        self._warm_thread = None
+                        return
+                continue
             if text is None or self._closed:
+                if text is not None:
+                    self._warm_done_one()
+                self._drain_warm()
+                with self._warm_start_lock:
+                    self._warm_thread = None
                 return
             try:
                 for s in self._parts(text):
-                    if self._closed:
+                    if self._closed or _exiting():
                         break
                     self._sentence_audio(s)
             except Exception as exc:  # warming is best effort
                 log.warning("TTS warm-up failed for %r: %s", text[:40], exc)
             finally:
-                with self._warm_done:
-                    self._warm_pending -= 1
-                    self._warm_done.notify_all()
+                self._warm_done_one()
+
+    def _drain_warm(self) -> None:
+        while True:
+            try:
+                item = self._warm_q.get_nowait()
+            except queue.Empty:
+                return
+            if item is not None:
+                self._warm_done_one()
 
     def wait_warm(self, timeout: float | None = None) -> bool:
         """Block until queued warm-ups are done (for tests and benchmarks)."""
@@ -239,7 +274,9 @@ class SynthSpeaker:
     def close(self) -> None:
         self._closed = True
         self.stop()
-        self._warm_q.put(None)
+        with self._warm_start_lock:
+            if self._warm_thread is not None:
+                self._warm_q.put(None)
 
 
 class SilentSpeaker:

@@ -65,7 +65,7 @@ def speakable(text: str) -> str:
 _SENTENCE_END = re.compile(r"(?<=[.!?])[\"')\]]*\s+(?=[\"'(\[]?[A-Z0-9])")
 _CLAUSE = re.compile(r"(?<=[,;:])\s+")
 
-FIRST_CHUNK_CHARS = 70
+FIRST_CHUNK_CHARS = 50
 """A first sentence longer than this is split at a comma, so the first sound comes sooner."""
 
 
@@ -78,7 +78,7 @@ def sentences(text: str, *, split_first: bool = True) -> list[str]:
     if split_first and parts and len(parts[0]) > FIRST_CHUNK_CHARS:
         first = parts[0]
         for m in _CLAUSE.finditer(first):
-            if 20 <= m.start() <= FIRST_CHUNK_CHARS:
+            if 15 <= m.start() <= FIRST_CHUNK_CHARS:
                 parts[0:1] = [first[: m.start()].strip(), first[m.end() :].strip()]
                 break
     return parts
