@@ -1,1 +1,1 @@
-"""report"""
+"""Progress reports and exports (HTML, Markdown, CSV, JSON) from the attempt store."""

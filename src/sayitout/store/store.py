@@ -440,17 +440,7 @@ class Store:
 
     def count_attempts(self, **filters: Any) -> int:
         """How many attempts :meth:`attempts` would return with the same filters (no paging)."""
-        clause, params = _filters(
-            filters.get("deck"),
-            filters.get("question_id"),
-            filters.get("question_ids"),
-            filters.get("session_id"),
-            filters.get("cli_only", False),
-            filters.get("min_score"),
-            filters.get("max_score"),
-            filters.get("since"),
-            filters.get("until"),
-        )
+        clause, params = _filters_from(filters)
         return int(
             self._read("count attempts", f"SELECT COUNT(*) FROM attempts {clause}", params)[0][0]
         )
@@ -543,6 +533,31 @@ class Store:
             [*params, int(limit)],
         )
         return [KeyPointMiss(r[0], r[1], r[2], int(r[3]), int(r[4])) for r in rows]
+
+    def key_point_statuses(self, **filters: Any) -> dict[int, list[tuple[str, str]]]:
+        """``attempt id -> [(key point id, status)]`` for every attempt matching ``filters``."""
+        clause, params = _filters_from(filters)
+        rows = self._read(
+            "read key points",
+            "SELECT k.attempt_id, k.key_point_id, k.status FROM attempt_key_points k "
+            f"JOIN attempts a ON a.id = k.attempt_id {clause}",
+            params,
+        )
+        out: dict[int, list[tuple[str, str]]] = {}
+        for aid, kp, status in rows:
+            out.setdefault(aid, []).append((kp, status))
+        return out
+
+    def answer_texts(self, **filters: Any) -> dict[int, str]:
+        """``attempt id -> answer text`` (the correction if any, else what was heard)."""
+        clause, params = _filters_from(filters)
+        rows = self._read(
+            "read answers",
+            "SELECT id, COALESCE(transcript_corrected, json_extract(transcript_raw, '$.text')) "
+            f"FROM attempts {clause}",
+            params,
+        )
+        return {r[0]: r[1] or "" for r in rows}
 
     # --------------------------------------------------------------- recordings
     def new_recording_path(self, question_id: str, when: datetime | None = None) -> Path:
@@ -693,6 +708,26 @@ def _filters(
         where.append("created_at < ?")
         params.append(to_db(until))
     return ("WHERE " + " AND ".join(where)) if where else "", params
+
+
+_FILTER_NAMES = (
+    "deck",
+    "question_id",
+    "question_ids",
+    "session_id",
+    "cli_only",
+    "min_score",
+    "max_score",
+    "since",
+    "until",
+)
+
+
+def _filters_from(filters: dict[str, Any]) -> tuple[str, list[Any]]:
+    unknown = set(filters) - set(_FILTER_NAMES)
+    if unknown:
+        raise TypeError(f"unknown attempt filters: {', '.join(sorted(unknown))}")
+    return _filters(*(filters.get(n, False if n == "cli_only" else None) for n in _FILTER_NAMES))
 
 
 def _clamp(score: int | float) -> int:

@@ -76,6 +76,8 @@ def make_score(
             if word:
                 start = answer.lower().index(word)
                 end = min(len(answer), start + max(len(word), 24))
+                while end < len(answer) and answer[end].isalnum():
+                    end += 1  # whole words only
                 evidence, span = answer[start:end], (start, end)
         sim = {"covered": 0.82, "partial": 0.6, "missed": 0.3}[status]
         results.append(KeyPointResult(kp_id, text, 1.0, status, sim, evidence, span))  # type: ignore[arg-type]
@@ -224,9 +226,13 @@ def _answer_text(rng: random.Random, q: SampleQuestion, statuses: Sequence[str])
     for (_, text), status in zip(q.key_points, statuses, strict=True):
         filler = " ".join(rng.choice(_FILLER_WORDS) for _ in range(rng.randint(3, 8)))
         if status == "covered":
-            parts.append(f"{filler} {text.lower()}.")
+            parts.append(f"{filler} {_lower_first(text).rstrip('.')}.")
         elif status == "partial":
-            parts.append(f"{filler} {' '.join(text.lower().split()[:4])}.")
+            parts.append(f"{filler} {' '.join(_lower_first(text).split()[:4])}.")
         else:
             parts.append(f"{filler} {rng.choice(_FILLERS)}.")
-    return " ".join(parts).strip()
+    return " ".join(p[0].upper() + p[1:] for p in parts).strip()
+
+
+def _lower_first(text: str) -> str:
+    return text[:1].lower() + text[1:] if text[1:2].islower() else text

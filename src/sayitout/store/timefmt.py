@@ -7,7 +7,9 @@ from datetime import UTC, date, datetime, time, timedelta
 
 from sayitout.errors import UsageError
 
-SINCE_FORMAT = "YYYY-MM-DD, YYYY-MM-DDTHH:MM, or a relative age like 7d, 12h, 2w, 30m"
+SINCE_FORMAT = (
+    "YYYY-MM-DD, YYYY-MM-DDTHH:MM, today, yesterday, or a relative age like 7d, 12h, 2w, 30m"
+)
 _RELATIVE = re.compile(r"^\s*(\d+)\s*([mhdw])\s*$", re.IGNORECASE)
 _UNITS = {"m": "minutes", "h": "hours", "d": "days", "w": "weeks"}
 
@@ -34,6 +36,9 @@ def parse_since(text: str, *, now: datetime | None = None) -> datetime:
     """
     now = now or now_utc()
     raw = text.strip()
+    if raw.lower() in ("today", "yesterday"):
+        midnight = datetime.combine(now.astimezone().date(), time()).astimezone()
+        return midnight - timedelta(days=1 if raw.lower() == "yesterday" else 0)
     m = _RELATIVE.match(raw)
     if m:
         amount, unit = int(m.group(1)), m.group(2).lower()

@@ -1,0 +1,324 @@
+"""The HTML report: one self-contained file (inline CSS and SVG; no scripts, no network)."""
+
+from __future__ import annotations
+
+from html import escape
+
+from sayitout.report.data import QuestionLine, ReportData
+from sayitout.report.highlight import highlight_html
+from sayitout.report.svg import Band, bar_chart, line_chart, score_color
+
+CSS = """
+:root { --ink:#1d2430; --muted:#5f6b7a; --line:#e3e6eb; --bg:#f6f7f9; --card:#fff;
+        --accent:#3056d3; --good:#2e7d32; --bad:#c62828; --warn:#ef8f00; }
+* { box-sizing: border-box; }
+body { margin:0; background:var(--bg); color:var(--ink);
+       font:15px/1.5 system-ui,-apple-system,'Segoe UI',Roboto,sans-serif; }
+main { max-width: 1040px; margin: 0 auto; padding: 28px 24px 60px; }
+header h1 { margin: 0 0 4px; font-size: 26px; }
+header p { margin: 0; color: var(--muted); }
+section { background: var(--card); border: 1px solid var(--line); border-radius: 10px;
+          padding: 18px 22px; margin: 18px 0; }
+h2 { font-size: 18px; margin: 0 0 4px; }
+h3 { font-size: 16px; margin: 0 0 6px; }
+.sub { color: var(--muted); margin: 0 0 12px; font-size: 13px; }
+.cards { display: grid; grid-template-columns: repeat(auto-fit, minmax(150px, 1fr)); gap: 12px;
+         margin-top: 18px; }
+.card { background: var(--card); border: 1px solid var(--line); border-radius: 10px;
+        padding: 12px 14px; }
+.card .v { font-size: 24px; font-weight: 650; }
+.card .k { color: var(--muted); font-size: 12px; text-transform: uppercase; letter-spacing: .04em; }
+.up { color: var(--good); } .down { color: var(--bad); }
+.grid2 { display: grid; grid-template-columns: 1fr 1fr; gap: 18px; }
+@media (max-width: 800px) { .grid2 { grid-template-columns: 1fr; } }
+table { border-collapse: collapse; width: 100%; font-size: 14px; }
+th, td { text-align: left; padding: 6px 8px; border-bottom: 1px solid var(--line);
+         vertical-align: top; }
+th { color: var(--muted); font-weight: 600; font-size: 12px; text-transform: uppercase; }
+td.n, th.n { text-align: right; font-variant-numeric: tabular-nums; white-space: nowrap; }
+a { color: var(--accent); text-decoration: none; } a:hover { text-decoration: underline; }
+.pill { display: inline-block; min-width: 38px; text-align: center; border-radius: 999px;
+        color: #fff; font-weight: 650; padding: 0 8px; font-size: 13px; }
+.answer { border-top: 1px solid var(--line); padding-top: 14px; margin-top: 14px; }
+.answer:first-of-type { border-top: 0; margin-top: 0; padding-top: 0; }
+.q { color: var(--muted); margin: 0 0 8px; }
+blockquote { margin: 8px 0; padding: 10px 14px; background: #fafbfc; border-left: 3px solid
+             var(--line); white-space: pre-wrap; overflow-wrap: anywhere; }
+mark.covered { background: #c8ecd0; padding: 0 2px; border-radius: 3px; }
+mark.partial { background: #fff0c2; padding: 0 2px; border-radius: 3px; }
+ul.kps { margin: 6px 0; padding-left: 0; list-style: none; }
+ul.kps li { margin: 2px 0; }
+.st { display: inline-block; width: 1.3em; font-weight: 700; }
+.st.covered { color: var(--good); } .st.partial { color: var(--warn); }
+.st.missed { color: var(--bad); }
+.meta { color: var(--muted); font-size: 13px; }
+.empty { text-align: center; padding: 50px 20px; }
+.empty p { color: var(--muted); }
+footer { color: var(--muted); font-size: 12px; text-align: center; margin-top: 24px; }
+@media print { body { background: #fff; } section { break-inside: avoid; } }
+"""
+
+STATUS_MARK = {"covered": "✓", "partial": "~", "missed": "✗"}
+
+
+def render_html(data: ReportData) -> str:
+    body = _empty(data) if data.empty else _full(data)
+    day = f"{data.generated_at.astimezone():%Y-%m-%d}"
+    return (
+        '<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">'
+        '<meta name="viewport" content="width=device-width, initial-scale=1">'
+        '<meta http-equiv="Content-Security-Policy" content="default-src \'none\'; '
+        "style-src 'unsafe-inline'; img-src data:\">"
+        f"<title>sayitout progress report — {day}"
+        f"</title><style>{CSS}</style></head><body><main>{body}"
+        f"<footer>Made by sayitout on {data.generated_at.astimezone():%Y-%m-%d %H:%M}. "
+        "Everything in this file stays on your computer.</footer></main></body></html>\n"
+    )
+
+
+def _header(data: ReportData) -> str:
+    span = ""
+    if data.first_at and data.last_at:
+        span = f" · {data.first_at.astimezone():%d %b %Y} – {data.last_at.astimezone():%d %b %Y}"
+    return (
+        "<header><h1>Your interview practice</h1>"
+        f"<p>{escape(data.filter_text.capitalize())}{escape(span)}</p></header>"
+    )
+
+
+def _empty(data: ReportData) -> str:
+    return (
+        _header(data) + '<section class="empty"><h2>No attempts yet</h2>'
+        "<p>Answer a few questions with <code>sayitout practice</code> and your progress "
+        "will show up here: scores over time, topics, delivery, and the key points to "
+        "work on.</p></section>"
+    )
+
+
+def _card(value: str, key: str, extra: str = "") -> str:
+    return f'<div class="card"><div class="v">{value}{extra}</div><div class="k">{key}</div></div>'
+
+
+def _full(d: ReportData) -> str:
+    assert d.mean_score is not None
+    change = ""
+    if d.first_mean is not None and d.recent_mean is not None and d.attempts >= 4:
+        delta = d.recent_mean - d.first_mean
+        cls = "up" if delta >= 0 else "down"
+        change = f' <span class="{cls}" style="font-size:14px">{delta:+.0f}</span>'
+    minutes = d.speaking_s / 60
+    cards = "".join(
+        [
+            _card(f"{d.attempts:,}", "answers"),
+            _card(f"{d.questions:,}", "questions"),
+            _card(f"{d.sessions:,}", "sessions"),
+            _card(f"{d.mean_score:.0f}", "mean score"),
+            _card(
+                f"{d.recent_mean:.0f}" if d.recent_mean is not None else "–", "recent score", change
+            ),
+            _card(
+                f"{minutes:,.0f} min" if minutes >= 1 else f"{d.speaking_s:.0f} s", "time speaking"
+            ),
+        ]
+    )
+    return (
+        _header(d)
+        + f'<div class="cards">{cards}</div>'
+        + _score_section(d)
+        + _topics_section(d)
+        + _delivery_section(d)
+        + _missed_section(d)
+        + _questions_section(d)
+        + _answers_section(d)
+    )
+
+
+def _per(d: ReportData) -> str:
+    return {
+        "attempt": "Each dot is one answer",
+        "day": "Each point is one day's mean; the bold line is a 7-point moving average",
+        "week": "Each point is one week's mean; the bold line is a 7-point moving average",
+    }[d.bucket]
+
+
+def _score_section(d: ReportData) -> str:
+    chart = line_chart(
+        d.score_series,
+        label="Score over time",
+        y_min=0,
+        y_max=100,
+        y_ticks=(0, 25, 50, 75, 100),
+        color="#3056d3",
+        by_time=d.bucket != "attempt",
+    )
+    return (
+        '<section id="scores"><h2>Score over time</h2>'
+        f'<p class="sub">{_per(d)} (score 0–100).</p>{chart}</section>'
+    )
+
+
+def _topics_section(d: ReportData) -> str:
+    items = [(t, m, f"{m:.0f} ({n} answers)") for t, m, n in d.topic_scores[:14]]
+    colors = [score_color(m) for _, m, _ in items]
+    chart = bar_chart(items, label=f"Score by {d.topic_label}", max_value=100, color=colors)
+    more = ""
+    if len(d.topic_scores) > 14:
+        more = f'<p class="sub">The 14 weakest of {len(d.topic_scores)} shown.</p>'
+    return (
+        f'<section id="topics"><h2>Score by {escape(d.topic_label)}</h2>'
+        f'<p class="sub">Mean score of every answer on each {escape(d.topic_label)}, '
+        f"weakest first.</p>{chart}{more}</section>"
+    )
+
+
+def _delivery_section(d: ReportData) -> str:
+    by_time = d.bucket != "attempt"
+    wpm = line_chart(
+        d.wpm_series,
+        label="Pace, words per minute",
+        y_min=80,
+        y_max=200,
+        y_ticks=(80, 120, 160, 200),
+        color="#6a3fb5",
+        unit=" wpm",
+        by_time=by_time,
+        band=Band(120, 160, "comfortable 120–160"),
+        width=520,
+        height=220,
+    )
+    fill = line_chart(
+        d.filler_series,
+        label="Filler words per minute",
+        y_min=0,
+        y_max=6,
+        y_ticks=(0, 2, 4, 6, 8, 10, 12),
+        color="#d35400",
+        unit="/min",
+        by_time=by_time,
+        band=Band(0, 2, "under 2 a minute"),
+        width=520,
+        height=220,
+    )
+    means = []
+    if d.mean_wpm is not None:
+        means.append(f"mean pace {d.mean_wpm:.0f} words/min")
+    if d.mean_fillers is not None:
+        means.append(f"{d.mean_fillers:.1f} fillers/min")
+    return (
+        '<section id="delivery"><h2>Delivery</h2>'
+        f'<p class="sub">{escape(", ".join(means).capitalize() or "No spoken answers yet")}. '
+        "Typed answers are left out.</p>"
+        f'<div class="grid2"><div><h3>Pace</h3>{wpm}</div>'
+        f"<div><h3>Filler words</h3>{fill}</div></div></section>"
+    )
+
+
+def _missed_section(d: ReportData) -> str:
+    if not d.missed:
+        return (
+            '<section id="missed"><h2>Key points most often missed</h2>'
+            '<p class="sub">None missed: every key point has been covered.</p></section>'
+        )
+    top = max(m.miss.missed for m in d.missed)
+    items = [
+        (m.miss.text, float(m.miss.missed), f"{m.miss.missed} of {m.miss.seen}") for m in d.missed
+    ]
+    chart = bar_chart(
+        items, label="Key points most often missed", max_value=top, color="#c62828", label_width=380
+    )
+    rows = "".join(
+        f"<tr><td>{escape(m.miss.text)}</td><td>{_qlink(m.miss.question_id, m.question)}</td>"
+        f'<td class="n">{m.miss.missed} / {m.miss.seen}</td></tr>'
+        for m in d.missed
+    )
+    return (
+        '<section id="missed"><h2>Key points most often missed</h2>'
+        '<p class="sub">How many answers left each point out, out of the answers to its '
+        f"question.</p>{chart}<table><thead><tr><th>Key point</th><th>Question</th>"
+        f'<th class="n">Missed</th></tr></thead><tbody>{rows}</tbody></table></section>'
+    )
+
+
+def _qlink(qid: str, text: str) -> str:
+    title = f' title="{escape(text)}"' if text else ""
+    return f"<code{title}>{escape(qid)}</code>"
+
+
+def _pill(score: float) -> str:
+    return f'<span class="pill" style="background:{score_color(score)}">{score:.0f}</span>'
+
+
+def _question_table(lines: list[QuestionLine]) -> str:
+    rows = "".join(
+        f'<tr><td><a href="#attempt-{q.latest_attempt_id}">{escape(q.question_id)}</a>'
+        f'<div class="meta">{escape(_short(q.question, 110))}</div></td>'
+        f'<td class="n">{_pill(q.latest_score)}</td><td class="n">{q.mean_score:.0f}</td>'
+        f'<td class="n">{q.attempts}</td></tr>'
+        for q in lines
+    )
+    return (
+        '<table><thead><tr><th>Question</th><th class="n">Latest</th><th class="n">Mean</th>'
+        f'<th class="n">Tries</th></tr></thead><tbody>{rows}</tbody></table>'
+    )
+
+
+def _questions_section(d: ReportData) -> str:
+    return (
+        '<section id="questions"><div class="grid2">'
+        f"<div><h2>Strongest questions</h2>"
+        f'<p class="sub">By latest score.</p>{_question_table(d.strongest)}</div>'
+        f"<div><h2>Weakest questions</h2>"
+        f'<p class="sub">Practise these next.</p>{_question_table(d.weakest)}</div>'
+        "</div></section>"
+    )
+
+
+def _answers_section(d: ReportData) -> str:
+    blocks = []
+    for line in [*d.strongest, *d.weakest]:
+        rec = d.latest.get(line.question_id)
+        if rec is None:
+            continue
+        sc = rec.answer_score
+        text = sc.answer or rec.text
+        kps = "".join(
+            f'<li><span class="st {k.status}">{STATUS_MARK.get(k.status, "?")}</span>'
+            f"{escape(k.text)}</li>"
+            for k in sc.key_points
+        )
+        if sc.numeric is not None:
+            mark = "covered" if sc.numeric.correct else "missed"
+            kps += (
+                f'<li><span class="st {mark}">{STATUS_MARK[mark]}</span>'
+                f"{escape(sc.numeric.reason)}</li>"
+            )
+        for m in sc.misconceptions:
+            kps += (
+                f'<li><span class="st missed">!</span>{escape(m.text)} — '
+                f"<em>{escape(m.correction)}</em></li>"
+            )
+        meta = [f"{rec.created_at.astimezone():%Y-%m-%d %H:%M}"]
+        if sc.delivery:
+            meta.append(f"{sc.delivery.words_per_minute:.0f} words/min")
+            meta.append(f"{sc.delivery.fillers_per_minute:.1f} fillers/min")
+        if rec.transcript_corrected is not None:
+            meta.append("transcript corrected by hand")
+        body = highlight_html(sc, text) if text.strip() else "<em>(no words heard)</em>"
+        blocks.append(
+            f'<div class="answer" id="attempt-{rec.id}"><h3>{escape(line.question_id)} '
+            f"{_pill(rec.score)}</h3>"
+            + (f'<p class="q">{escape(line.question)}</p>' if line.question else "")
+            + f'<p class="meta">{escape(" · ".join(meta))}</p>'
+            f'<blockquote>{body}</blockquote><ul class="kps">{kps}</ul></div>'
+        )
+    return (
+        '<section id="answers"><h2>Latest answers</h2>'
+        '<p class="sub">The words that earned each key point are '
+        '<mark class="covered">highlighted</mark> (<mark class="partial">partly</mark>).</p>'
+        + "".join(blocks)
+        + "</section>"
+    )
+
+
+def _short(text: str, n: int) -> str:
+    return text if len(text) <= n else text[: n - 1].rstrip() + "…"
