@@ -193,6 +193,17 @@ def test_bad_question_does_not_sink_the_rest_of_the_deck(good: Path) -> None:
     assert len(messages) == 1  # its rubric is not blamed as well
 
 
+def test_bad_deck_header_drops_the_deck_but_not_the_others(good: Path) -> None:
+    write(good, "question_bank/mine.yaml", DECK.replace("title: My deck\n", ""))
+    bank = load(good)
+    problem = only(bank)
+    assert (problem.file.name, problem.line) == ("mine.yaml", 1)
+    assert "required key 'title' is missing" in problem.message
+    assert bank.decks == {}
+    with pytest.raises(UsageError):
+        bank.question("mine-open")
+
+
 def test_missing_required_key(good: Path) -> None:
     write(good, "rubrics/mine/mine-open.yaml", OPEN_RUBRIC.replace("model_answer:", "answer:"))
     messages = [p.message for p in load(good).problems]

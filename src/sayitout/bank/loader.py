@@ -241,6 +241,7 @@ def _load_deck(bank: Bank, path: Path) -> tuple[Deck, yaml.Node | None] | None:
             # Questions were checked one by one above; drop the echo of "no good ones".
             problems = [p for p in problems if not p.message.startswith("questions:")]
         bank.problems.extend(problems)
+        _release(bank, good)
         return None
 
     if deck.id != path.stem:
@@ -261,14 +262,20 @@ def _load_deck(bank: Bank, path: Path) -> tuple[Deck, yaml.Node | None] | None:
                 "give this deck another id and file name",
             )
         )
-        for q in deck.questions:  # they were claimed by this file; release them
-            if bank._files.get(q.id) == path:
-                del bank._questions[q.id], bank._deck_of[q.id], bank._files[q.id]
+        _release(bank, deck.questions)
         return None
     bank.decks[deck.id] = deck
     for q in deck.questions:
         bank._deck_of[q.id] = deck.id
     return deck, node
+
+
+def _release(bank: Bank, questions: list[Question]) -> None:
+    """Forget questions of a deck that did not load (their rubrics are not blamed)."""
+    for q in questions:
+        bank._questions.pop(q.id, None)
+        bank._files.pop(q.id, None)
+        bank._broken.add(q.id)
 
 
 def _load_questions(bank: Bank, path: Path, node: yaml.Node | None, raw: Any) -> list[Question]:
