@@ -50,7 +50,9 @@ def register(sub: Any) -> None:
         help="make a deck from a plain text list of questions",
         description="Read a plain text file: paragraphs ending with '?' are questions and the "
         "paragraph after a question is its spoken answer. Write a deck and rubric skeletons "
-        "(key points drafted from the answer) to your bank directory or --out DIR.",
+        "(key points drafted from the answer) to your bank directory or --out DIR. A question "
+        "without an answer gets a TODO rubric: 'sayitout check' reports it as an error and "
+        "practice skips it until you write its key points and model answer.",
     )
     imp.add_argument("file", type=Path, metavar="FILE.txt")
     imp.add_argument("--deck", required=True, metavar="NAME", help="the new deck's id")
