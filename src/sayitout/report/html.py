@@ -40,7 +40,9 @@ a { color: var(--accent); text-decoration: none; } a:hover { text-decoration: un
 .pill { display: inline-block; min-width: 38px; text-align: center; border-radius: 999px;
         color: #fff; font-weight: 650; padding: 0 8px; font-size: 13px; }
 .answer { border-top: 1px solid var(--line); padding-top: 14px; margin-top: 14px; }
-.answer:first-of-type { border-top: 0; margin-top: 0; padding-top: 0; }
+h3.group { margin: 18px 0 6px; color: var(--muted); font-size: 13px; text-transform: uppercase;
+           letter-spacing: .05em; }
+h3.group + .answer { border-top: 0; margin-top: 0; padding-top: 4px; }
 .q { color: var(--muted); margin: 0 0 8px; }
 blockquote { margin: 8px 0; padding: 10px 14px; background: #fafbfc; border-left: 3px solid
              var(--line); white-space: pre-wrap; overflow-wrap: anywhere; }
@@ -208,8 +210,10 @@ def _delivery_section(d: ReportData) -> str:
         '<section id="delivery"><h2>Delivery</h2>'
         f'<p class="sub">{escape(", ".join(means).capitalize() or "No spoken answers yet")}. '
         "Typed answers are left out.</p>"
-        f'<div class="grid2"><div><h3>Pace</h3>{wpm}</div>'
-        f"<div><h3>Filler words</h3>{fill}</div></div></section>"
+        f'<div class="grid2"><div><h3>Pace</h3><p class="sub">Words per minute; the green band '
+        f"is a comfortable 120–160.</p>{wpm}</div>"
+        f'<div><h3>Filler words</h3><p class="sub">Per minute ("um", "uh", "like"...); '
+        f"the green band is under 2.</p>{fill}</div></div></section>"
     )
 
 
@@ -274,49 +278,54 @@ def _questions_section(d: ReportData) -> str:
 
 
 def _answers_section(d: ReportData) -> str:
-    blocks = []
-    for line in [*d.strongest, *d.weakest]:
-        rec = d.latest.get(line.question_id)
-        if rec is None:
-            continue
-        sc = rec.answer_score
-        text = sc.answer or rec.text
-        kps = "".join(
-            f'<li><span class="st {k.status}">{STATUS_MARK.get(k.status, "?")}</span>'
-            f"{escape(k.text)}</li>"
-            for k in sc.key_points
-        )
-        if sc.numeric is not None:
-            mark = "covered" if sc.numeric.correct else "missed"
-            kps += (
-                f'<li><span class="st {mark}">{STATUS_MARK[mark]}</span>'
-                f"{escape(sc.numeric.reason)}</li>"
-            )
-        for m in sc.misconceptions:
-            kps += (
-                f'<li><span class="st missed">!</span>{escape(m.text)} — '
-                f"<em>{escape(m.correction)}</em></li>"
-            )
-        meta = [f"{rec.created_at.astimezone():%Y-%m-%d %H:%M}"]
-        if sc.delivery:
-            meta.append(f"{sc.delivery.words_per_minute:.0f} words/min")
-            meta.append(f"{sc.delivery.fillers_per_minute:.1f} fillers/min")
-        if rec.transcript_corrected is not None:
-            meta.append("transcript corrected by hand")
-        body = highlight_html(sc, text) if text.strip() else "<em>(no words heard)</em>"
-        blocks.append(
-            f'<div class="answer" id="attempt-{rec.id}"><h3>{escape(line.question_id)} '
-            f"{_pill(rec.score)}</h3>"
-            + (f'<p class="q">{escape(line.question)}</p>' if line.question else "")
-            + f'<p class="meta">{escape(" · ".join(meta))}</p>'
-            f'<blockquote>{body}</blockquote><ul class="kps">{kps}</ul></div>'
-        )
+    weak = "".join(_answer_block(d, line) for line in d.weakest)
+    strong = "".join(_answer_block(d, line) for line in d.strongest)
     return (
         '<section id="answers"><h2>Latest answers</h2>'
         '<p class="sub">The words that earned each key point are '
-        '<mark class="covered">highlighted</mark> (<mark class="partial">partly</mark>).</p>'
-        + "".join(blocks)
+        '<mark class="covered">highlighted</mark> (<mark class="partial">partly</mark>); '
+        "✗ marks a key point the answer missed.</p>"
+        + (f'<h3 class="group">Weakest questions</h3>{weak}' if weak else "")
+        + (f'<h3 class="group">Strongest questions</h3>{strong}' if strong else "")
         + "</section>"
+    )
+
+
+def _answer_block(d: ReportData, line: QuestionLine) -> str:
+    rec = d.latest.get(line.question_id)
+    if rec is None:
+        return ""
+    sc = rec.answer_score
+    text = sc.answer or rec.text
+    kps = "".join(
+        f'<li><span class="st {k.status}">{STATUS_MARK.get(k.status, "?")}</span>'
+        f"{escape(k.text)}</li>"
+        for k in sc.key_points
+    )
+    if sc.numeric is not None:
+        mark = "covered" if sc.numeric.correct else "missed"
+        kps += (
+            f'<li><span class="st {mark}">{STATUS_MARK[mark]}</span>'
+            f"{escape(sc.numeric.reason)}</li>"
+        )
+    for m in sc.misconceptions:
+        kps += (
+            f'<li><span class="st missed">!</span>{escape(m.text)} — '
+            f"<em>{escape(m.correction)}</em></li>"
+        )
+    meta = [f"{rec.created_at.astimezone():%Y-%m-%d %H:%M}"]
+    if sc.delivery:
+        meta.append(f"{sc.delivery.words_per_minute:.0f} words/min")
+        meta.append(f"{sc.delivery.fillers_per_minute:.1f} fillers/min")
+    if rec.transcript_corrected is not None:
+        meta.append("transcript corrected by hand")
+    body = highlight_html(sc, text) if text.strip() else "<em>(no words heard)</em>"
+    return (
+        f'<div class="answer" id="attempt-{rec.id}"><h3>{escape(line.question_id)} '
+        f"{_pill(rec.score)}</h3>"
+        + (f'<p class="q">{escape(line.question)}</p>' if line.question else "")
+        + f'<p class="meta">{escape(" · ".join(meta))}</p>'
+        f'<blockquote>{body}</blockquote><ul class="kps">{kps}</ul></div>'
     )
 
 

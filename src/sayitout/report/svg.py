@@ -56,8 +56,8 @@ def line_chart(
     unit: str = "",
     by_time: bool = True,
     band: Band | None = None,
-    width: int = 720,
-    height: int = 240,
+    width: int = 940,
+    height: int = 260,
     point_name: str = "attempt",
 ) -> str:
     """A line over time (or over attempt order), with a 7-point moving average when busy."""
@@ -95,9 +95,7 @@ def line_chart(
         yb1, yb2 = y(min(band.high, y_hi)), y(max(band.low, y_lo))
         parts.append(
             f'<rect x="{left}" y="{yb1:.1f}" width="{pw}" height="{yb2 - yb1:.1f}" '
-            f'fill="#2e7d32" opacity="0.08"/>'
-            f'<text x="{left + pw - 4}" y="{yb1 + 13:.1f}" text-anchor="end" fill="#2e7d32" '
-            f'font-size="11">{escape(band.label)}</text>'
+            f'fill="#2e7d32" opacity="0.10"><title>{escape(band.label)}</title></rect>'
         )
     for t in y_ticks:
         if y_lo <= t <= y_hi:
@@ -160,7 +158,7 @@ def bar_chart(
     label: str,
     max_value: float,
     color: str | Sequence[str],
-    width: int = 720,
+    width: int = 940,
     label_width: int = 300,
     row: int = 26,
 ) -> str:
