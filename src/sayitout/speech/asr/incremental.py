@@ -1,0 +1,242 @@
+"""Transcribe an answer while it is being spoken.
+
+The recorder closes a stretch of speech at each short pause and hands it over
+(``on_segment(start_s, audio)``); :class:`IncrementalTranscriber` queues it for one
+background worker thread, which decodes it with the question's terms and shifts its
+word times to the recording's timeline. When the answer ends only the last stretch is
+left to decode, so the score can follow about a second after the candidate stops.
+
+If the worker falls behind (a slow machine, a busy CPU), it takes every stretch waiting
+in the queue at once and decodes them as one piece of audio, with the pauses between
+them filled with silence: fewer calls, and word times stay on the same timeline.
+"""
+
+from __future__ import annotations
+
+import logging
+import queue
+import threading
+import time
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+import numpy as np
+
+from sayitout.speech.asr.transcriber import SAMPLE_RATE, Transcriber, as_audio_array
+from sayitout.speech.transcript import Transcript, Word
+
+log = logging.getLogger(__name__)
+
+_MAX_FILL_GAP_S = 8.0
+"""Stretches further apart than this are decoded separately, not joined with silence."""
+_MAX_BATCH_S = 26.0
+"""Joined stretches stay within one short-context window."""
+
+
+@dataclass
+class _Piece:
+    start_s: float
+    audio: np.ndarray
+
+    @property
+    def end_s(self) -> float:
+        return self.start_s + self.audio.size / SAMPLE_RATE
+
+
+@dataclass
+class _Done:
+    start_s: float
+    end_s: float
+    transcript: Transcript
+    pieces: int
+
+
+_STOP = object()
+
+
+class IncrementalTranscriber:
+    """Decode closed stretches of speech in the background; ``finish`` merges them.
+
+    Usable directly as the recorder's ``on_segment`` callback::
+
+        inc = IncrementalTranscriber(transcriber, rubric.all_terms())
+        recorder = AnswerRecorder(..., on_segment=inc.add_segment)
+        recording = recorder.record(stop)
+        transcript = inc.finish(duration=recording.duration)
+    """
+
+    def __init__(self, transcriber: Transcriber, terms: Iterable[str] = ()) -> None:
+        self.transcriber = transcriber
+        self.terms = list(terms)
+        self._queue: queue.Queue[_Piece | object] = queue.Queue()
+        self._done: list[_Done] = []
+        self._error: BaseException | None = None
+        self._cancel = threading.Event()
+        self._finished = False
+        self._lock = threading.Lock()
+        self._thread: threading.Thread | None = None
+        self._busy_s = 0.0
+        self._calls = 0
+
+    # -- input -----------------------------------------------------------------------
+    def add_segment(self, start_s: float, audio: np.ndarray) -> None:
+        """Queue one closed stretch of speech (16 kHz mono) that starts at ``start_s``."""
+        if self._finished or self._cancel.is_set():
+            return
+        a = as_audio_array(audio).copy()
+        if a.size == 0:
+            return
+        self._ensure_thread()
+        self._queue.put(_Piece(float(start_s), a))
+
+    __call__ = add_segment
+
+    def _ensure_thread(self) -> None:
+        with self._lock:
+            if self._thread is None:
+                self._thread = threading.Thread(target=self._work, name="sayitout-asr", daemon=True)
+                self._thread.start()
+
+    # -- worker ----------------------------------------------------------------------
+    def _take_batch(self) -> tuple[list[_Piece], bool]:
+        """Block for one piece, then take whatever else is already waiting."""
+        first = self._queue.get()
+        if first is _STOP:
+            return [], True
+        batch: list[_Piece] = [first]  # type: ignore[list-item]
+        stop = False
+        while True:
+            try:
+                item = self._queue.get_nowait()
+            except queue.Empty:
+                break
+            if item is _STOP:
+                stop = True
+                break
+            batch.append(item)  # type: ignore[arg-type]
+        return batch, stop
+
+    def _work(self) -> None:
+        try:
+            self.transcriber.load()
+        except BaseException as exc:  # reported by finish()
+            self._error = exc
+        stop = False
+        while not stop:
+            batch, stop = self._take_batch()
+            if self._error is not None or self._cancel.is_set():
+                continue
+            for group in _group(batch):
+                if self._cancel.is_set():
+                    break
+                try:
+                    self._decode(group)
+                except BaseException as exc:  # keep draining; finish() re-raises
+                    log.exception("incremental transcription failed")
+                    self._error = exc
+
+    def _decode(self, group: list[_Piece]) -> None:
+        start = group[0].start_s
+        if len(group) == 1:
+            audio = group[0].audio
+        else:
+            total = round((group[-1].end_s - start) * SAMPLE_RATE)
+            audio = np.zeros(total, dtype=np.float32)
+            for piece in group:
+                i = max(0, round((piece.start_s - start) * SAMPLE_RATE))
+                n = min(piece.audio.size, total - i)
+                audio[i : i + n] = piece.audio[:n]
+        t0 = time.perf_counter()
+        transcript = self.transcriber.transcribe(
+            audio, terms=self.terms, offset=start, cancel=self._cancel
+        )
+        self._busy_s += time.perf_counter() - t0
+        self._calls += 1
+        self._done.append(_Done(start, start + audio.size / SAMPLE_RATE, transcript, len(group)))
+
+    # -- output ----------------------------------------------------------------------
+    @property
+    def pending(self) -> int:
+        """Stretches queued and not yet taken by the worker."""
+        return self._queue.qsize()
+
+    def finish(
+        self,
+        tail_audio: np.ndarray | None = None,
+        *,
+        tail_start_s: float | None = None,
+        duration: float | None = None,
+        timeout: float | None = None,
+    ) -> Transcript:
+        """Wait for every queued stretch (plus an optional last one) and merge them.
+
+        ``duration`` is the whole recording's length (default: the end of the last
+        stretch). Raises the worker's error, if it had one.
+        """
+        if tail_audio is not None and np.asarray(tail_audio).size:
+            if tail_start_s is None:
+                tail_start_s = max((d.end_s for d in self._done), default=0.0)
+            self.add_segment(tail_start_s, tail_audio)
+        t0 = time.perf_counter()
+        pending_at_finish = self.pending
+        self._finished = True
+        if self._thread is not None:
+            self._queue.put(_STOP)
+            self._thread.join(timeout)
+            if self._thread.is_alive():
+                from sayitout.errors import ModelError
+
+                raise ModelError(
+                    f"Transcription did not finish within {timeout:.0f} s",
+                    'try a smaller model (asr.model = "tiny.en") or beam size 1',
+                )
+        if self._error is not None:
+            raise self._error
+        return self._merge(duration, time.perf_counter() - t0, pending_at_finish)
+
+    def cancel(self) -> None:
+        """Stop decoding; queued stretches are dropped. Does not wait."""
+        self._cancel.set()
+        self._finished = True
+        if self._thread is not None:
+            self._queue.put(_STOP)
+
+    def _merge(self, duration: float | None, wait_s: float, pending: int) -> Transcript:
+        self.transcriber.load()
+        done = sorted(self._done, key=lambda d: d.start_s)
+        texts = [d.transcript.text for d in done if d.transcript.text]
+        words: list[Word] = [w for d in done for w in d.transcript.words]
+        end = max((d.end_s for d in done), default=0.0)
+        return Transcript(
+            text=" ".join(texts).strip(),
+            words=tuple(words),
+            duration=round(duration if duration is not None else end, 3),
+            model=self.transcriber.model_name,
+            device=self.transcriber.device,
+            language="en",
+            meta={
+                "incremental": True,
+                "segments": sum(d.pieces for d in done),
+                "calls": self._calls,
+                "decode_s": round(self._busy_s, 3),
+                "finish_wait_s": round(wait_s, 3),
+                "pending_at_finish": pending,
+                "beam_size": self.transcriber.settings.beam_size,
+                "compute_type": self.transcriber.compute_type,
+                "no_speech": not texts,
+            },
+        )
+
+
+def _group(batch: list[_Piece]) -> list[list[_Piece]]:
+    """Join neighbouring stretches (close in time, short in total) into one call."""
+    groups: list[list[_Piece]] = []
+    for piece in sorted(batch, key=lambda p: p.start_s):
+        if groups:
+            last = groups[-1]
+            gap = piece.start_s - last[-1].end_s
+            if gap <= _MAX_FILL_GAP_S and piece.end_s - last[0].start_s <= _MAX_BATCH_S:
+                last.append(piece)
+                continue
+        groups.append([piece])
+    return groups

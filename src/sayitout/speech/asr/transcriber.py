@@ -1,0 +1,338 @@
+"""Speech to text with faster-whisper, tuned for spoken interview answers.
+
+:class:`Transcriber` wraps one Whisper model (shared process-wide per model, device and
+compute type) and turns 16 kHz mono audio into a :class:`Transcript` with word
+timestamps. The question's rubric terms go in as ``hotwords`` (applied to every 30 s
+window) and in an initial prompt written in a hesitant, spoken style, which keeps the
+"um"s and "like"s that delivery feedback counts. Voice-activity filtering is always
+on: silence or noise alone gives an empty transcript, never an invented sentence.
+
+Every call pads audio to a full 30 s window: Whisper's encoder costs the same for a
+2 s stretch as for a 30 s one (about 0.5 s of a 2-core CPU for tiny.en), so the
+incremental transcriber keeps calls few and the last one short. (Feeding the encoder a
+shortened window was 3-4x faster but, with the terms in the prompt, made tiny.en
+invent endings such as "Thanks." and loop through temperature fallbacks; measured and
+dropped.)
+
+:class:`~sayitout.speech.asr.incremental.IncrementalTranscriber` builds on it.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+import time
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from sayitout.config import AsrSettings
+from sayitout.errors import AudioError, ModelError
+from sayitout.speech.models import ResolvedModel, pick_device, resolve_model
+from sayitout.speech.transcript import Transcript, Word
+
+log = logging.getLogger(__name__)
+
+SAMPLE_RATE = 16_000
+FILLER_PROMPT = "Umm, let me think like, hmm... Okay, here's what I'm, like, thinking."
+"""A hesitant opening: Whisper copies the style of its prompt, so fillers survive."""
+
+_SILENCE_PEAK = 1e-4
+_HALLUCINATIONS = frozenset(
+    {
+        "thank you.",
+        "thank you",
+        "thanks for watching!",
+        "thanks for watching.",
+        "you",
+        "bye.",
+        "bye!",
+        "so",
+        "okay.",
+        "thank you very much.",
+        "please subscribe.",
+    }
+)
+
+
+@dataclass(frozen=True)
+class DecodeOptions:
+    """How a transcription call is made. The defaults were measured (``bench/asr.py``)."""
+
+    use_hotwords: bool = True
+    """Pass the rubric terms as ``hotwords`` (applies to every 30 s window)."""
+    use_prompt: bool = True
+    """Start from :data:`FILLER_PROMPT` plus the terms (first window only)."""
+    condition_on_previous_text: bool = False
+    """False stops a mistake in one window from repeating through the next ones."""
+    word_timestamps: bool = True
+    vad_filter: bool = True
+    language: str | None = "en"
+
+
+@dataclass
+class _LoadedModel:
+    model: Any  # faster_whisper.WhisperModel subclass
+    resolved: ResolvedModel
+    device: str
+    compute_type: str
+    load_s: float
+    lock: threading.Lock = field(default_factory=threading.Lock)
+    """One call at a time per model: two at once only share the same cores (and
+    faster-whisper keeps per-call state in the model's feature extractor)."""
+
+
+_MODELS: dict[tuple, _LoadedModel] = {}
+_MODELS_LOCK = threading.Lock()
+_KEY_LOCKS: dict[tuple, threading.Lock] = {}
+
+
+def _load(resolved: ResolvedModel, device: str, compute: str, threads: int) -> _LoadedModel:
+    from faster_whisper import WhisperModel
+
+    t0 = time.perf_counter()
+    try:
+        model = WhisperModel(
+            str(resolved.path),
+            device=device,
+            compute_type=compute,
+            cpu_threads=threads,
+            local_files_only=True,
+        )
+    except Exception as exc:  # ctranslate2 raises RuntimeError/ValueError for bad models
+        raise ModelError(
+            f"The Whisper model {resolved.name!r} ({resolved.path}) could not be loaded on "
+            f"{device}/{compute}: {exc}",
+            'check the model directory, or try asr.device = "cpu" and asr.compute_type = "int8"',
+        ) from exc
+    return _LoadedModel(model, resolved, device, compute, time.perf_counter() - t0)
+
+
+def get_model(settings: AsrSettings) -> _LoadedModel:
+    """The process-wide model for these settings, loading it on first use (thread-safe)."""
+    resolved = resolve_model(settings.model)
+    device, compute = pick_device(settings.device, settings.compute_type)
+    key = (str(resolved.path), device, compute, settings.cpu_threads)
+    with _MODELS_LOCK:
+        loaded = _MODELS.get(key)
+        if loaded is not None:
+            return loaded
+        key_lock = _KEY_LOCKS.setdefault(key, threading.Lock())
+    with key_lock:
+        with _MODELS_LOCK:
+            loaded = _MODELS.get(key)
+        if loaded is not None:
+            return loaded
+        try:
+            loaded = _load(resolved, device, compute, settings.cpu_threads)
+        except ModelError:
+            if settings.device != "auto" or device == "cpu":
+                raise
+            log.warning("CUDA load failed; falling back to the CPU", exc_info=True)
+            device, compute = pick_device("cpu", None)
+            loaded = _load(resolved, device, compute, settings.cpu_threads)
+        with _MODELS_LOCK:
+            _MODELS[key] = loaded
+        return loaded
+
+
+def unique_terms(terms: Iterable[str]) -> list[str]:
+    seen: set[str] = set()
+    out: list[str] = []
+    for term in terms:
+        t = " ".join(str(term).split())
+        if t and t.lower() not in seen:
+            seen.add(t.lower())
+            out.append(t)
+    return out
+
+
+def build_hotwords(terms: Sequence[str]) -> str | None:
+    return ", ".join(terms) if terms else None
+
+
+def build_prompt(terms: Sequence[str]) -> str:
+    """The filler-keeping prompt, followed by the terms the answer may use."""
+    if not terms:
+        return FILLER_PROMPT
+    return f"{FILLER_PROMPT} We talked about {', '.join(terms)}."
+
+
+def _keep_segment(seg: Any) -> bool:
+    text = seg.text.strip()
+    if not text:
+        return False
+    if seg.no_speech_prob > 0.6 and seg.avg_logprob < -0.8:
+        return False
+    return not (
+        text.lower() in _HALLUCINATIONS and (seg.no_speech_prob > 0.3 or seg.avg_logprob < -0.7)
+    )
+
+
+def as_audio_array(audio: np.ndarray) -> np.ndarray:
+    a = np.asarray(audio)
+    if a.ndim == 2:  # (samples, channels) or (channels, samples)
+        a = a.mean(axis=1 if a.shape[1] <= 8 else 0)
+    a = a.reshape(-1)
+    if a.dtype != np.float32:
+        if np.issubdtype(a.dtype, np.integer):
+            a = a.astype(np.float32) / float(np.iinfo(a.dtype).max)
+        else:
+            a = a.astype(np.float32)
+    return a
+
+
+class Transcriber:
+    """Whisper transcription with rubric terms, fillers kept and no invented text."""
+
+    def __init__(
+        self, settings: AsrSettings | None = None, options: DecodeOptions | None = None
+    ) -> None:
+        self.settings = settings or AsrSettings()
+        self.options = options or DecodeOptions()
+        self._loaded: _LoadedModel | None = None
+        self._lock = threading.Lock()
+
+    # -- loading -------------------------------------------------------------------
+    def load(self) -> Transcriber:
+        """Load the model (once per process for the same model/device/compute)."""
+        with self._lock:
+            if self._loaded is None:
+                self._loaded = get_model(self.settings)
+        return self
+
+    @property
+    def loaded(self) -> bool:
+        return self._loaded is not None
+
+    @property
+    def model_name(self) -> str:
+        return self.settings.model
+
+    @property
+    def device(self) -> str:
+        return self._loaded.device if self._loaded else ""
+
+    @property
+    def compute_type(self) -> str:
+        return self._loaded.compute_type if self._loaded else ""
+
+    def warm_up(self) -> None:
+        """Load and run one tiny decode, so the first real answer is not slower."""
+        self.load()
+        rng = np.random.default_rng(0)
+        noise = (rng.standard_normal(SAMPLE_RATE) * 0.01).astype(np.float32)
+        self._run(noise, (), replace(self.options, vad_filter=False), 0.0)
+
+    # -- transcription ---------------------------------------------------------------
+    def transcribe(
+        self,
+        audio: np.ndarray | Path | str,
+        *,
+        terms: Iterable[str] = (),
+        offset: float = 0.0,
+        cancel: threading.Event | None = None,
+    ) -> Transcript:
+        """Transcribe 16 kHz mono audio (or an audio file); word times are shifted by
+        ``offset`` seconds (the segment's place in the whole recording)."""
+        if isinstance(audio, str | Path):
+            from sayitout.speech.audio.decode import load_audio
+
+            audio = load_audio(Path(audio))
+        a = as_audio_array(audio)
+        duration = a.size / SAMPLE_RATE
+        self.load()
+        terms_list = unique_terms(terms)
+        if a.size == 0 or float(np.max(np.abs(a))) < _SILENCE_PEAK or not np.isfinite(a).all():
+            if a.size and not np.isfinite(a).all():
+                raise AudioError("The audio contains invalid samples (NaN or infinity)")
+            return self._result("", (), duration, {"no_speech": True})
+        t0 = time.perf_counter()
+        text, words, meta = self._run(a, terms_list, self.options, offset, cancel)
+        elapsed = time.perf_counter() - t0
+        meta.update(
+            elapsed_s=round(elapsed, 3),
+            rtf=round(elapsed / duration, 3) if duration else None,
+            no_speech=not text,
+            terms=len(terms_list),
+        )
+        return self._result(text, words, duration, meta)
+
+    def _result(self, text: str, words: Sequence[Word], duration: float, meta: dict) -> Transcript:
+        assert self._loaded is not None
+        meta = {"beam_size": self.settings.beam_size, "compute_type": self.compute_type, **meta}
+        return Transcript(
+            text=text,
+            words=tuple(words),
+            duration=round(duration, 3),
+            model=self.model_name,
+            device=self.device,
+            language="en",
+            meta=meta,
+        )
+
+    def _run(
+        self,
+        a: np.ndarray,
+        terms: Sequence[str],
+        opts: DecodeOptions,
+        offset: float,
+        cancel: threading.Event | None = None,
+    ) -> tuple[str, list[Word], dict]:
+        assert self._loaded is not None
+        loaded = self._loaded
+        kwargs: dict[str, Any] = dict(
+            language=opts.language if not loaded.resolved.english_only else "en",
+            beam_size=self.settings.beam_size,
+            word_timestamps=opts.word_timestamps,
+            vad_filter=opts.vad_filter,
+            condition_on_previous_text=opts.condition_on_previous_text,
+            hotwords=build_hotwords(terms) if opts.use_hotwords else None,
+            initial_prompt=build_prompt(terms) if opts.use_prompt else None,
+        )
+        if opts.vad_filter:
+            kwargs["vad_parameters"] = {"min_silence_duration_ms": 700, "speech_pad_ms": 300}
+        kwargs["chunk_length"] = 30  # explicit: faster-whisper remembers the last one
+        texts: list[str] = []
+        words: list[Word] = []
+        cancelled = False
+        with loaded.lock:
+            try:
+                segments, _info = loaded.model.transcribe(a, **kwargs)
+                for seg in segments:  # lazy: the decoding happens here
+                    if _keep_segment(seg):
+                        texts.append(seg.text.strip())
+                        words.extend(
+                            Word(
+                                w.word.strip(),
+                                round(float(w.start) + offset, 3),
+                                round(float(w.end) + offset, 3),
+                                round(float(w.probability), 4),
+                            )
+                            for w in (seg.words or ())
+                            if w.word.strip()
+                        )
+                    if cancel is not None and cancel.is_set():
+                        cancelled = True
+                        break
+            except (RuntimeError, ValueError) as exc:
+                raise ModelError(
+                    f"Transcription failed: {exc}", 'try asr.device = "cpu" or another asr.model'
+                ) from exc
+        meta: dict[str, Any] = {}
+        if cancelled:
+            meta["cancelled"] = True
+        return " ".join(texts).strip(), words, meta
+
+
+def transcribe_file(
+    path: Path | str, terms: Iterable[str] = (), settings: AsrSettings | None = None
+) -> Transcript:
+    """Transcribe any common audio file; unreadable or empty files raise AudioError."""
+    from sayitout.speech.audio.decode import load_audio
+
+    audio = load_audio(Path(path))
+    return Transcriber(settings).transcribe(audio, terms=terms)
