@@ -43,6 +43,8 @@ def _v0_to_v1(conn: sqlite3.Connection) -> None:
         );
         CREATE INDEX sessions_started ON sessions(started_at);
 
+        -- Small columns first, the big JSON last: SQLite reads a row from its start, so
+        -- list queries never walk the overflow pages of the transcript and score JSON.
         CREATE TABLE attempts (
             id                   INTEGER PRIMARY KEY,
             session_id           INTEGER REFERENCES sessions(id) ON DELETE SET NULL,
@@ -50,18 +52,19 @@ def _v0_to_v1(conn: sqlite3.Connection) -> None:
             deck                 TEXT NOT NULL,
             rubric_version       INTEGER NOT NULL DEFAULT 1,
             created_at           TEXT NOT NULL,  -- ISO 8601, UTC
-            recording_path       TEXT,           -- relative to the recordings dir when inside it
-            transcript_raw       TEXT NOT NULL,  -- JSON of Transcript.to_dict()
-            transcript_corrected TEXT,
-            asr_model            TEXT NOT NULL DEFAULT '',
-            embedding_model      TEXT NOT NULL DEFAULT '',
             score                INTEGER NOT NULL CHECK (score BETWEEN 0 AND 100),
-            score_json           TEXT NOT NULL,  -- JSON of AnswerScore.to_dict(), current
             coverage             REAL,           -- weighted share of key points covered, 0..1
             wpm                  REAL,
             fillers_per_min      REAL,
             duration_s           REAL,
-            ended_by             TEXT
+            ended_by             TEXT,
+            asr_model            TEXT NOT NULL DEFAULT '',
+            embedding_model      TEXT NOT NULL DEFAULT '',
+            recording_path       TEXT,           -- relative to the recordings dir when inside it
+            transcript_corrected TEXT,
+            answer_text          TEXT NOT NULL DEFAULT '',  -- as heard, for exports and search
+            transcript_raw       TEXT NOT NULL,  -- JSON of Transcript.to_dict()
+            score_json           TEXT NOT NULL   -- JSON of AnswerScore.to_dict(), current
         );
         CREATE INDEX attempts_created ON attempts(created_at);
         CREATE INDEX attempts_question ON attempts(question_id, created_at);

@@ -240,9 +240,10 @@ class Store:
         rows = self._read(
             "read the sessions",
             "SELECT s.id, s.deck, s.started_at, s.finished_at, s.settings, "
-            "COUNT(a.id), AVG(a.score) FROM sessions s "
-            f"LEFT JOIN attempts a ON a.session_id = s.id {clause} "
-            "GROUP BY s.id ORDER BY s.started_at DESC, s.id DESC",
+            "COALESCE(a.n, 0), a.mean FROM sessions s LEFT JOIN "
+            "(SELECT session_id, COUNT(*) AS n, AVG(score) AS mean FROM attempts "
+            " WHERE session_id IS NOT NULL GROUP BY session_id) a ON a.session_id = s.id "
+            f"{clause} ORDER BY s.started_at DESC, s.id DESC",
             params,
         )
         return [
@@ -280,14 +281,14 @@ class Store:
         asr = transcript.model if asr_model is None else asr_model
         emb = score.embedding_model if embedding_model is None else embedding_model
         version = score.rubric_version if rubric_version is None else rubric_version
-        score_json = json.dumps(score.to_dict())
+        score_json = json.dumps(score.to_dict(), separators=(",", ":"))
         dl = score.delivery
         with self._write("save the attempt") as conn:
             cur = conn.execute(
                 "INSERT INTO attempts (session_id, question_id, deck, rubric_version, created_at, "
                 "recording_path, transcript_raw, transcript_corrected, asr_model, embedding_model, "
-                "score, score_json, coverage, wpm, fillers_per_min, duration_s, ended_by) "
-                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                "score, score_json, coverage, wpm, fillers_per_min, duration_s, ended_by, "
+                "answer_text) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 (
                     session_id,
                     question_id,
@@ -295,7 +296,7 @@ class Store:
                     version,
                     created,
                     self._relative(recording_path),
-                    json.dumps(transcript.to_dict()),
+                    json.dumps(transcript.to_dict(), separators=(",", ":")),
                     transcript_corrected,
                     asr,
                     emb,
@@ -306,6 +307,7 @@ class Store:
                     dl.fillers_per_minute if dl else None,
                     dl.duration_s if dl else transcript.duration,
                     ended_by,
+                    transcript.text,
                 ),
             )
             attempt_id = int(cur.lastrowid or 0)
@@ -325,7 +327,7 @@ class Store:
         self._require_attempt(attempt_id)
         reason = "correction" if corrected_text is not None else "rescore"
         when = to_db(now_utc())
-        score_json = json.dumps(score.to_dict())
+        score_json = json.dumps(score.to_dict(), separators=(",", ":"))
         dl = score.delivery
         with self._write("save the new score") as conn:
             conn.execute(
@@ -553,8 +555,7 @@ class Store:
         clause, params = _filters_from(filters)
         rows = self._read(
             "read answers",
-            "SELECT id, COALESCE(transcript_corrected, json_extract(transcript_raw, '$.text')) "
-            f"FROM attempts {clause}",
+            f"SELECT id, COALESCE(transcript_corrected, answer_text) FROM attempts {clause}",
             params,
         )
         return {r[0]: r[1] or "" for r in rows}
