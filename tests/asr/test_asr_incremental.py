@@ -1,0 +1,133 @@
+"""The incremental worker's logic, with a stand-in transcriber (no model needed)."""
+
+from __future__ import annotations
+
+import threading
+import time
+
+import numpy as np
+import pytest
+
+from sayitout.config import AsrSettings
+from sayitout.errors import ModelError
+from sayitout.speech.asr import IncrementalTranscriber
+from sayitout.speech.transcript import Transcript, Word
+
+SR = 16_000
+
+
+class FakeTranscriber:
+    """Says "w<N>" for every non-zero second of audio, at that second."""
+
+    model_name = "fake"
+    device = "cpu"
+    compute_type = "int8"
+
+    def __init__(self, delay: float = 0.0, fail_on: int | None = None) -> None:
+        self.settings = AsrSettings()
+        self.delay = delay
+        self.fail_on = fail_on
+        self.calls: list[tuple[float, float]] = []
+        self.gate = threading.Event()
+        self.gate.set()
+
+    def load(self):
+        return self
+
+    def transcribe(self, audio, *, terms=(), offset=0.0, cancel=None) -> Transcript:
+        self.gate.wait(5)
+        time.sleep(self.delay)
+        self.calls.append((offset, audio.size / SR))
+        if self.fail_on is not None and len(self.calls) == self.fail_on:
+            raise ModelError("decoder broke")
+        words = []
+        for sec in range(int(np.ceil(audio.size / SR))):
+            block = audio[sec * SR : (sec + 1) * SR]
+            if np.any(block != 0):
+                label = f"w{round(float(np.max(block)) * 100)}"
+                words.append(Word(label, offset + sec, offset + sec + 0.5))
+        return Transcript(" ".join(w.text for w in words), tuple(words), audio.size / SR)
+
+
+def seg(tag: int, seconds: float = 1.0) -> np.ndarray:
+    return np.full(int(seconds * SR), tag / 100, dtype=np.float32)
+
+
+def test_segments_are_decoded_in_the_background_and_merged_in_order():
+    fake = FakeTranscriber()
+    inc = IncrementalTranscriber(fake, ["AdamW"])
+    for n, start in enumerate((0.0, 2.0), 1):
+        inc.add_segment(start, seg(n))
+        deadline = time.monotonic() + 5
+        while len(fake.calls) < n and time.monotonic() < deadline:
+            time.sleep(0.01)
+    assert len(fake.calls) == 2, "segments should be decoded before finish()"
+    t = inc.finish(seg(3), tail_start_s=4.0, duration=5.5)
+    assert t.text == "w1 w2 w3"
+    assert [w.start for w in t.words] == [0.0, 2.0, 4.0]
+    assert t.duration == 5.5 and t.model == "fake" and t.meta["incremental"]
+    assert t.meta["segments"] == 3
+
+
+def test_a_backlog_is_decoded_in_one_call_with_gaps_kept():
+    fake = FakeTranscriber()
+    fake.gate.clear()  # the worker is busy while three segments queue up
+    inc = IncrementalTranscriber(fake)
+    inc.add_segment(0.0, seg(1))
+    time.sleep(0.05)
+    inc.add_segment(3.0, seg(2))
+    inc.add_segment(5.0, seg(3))
+    inc.add_segment(7.0, seg(4))
+    fake.gate.set()
+    t = inc.finish()
+    assert t.text == "w1 w2 w3 w4"
+    assert [w.start for w in t.words] == [0.0, 3.0, 5.0, 7.0]
+    assert len(fake.calls) == 2  # the first alone, then the three waiting ones together
+    assert fake.calls[1] == (3.0, 5.0)
+
+
+def test_far_apart_segments_are_not_joined():
+    fake = FakeTranscriber()
+    fake.gate.clear()
+    inc = IncrementalTranscriber(fake)
+    inc.add_segment(0.0, seg(1))
+    time.sleep(0.05)
+    inc.add_segment(10.0, seg(2))
+    inc.add_segment(40.0, seg(3))  # a long thinking pause
+    fake.gate.set()
+    t = inc.finish()
+    assert [w.start for w in t.words] == [0.0, 10.0, 40.0]
+    assert len(fake.calls) == 3
+
+
+def test_worker_error_is_raised_by_finish():
+    inc = IncrementalTranscriber(FakeTranscriber(fail_on=1))
+    inc.add_segment(0.0, seg(1))
+    with pytest.raises(ModelError, match="decoder broke"):
+        inc.finish()
+
+
+def test_no_segments_is_an_empty_transcript():
+    t = IncrementalTranscriber(FakeTranscriber()).finish(duration=3.0)
+    assert t.is_empty and t.duration == 3.0 and t.meta["no_speech"]
+
+
+def test_cancel_drops_pending_work_and_returns_at_once():
+    fake = FakeTranscriber(delay=0.2)
+    inc = IncrementalTranscriber(fake)
+    for i in range(5):
+        inc.add_segment(i * 30.0, seg(i + 1))
+    t0 = time.monotonic()
+    inc.cancel()
+    assert time.monotonic() - t0 < 0.1
+    inc.add_segment(200.0, seg(9))  # ignored after cancel
+    time.sleep(0.5)
+    assert len(fake.calls) <= 2
+
+
+def test_usable_as_the_recorder_callback():
+    fake = FakeTranscriber()
+    inc = IncrementalTranscriber(fake)
+    callback = inc.add_segment
+    callback(1.0, seg(5))
+    assert inc.finish().text == "w5"
