@@ -180,6 +180,11 @@ class NumberMention:
     """Introduced as the answer ("so", "that's", "the answer is"...)."""
     note: str = ""
     """How it was read when that is not obvious (e.g. "half of 0.0003")."""
+    operand: bool = False
+    """Said as an operand or a label ("of ten", "divided by sixty", "step five hundred"),
+    not as a result."""
+    explicit: bool = False
+    """Introduced by "the answer is" / "my answer is"."""
 
 
 def _tokenise(text: str) -> list[_Tok]:
@@ -457,9 +462,56 @@ def _is_rate(toks: list[_Tok], j: int) -> int | None:
     return None
 
 
+_FILLERS = {"um", "uh", "erm", "er", "ah", "like", "you", "know", "basically"}
+_OPERAND_BEFORE = {
+    "step",
+    "steps",
+    "epoch",
+    "layer",
+    "of",
+    "over",
+    "by",
+    "times",
+    "from",
+    "out",
+    "than",
+    "because",
+    "since",
+    "divided",
+    "multiply",
+    "multiplied",
+    "log",
+    "ln",
+    "into",
+    "with",
+    "minus",
+    "plus",
+    "and",
+    "at",
+}
+
+
+def _before(toks: list[_Tok], i: int, n: int = 5) -> list[str]:
+    out = [t.text for t in toks[max(0, i - n - 3) : i]]
+    return [w for w in out if w not in _APPROX and w not in _FILLERS][-n:]
+
+
+def _operand(toks: list[_Tok], i: int, j: int) -> bool:
+    before = _before(toks, i, 1)
+    if before and before[0] in _OPERAND_BEFORE:
+        return True
+    # followed by an operator: "two thousand divided by", "five hundred over two thousand"
+    after = [t.text for t in toks[j : j + 2]]
+    return bool(after) and after[0] in ("times", "divided", "over", "/", "x", "plus", "minus")
+
+
+def _explicit(toks: list[_Tok], i: int) -> bool:
+    before = _before(toks, i, 3)
+    return "answer" in before or "answer's" in before
+
+
 def _cued(toks: list[_Tok], i: int) -> bool:
-    before = [t.text for t in toks[max(0, i - 5) : i]]
-    before = [w for w in before if w not in _APPROX]
+    before = _before(toks, i)
     if any(tuple(before[-len(cue) :]) == cue for cue in _CUES):
         return True
     return any(w in _STRONG_CUES for w in before[-3:])
@@ -518,6 +570,8 @@ def find_numbers(text: str) -> list[NumberMention]:
                 end=e,
                 cued=_cued(toks, i),
                 note=note,
+                operand=_operand(toks, i, max(j, end_j)),
+                explicit=_explicit(toks, i),
             )
         )
         i = max(j, end_j)
@@ -559,8 +613,11 @@ def _pick(mentions: list[NumberMention], quantity: str | None) -> NumberMention 
     pools.append([m for m in mentions if m.quantity not in (None, "rate")])
     for pool in pools:
         if pool:
-            cued = [m for m in pool if m.cued]
-            return (cued or pool)[-1]
+            explicit = [m for m in pool if m.explicit]
+            if explicit:
+                return explicit[-1]
+            stated = [m for m in pool if m.cued or not m.operand]
+            return (stated or pool)[-1]
     return mentions[-1]
 
 
@@ -629,17 +686,19 @@ def judge(numeric: NumericAnswer, text: str) -> NumericResult:
     tol = numeric.tolerance + 1e-9 * max(1.0, abs(numeric.value))
     correct = abs(value - numeric.value) <= tol
     how = f" ({m.note})" if m.note else ""
+    said = " ".join(x for x in (_fmt(m.value), m.unit or "") if x)
     if correct:
         if converted:
             reason = f"Right: {converted}{how}."
         elif m.unit is None and numeric.unit and want_q not in (None, "count"):
             reason = f"Right value, {_fmt(value)}{how}; say the unit too ({unit_label})."
         else:
-            reason = f"Right: {_fmt(value)} {m.unit or unit_label}{how}.".replace(" .", ".")
+            shown = " ".join(x for x in (_fmt(value), m.unit or unit_label) if x)
+            reason = f"Right: {shown}{how}."
+    elif converted:
+        reason = f"Heard {said}, which is {_fmt(value)} {unit_label}; the answer is {expected_txt}."
     else:
-        heard = f"{_fmt(m.value)} {m.unit or ''}".strip()
-        extra = f" ({converted})" if converted else how
-        reason = f"Heard {heard}{extra} as your answer, but it is {expected_txt}."
+        reason = f"Heard {said}{how} as your final answer, but it is {expected_txt}."
     return NumericResult(
         expected=numeric.value,
         tolerance=numeric.tolerance,

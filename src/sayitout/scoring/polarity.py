@@ -7,8 +7,9 @@ compared here.
 
 Rules (documented for reviewers and candidates):
 
-* A *direction word* says up (raise, increase, higher, bigger, more, double...) or
-  down (lower, decrease, reduce, smaller, less, halve...).
+* A *direction word* says up (raise, increase, higher, bigger, more, double,
+  multiply...), down (lower, decrease, reduce, smaller, less, halve, divide...) or no
+  change (same, unchanged, leave, constant).
 * A direction word is *negated* when a negation cue (not, n't, never, no, don't,
   without, avoid, instead of, rather than, stop) comes within the three words before it:
   "don't raise it" means down; "instead of increasing it" means down.
@@ -19,6 +20,10 @@ Rules (documented for reviewers and candidates):
   object and every direction the candidate states about that object (the content
   words within four words of the direction word, falling back to all the candidate's
   directions when no object is shared) is the opposite one.
+* A key point is not credited by words that negate it: a content word of the key
+  point within five words after a negation cue, before a clause break ("the learning
+  rate doesn't really depend on the batch size" does not credit "scale the learning
+  rate with the batch size").
 * Two texts *differ in negation* when one has a negation cue and the other none
   (used only for misconceptions, so "you don't need to shuffle the validation set"
   does not flag the misconception "shuffle the validation set").
@@ -38,23 +43,28 @@ def _wordset(words: str) -> frozenset[str]:
 
 UP = 1
 DOWN = -1
+SAME = 0
 
 _UP_WORDS = _wordset(
     """raise raises raised raising increase increases increased increasing higher high highest
     bigger big biggest larger large largest more grow grows growing boost boosting bump bumping
-    double doubling doubled upward upwards maximise maximize longer"""
+    double doubling doubled multiply multiplied multiplying upward upwards maximise maximize
+    longer"""
 )
 _DOWN_WORDS = _wordset(
     """lower lowers lowered lowering low lowest decrease decreases decreased decreasing reduce
     reduces reduced reducing reduction smaller small smallest less fewer shrink shrinking cut
     cutting drop dropping halve halving halved downward downwards decay decaying minimise
-    minimize shorter"""
+    minimize shorter divide divided dividing"""
 )
+_SAME_WORDS = _wordset("""same unchanged leave constant""")
 _NEGATIONS = _wordset(
     """not no never don't dont doesn't doesnt didn't didnt isn't isnt aren't arent won't wont
     wouldn't wouldnt shouldn't shouldnt can't cant cannot without avoid avoiding stop nor
     neither hardly instead rather"""
 )
+_CLAUSE_BREAKS = _wordset("""but so and because then which although though i'd i you'd we
+    you however while whereas""")
 # "instead" and "rather" negate only as "instead of X" / "rather than X".
 _NEEDS_NEXT = {"instead": "of", "rather": "than"}
 
@@ -72,6 +82,9 @@ class Polarity:
     mentions: tuple[Mention, ...]
     negated: bool
     """Whether the text has a negation cue anywhere."""
+    negated_stems: frozenset[str] = frozenset()
+    """Content-word stems in the scope of a negation: up to five words after the cue,
+    stopping at a clause break ("doesn't really depend on the batch" -> depend, batch)."""
 
 
 def _tokens(text: str) -> list[str]:
@@ -95,14 +108,25 @@ def analyse(text: str) -> Polarity:
     toks = _tokens(text)
     mentions = []
     negated = False
+    scoped: set[str] = set()
     for k in range(len(toks)):
         if _is_negation(toks, k):
             negated = True
+            scope: list[str] = []
+            for w in toks[k + 1 : k + 6]:
+                if w in _CLAUSE_BREAKS:
+                    break
+                scope.append(w)
+            # "don't raise the learning rate" is a direction, judged by direction_conflict
+            if not any(w in _UP_WORDS or w in _DOWN_WORDS or w in _SAME_WORDS for w in scope):
+                scoped.update(stem(w) for w in scope if w not in STOPWORDS | _NEGATIONS)
     for k, t in enumerate(toks):
         if t in _UP_WORDS:
             d = UP
         elif t in _DOWN_WORDS:
             d = DOWN
+        elif t in _SAME_WORDS:
+            d = SAME
         else:
             continue
         before = toks[max(0, k - 3) : k]
@@ -110,10 +134,11 @@ def analyse(text: str) -> Polarity:
         # "instead of X" also negates when "of" sits just before the word.
         if k >= 2 and toks[k - 1] in ("of", "than") and toks[k - 2] in _NEEDS_NEXT:
             flipped = True
-        if flipped:
-            d = -d
         dirs = {d}
-        if k >= 1 and toks[k - 1] in ("too", "overly", "very"):
+        if flipped:
+            # "don't raise it": down; "don't change it"/"not the same": up or down
+            dirs = {-d} if d != SAME else {UP, DOWN}
+        elif d != SAME and k >= 1 and toks[k - 1] in ("too", "overly", "very"):
             dirs.add(-d)
         ctx = frozenset(
             stem(w)
@@ -124,7 +149,7 @@ def analyse(text: str) -> Polarity:
             and w not in _NEGATIONS
         )
         mentions.append(Mention(frozenset(dirs), ctx))
-    return Polarity(tuple(mentions), negated)
+    return Polarity(tuple(mentions), negated, frozenset(scoped))
 
 
 def direction_conflict(rubric: Polarity, answer: Polarity) -> bool:
@@ -139,4 +164,13 @@ def direction_conflict(rubric: Polarity, answer: Polarity) -> bool:
 
 
 def negation_differs(rubric: Polarity, answer: Polarity) -> bool:
+    """One text has a negation cue and the other none (strict: for misconceptions)."""
     return rubric.negated != answer.negated
+
+
+def negates(rubric: Polarity, rubric_stems: frozenset[str], answer: Polarity) -> bool:
+    """The answer negates what the (positive) rubric text says: a content word of the
+    rubric text falls in the scope of a negation in the answer."""
+    if rubric.negated:
+        return False
+    return bool(answer.negated_stems & rubric_stems)

@@ -247,6 +247,8 @@ class Scorer:
                 return False
             if is_mis and polarity.negation_differs(rt.polarity, win_pol(j)):
                 return False
+            if polarity.negates(rt.polarity, rt.stems, win_pol(j)):
+                return False
             return numbers_agree(rt.numbers, win_nums(j), require=is_mis)
 
         def best(item: _Item, is_mis: bool) -> Candidate:

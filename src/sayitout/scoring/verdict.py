@@ -53,6 +53,10 @@ def _short(text: str, limit: int = 90) -> str:
     return cut.rstrip(",;:") + "…"
 
 
+def _gap(k: KeyPointResult) -> str:
+    return "you missed" if k.status == "missed" else "only partly"
+
+
 def verdict(
     answer: str,
     key_points: list[KeyPointResult],
@@ -65,8 +69,10 @@ def verdict(
         return "Nothing was said, so there is nothing to score."
     covered = [k for k in key_points if k.status == "covered"]
     partial = [k for k in key_points if k.status == "partial"]
+    # what to work on: the heaviest key point missed outright, else one only partly made
     missed = sorted(
-        (k for k in key_points if k.status != "covered"), key=lambda k: (-k.weight, k.status)
+        (k for k in key_points if k.status != "covered"),
+        key=lambda k: (k.status != "missed", -k.weight),
     )
     parts: list[str] = []
     if numeric is not None:
@@ -82,7 +88,7 @@ def verdict(
                 f"Wrong number: {heard}, expected {_fmt(numeric.expected)} {numeric.unit}".rstrip()
             )
         if missed:
-            parts.append(f"you missed: {_short(missed[0].text)}")
+            parts.append(f"{_gap(missed[0])}: {_short(missed[0].text)}")
     else:
         n = len(key_points)
         if len(covered) == n:
@@ -93,7 +99,7 @@ def verdict(
                 line += f" ({len(partial)} more partly)"
             parts.append(line)
             if missed:
-                parts.append(f"missed: {_short(missed[0].text)}")
+                parts.append(f"{_gap(missed[0])}: {_short(missed[0].text)}")
     if misconceptions:
         worst = max(misconceptions, key=lambda m: m.penalty)
         extra = f" (+{len(misconceptions) - 1} more)" if len(misconceptions) > 1 else ""
