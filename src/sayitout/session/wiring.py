@@ -186,26 +186,43 @@ class LazyVoice:
 # --- speech recognition -----------------------------------------------------------------
 
 
-class _Live:
-    def __init__(self, incremental: Any, on_partial: Callable[[str], None]) -> None:
-        self._inc = incremental
+class _Reporting:
+    """Wraps the transcriber an ``IncrementalTranscriber`` drives, so each decoded
+    stretch of speech is reported at once (the words appearing while the candidate
+    is still talking)."""
+
+    def __init__(self, transcriber: Any, on_partial: Callable[[str], None]) -> None:
+        self._inner = transcriber
         self._on_partial = on_partial
+        self._pieces: list[tuple[float, str]] = []
+        self._lock = threading.Lock()
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._inner, name)
+
+    def transcribe(self, audio, *args, **kwargs):
+        transcript = self._inner.transcribe(audio, *args, **kwargs)
+        if transcript.text.strip():
+            with self._lock:
+                self._pieces.append((float(kwargs.get("offset", 0.0)), transcript.text.strip()))
+                self._pieces.sort()
+                text = " ".join(t for _, t in self._pieces)
+            self._on_partial(text)
+        return transcript
+
+
+class _Live:
+    def __init__(self, incremental: Any) -> None:
+        self._inc = incremental
 
     def add_segment(self, audio, start_s: float) -> None:
-        self._inc.add_segment(audio, start_s)
-        text = getattr(self._inc, "partial_text", None)
-        if callable(text):
-            text = text()
-        if text:
-            self._on_partial(text)
+        self._inc.add_segment(start_s, audio)
 
     def finish(self, recording: Recording):
-        return self._inc.finish()
+        return self._inc.finish(duration=recording.duration_s)
 
     def cancel(self) -> None:
-        cancel = getattr(self._inc, "cancel", None)
-        if cancel is not None:
-            cancel()
+        self._inc.cancel()
 
 
 class WhisperRecognizer:
@@ -234,15 +251,17 @@ class WhisperRecognizer:
             return self._transcriber
 
     def load(self) -> None:
-        self._get().load()
+        transcriber = self._get()
+        warm = getattr(transcriber, "warm_up", None)
+        (warm or transcriber.load)()
 
     def start(self, terms: Sequence[str], on_partial: Callable[[str], None]) -> _Live:
         from sayitout.speech.asr import IncrementalTranscriber
 
         transcriber = self._get()
         transcriber.load()
-        incremental = IncrementalTranscriber(transcriber, terms=list(terms))
-        return _Live(incremental, on_partial)
+        incremental = IncrementalTranscriber(_Reporting(transcriber, on_partial), list(terms))
+        return _Live(incremental)
 
 
 # --- scoring ----------------------------------------------------------------------------
@@ -272,10 +291,7 @@ class LazyScorer:
             return self._scorer
 
     def load(self) -> None:
-        scorer = self._get()
-        warm = getattr(scorer, "warm_up", None) or getattr(scorer, "load", None)
-        if warm is not None:
-            warm()
+        self._get().warm_up()
 
     def score(self, rubric, answer):
         return self._get().score(rubric, answer)
