@@ -1,0 +1,427 @@
+"""History: sessions newest first and their attempts, filterable by deck, topic and score.
+
+Built for big histories: the sessions list and each page of attempts load in worker
+threads and arrive as messages; the attempts table loads 200 rows at a time as the
+cursor nears the end, so 10,000 attempts open and scroll without a stall.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, ClassVar
+
+from rich.text import Text
+from textual import on, work
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Horizontal, Vertical
+from textual.message import Message
+from textual.screen import Screen
+from textual.widgets import DataTable, Footer, Header, Label, ProgressBar, Select, Static
+
+from sayitout.errors import SayitoutError
+from sayitout.store import AttemptSummary, SessionRecord, Store
+
+PAGE = 200
+"""Attempts fetched per query."""
+PREFETCH = 40
+"""Fetch the next page when the cursor is this close to the last loaded row."""
+SCORE_BANDS: dict[str, tuple[int | None, int | None]] = {
+    "below 40": (None, 39),
+    "40–64": (40, 64),
+    "65–84": (65, 84),
+    "85 and up": (85, None),
+}
+ALL = "all"
+CLI = "cli"
+
+
+def score_style(score: float) -> str:
+    return "bold green" if score >= 75 else ("bold yellow" if score >= 50 else "bold red")
+
+
+@dataclass(frozen=True)
+class HistoryFilter:
+    deck: str | None = None
+    topic: str | None = None
+    band: str | None = None
+    session: str = ALL
+    """``all``, ``cli`` (command-line attempts) or a session id as text."""
+
+
+# ------------------------------------------------------------------------- messages
+class SessionsLoaded(Message):
+    def __init__(self, generation: int, sessions: list[SessionRecord], total: int) -> None:
+        super().__init__()
+        self.generation, self.sessions, self.total = generation, sessions, total
+
+
+class AttemptsPage(Message):
+    def __init__(
+        self, generation: int, offset: int, rows: list[AttemptSummary], total: int
+    ) -> None:
+        super().__init__()
+        self.generation, self.offset, self.rows, self.total = generation, offset, rows, total
+
+
+class HistoryFailed(Message):
+    def __init__(self, title: str, message: str, hint: str | None) -> None:
+        super().__init__()
+        self.title, self.message, self.hint = title, message, hint
+
+
+class ReportProgress(Message):
+    def __init__(self, fraction: float, stage: str) -> None:
+        super().__init__()
+        self.fraction, self.stage = fraction, stage
+
+    def can_replace(self, message: Message) -> bool:
+        return isinstance(message, ReportProgress)
+
+
+class ReportDone(Message):
+    def __init__(self, path: Path | None, error: str | None = None) -> None:
+        super().__init__()
+        self.path, self.error = path, error
+
+
+# --------------------------------------------------------------------------- screen
+class HistoryScreen(Screen):
+    """Every stored session and attempt. ``enter`` opens an attempt in full."""
+
+    DEFAULT_CSS = """
+    HistoryScreen #filters { height: auto; padding: 0 1; }
+    HistoryScreen #filters Select { width: 1fr; margin-right: 1; }
+    HistoryScreen #panes { height: 1fr; }
+    HistoryScreen #sessions-pane { width: 44; min-width: 30; }
+    HistoryScreen #attempts-pane { width: 1fr; }
+    HistoryScreen .pane-title { padding: 0 1; color: $text-muted; text-style: bold; }
+    HistoryScreen DataTable { height: 1fr; }
+    HistoryScreen #status { height: 1; padding: 0 1; color: $text-muted; }
+    HistoryScreen #report-progress { display: none; height: 1; padding: 0 1; }
+    HistoryScreen #report-progress.busy { display: block; }
+    """
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("escape", "back", "Back"),
+        Binding("enter", "open", "Open attempt", show=True),
+        Binding("tab", "focus_next", "Next pane", show=False),
+        Binding("r", "refresh", "Refresh"),
+        Binding("e", "export", "Export report"),
+    ]
+
+    def __init__(self, store: Store, bank: Any = None, *, report_dir: Path | None = None) -> None:
+        super().__init__()
+        self.store = store
+        self.bank = bank
+        self.report_dir = report_dir
+        self.filter = HistoryFilter()
+        self._generation = 0
+        self._loaded = 0
+        self._total = 0
+        self._loading = False
+        self._attempt_ids: list[int] = []
+
+    # ------------------------------------------------------------------ layout
+    def compose(self) -> ComposeResult:
+        yield Header()
+        with Horizontal(id="filters"):
+            yield Select([], prompt="All decks", id="deck")
+            yield Select([], prompt="All topics", id="topic")
+            yield Select([(k, k) for k in SCORE_BANDS], prompt="Any score", id="band")
+        with Horizontal(id="panes"):
+            with Vertical(id="sessions-pane"):
+                yield Label("Sessions", classes="pane-title")
+                yield DataTable(id="sessions", cursor_type="row", zebra_stripes=True)
+            with Vertical(id="attempts-pane"):
+                yield Label("Attempts", classes="pane-title", id="attempts-title")
+                yield DataTable(id="attempts", cursor_type="row", zebra_stripes=True)
+        yield ProgressBar(total=1.0, show_eta=False, id="report-progress")
+        yield Static("Loading…", id="status")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.title = "sayitout"
+        self.sub_title = "history"
+        if self.bank is None:
+            services = getattr(self.app, "services", None)
+            try:
+                self.bank = getattr(services, "bank", None)
+            except SayitoutError:
+                self.bank = None
+        sessions = self.query_one("#sessions", DataTable)
+        sessions.add_column("When", key="when")
+        sessions.add_column("Deck", key="deck")
+        sessions.add_column("Ans", key="n")
+        sessions.add_column("Mean", key="mean")
+        attempts = self.query_one("#attempts", DataTable)
+        for label, key in (
+            ("When", "when"), ("Question", "q"), ("Score", "score"), ("Cover", "cover"),
+            ("WPM", "wpm"), ("Fill/m", "fill"), ("Audio", "audio"),
+        ):  # fmt: skip
+            attempts.add_column(label, key=key)
+        self._fill_filter_options()
+        self.reload()
+        attempts.focus()
+
+    def _fill_filter_options(self) -> None:
+        decks: list[str] = []
+        topics: list[str] = []
+        if self.bank is not None:
+            decks = list(getattr(self.bank, "decks", {}) or {})
+            try:
+                topics = list(self.bank.topics())
+            except Exception:
+                topics = []
+        self.query_one("#deck", Select).set_options((d, d) for d in decks)
+        self.query_one("#topic", Select).set_options((t, t) for t in topics)
+        self.query_one("#topic", Select).disabled = not topics
+
+    # ----------------------------------------------------------------- loading
+    def reload(self) -> None:
+        """Reload sessions and the first page of attempts for the current filter."""
+        self._generation += 1
+        self._loaded = 0
+        self._total = 0
+        self._attempt_ids = []
+        self._loading = True
+        self.query_one("#attempts", DataTable).clear()
+        self._load_sessions(self._generation, self.filter)
+        self._load_attempts(self._generation, self.filter, 0)
+
+    def _query_kwargs(self, flt: HistoryFilter) -> dict[str, Any]:
+        kwargs: dict[str, Any] = {"deck": flt.deck}
+        if flt.topic and self.bank is not None:
+            kwargs["question_ids"] = [
+                q.id for q in self.bank.questions(topics=[flt.topic], ready_only=False)
+            ]
+        if flt.band:
+            kwargs["min_score"], kwargs["max_score"] = SCORE_BANDS[flt.band]
+        if flt.session == CLI:
+            kwargs["cli_only"] = True
+        elif flt.session != ALL:
+            kwargs["session_id"] = int(flt.session)
+        return kwargs
+
+    @work(thread=True, exclusive=True, group="history-sessions", exit_on_error=False)
+    def _load_sessions(self, generation: int, flt: HistoryFilter) -> None:
+        try:
+            sessions = self.store.sessions(deck=flt.deck)
+            total = self.store.count_attempts(deck=flt.deck)
+        except SayitoutError as exc:
+            self.post_message(HistoryFailed(exc.title, exc.message, exc.hint))
+            return
+        self.post_message(SessionsLoaded(generation, sessions, total))
+
+    @work(thread=True, group="history-attempts", exit_on_error=False)
+    def _load_attempts(self, generation: int, flt: HistoryFilter, offset: int) -> None:
+        try:
+            kwargs = self._query_kwargs(flt)
+            rows = self.store.attempts(**kwargs, limit=PAGE, offset=offset)
+            total = self.store.count_attempts(**kwargs) if offset == 0 else -1
+        except SayitoutError as exc:
+            self.post_message(HistoryFailed(exc.title, exc.message, exc.hint))
+            return
+        self.post_message(AttemptsPage(generation, offset, rows, total))
+
+    @on(SessionsLoaded)
+    def _sessions_loaded(self, message: SessionsLoaded) -> None:
+        if message.generation != self._generation:
+            return
+        table = self.query_one("#sessions", DataTable)
+        keep = self.filter.session
+        table.clear()
+        table.add_row(Text("All sessions", style="bold"), "", str(message.total), "", key=ALL)
+        rows = []
+        for s in message.sessions:
+            key = CLI if s.id is None else str(s.id)
+            when = s.started_at.astimezone().strftime("%Y-%m-%d %H:%M")
+            deck = "command line" if s.id is None else s.deck
+            mean = (
+                Text(f"{s.mean_score:.0f}", style=score_style(s.mean_score))
+                if s.mean_score is not None
+                else Text("–", style="dim")
+            )
+            rows.append(((when, deck, str(s.attempt_count), mean), key))
+        for cells, key in rows:
+            table.add_row(*cells, key=key)
+        try:
+            table.move_cursor(row=table.get_row_index(keep), animate=False)
+        except Exception:
+            table.move_cursor(row=0, animate=False)
+
+    @on(AttemptsPage)
+    def _attempts_loaded(self, message: AttemptsPage) -> None:
+        if message.generation != self._generation or message.offset != self._loaded:
+            return
+        if message.total >= 0:
+            self._total = message.total
+        table = self.query_one("#attempts", DataTable)
+        for a in message.rows:
+            table.add_row(*self._cells(a), key=str(a.id))
+            self._attempt_ids.append(a.id)
+        self._loaded += len(message.rows)
+        self._loading = False
+        self._update_status()
+
+    def _cells(self, a: AttemptSummary) -> tuple[Any, ...]:
+        when = a.created_at.astimezone().strftime("%Y-%m-%d %H:%M")
+        score = Text(f"{a.score:>3}", style=score_style(a.score))
+        cover = "" if a.coverage is None else f"{round(100 * a.coverage)}%"
+        wpm = "" if a.wpm is None else f"{a.wpm:.0f}"
+        fill = "" if a.fillers_per_min is None else f"{a.fillers_per_min:.1f}"
+        if a.recording_path is None:
+            audio = Text("typed", style="dim")
+        else:
+            audio = Text("yes") if a.recording_path.is_file() else Text("gone", style="yellow")
+        return when, a.question_id, score, cover, wpm, fill, audio
+
+    def _update_status(self) -> None:
+        if self._total == 0:
+            text = (
+                "No attempts match these filters."
+                if self.filter != HistoryFilter()
+                else "No attempts yet: practise a few questions and they will show up here."
+            )
+        else:
+            more = "" if self._loaded >= self._total else " (more load as you scroll)"
+            text = f"{self._loaded:,} of {self._total:,} attempts shown{more}"
+        self.query_one("#status", Static).update(text)
+        title = self.query_one("#attempts-title", Label)
+        title.update("Attempts" if self.filter.session == ALL else "Attempts in this session")
+
+    def _maybe_load_more(self, row: int) -> None:
+        if self._loading or self._loaded >= self._total:
+            return
+        if row >= self._loaded - PREFETCH:
+            self._loading = True
+            self._load_attempts(self._generation, self.filter, self._loaded)
+
+    @on(DataTable.RowHighlighted, "#attempts")
+    def _attempt_highlighted(self, event: DataTable.RowHighlighted) -> None:
+        self._maybe_load_more(event.cursor_row)
+
+    @on(DataTable.RowHighlighted, "#sessions")
+    def _session_highlighted(self, event: DataTable.RowHighlighted) -> None:
+        key = event.row_key.value if event.row_key is not None else ALL
+        if key is None or key == self.filter.session:
+            return
+        self.filter = HistoryFilter(self.filter.deck, self.filter.topic, self.filter.band, key)
+        self._generation += 1
+        self._loaded = 0
+        self._total = 0
+        self._attempt_ids = []
+        self._loading = True
+        self.query_one("#attempts", DataTable).clear()
+        self._load_attempts(self._generation, self.filter, 0)
+
+    @on(Select.Changed)
+    def _filter_changed(self, event: Select.Changed) -> None:
+        value = None if event.value is Select.NULL else str(event.value)
+        f = self.filter
+        if event.select.id == "deck":
+            f = HistoryFilter(value, f.topic, f.band, ALL)
+        elif event.select.id == "topic":
+            f = HistoryFilter(f.deck, value, f.band, f.session)
+        elif event.select.id == "band":
+            f = HistoryFilter(f.deck, f.topic, value, f.session)
+        if f != self.filter:
+            self.filter = f
+            self.reload()
+
+    @on(HistoryFailed)
+    def _failed(self, message: HistoryFailed) -> None:
+        self._loading = False
+        self.query_one("#status", Static).update(f"{message.message}")
+        self.notify(
+            message.message + (f"\n{message.hint}" if message.hint else ""),
+            title=message.title,
+            severity="error",
+        )
+
+    # ----------------------------------------------------------------- actions
+    @property
+    def loaded_rows(self) -> int:
+        return self._loaded
+
+    @property
+    def total_rows(self) -> int:
+        return self._total
+
+    def selected_attempt_id(self) -> int | None:
+        table = self.query_one("#attempts", DataTable)
+        if not self._attempt_ids or table.cursor_row < 0:
+            return None
+        return self._attempt_ids[min(table.cursor_row, len(self._attempt_ids) - 1)]
+
+    def action_open(self) -> None:
+        attempt_id = self.selected_attempt_id()
+        if attempt_id is None:
+            return
+        from sayitout.tui.screens.attempt import AttemptScreen
+
+        self.app.push_screen(AttemptScreen(self.store, attempt_id, bank=self.bank))
+
+    @on(DataTable.RowSelected, "#attempts")
+    def _attempt_selected(self, _event: DataTable.RowSelected) -> None:
+        self.action_open()
+
+    def action_back(self) -> None:
+        self.app.pop_screen()
+
+    def action_refresh(self) -> None:
+        self.reload()
+
+    def action_export(self) -> None:
+        """Write an HTML report of what the filters show, with a progress bar."""
+        self.query_one("#report-progress", ProgressBar).add_class("busy")
+        self.query_one("#report-progress", ProgressBar).update(progress=0)
+        self._export(self.filter)
+
+    @work(thread=True, exclusive=True, group="history-report", exit_on_error=False)
+    def _export(self, flt: HistoryFilter) -> None:
+        from sayitout.report.export import write_report
+        from sayitout.report.rows import Filters
+
+        kwargs = self._query_kwargs(HistoryFilter(flt.deck, flt.topic, flt.band))
+        ids = kwargs.get("question_ids")
+        filters = Filters(
+            deck=flt.deck,
+            question_ids=tuple(ids) if ids is not None else None,
+            min_score=kwargs.get("min_score"),
+            max_score=kwargs.get("max_score"),
+        )
+        try:
+            folder = self.report_dir
+            if folder is None:
+                from sayitout.locations import ensure_dir, locations
+
+                folder = ensure_dir(locations().exports_dir)
+            path, _ = write_report(
+                self.store,
+                "html",
+                filters,
+                bank=self.bank,
+                output=folder,
+                topic=flt.topic,
+                progress=lambda f, s: self.post_message(ReportProgress(f, s)),
+            )
+        except SayitoutError as exc:
+            self.post_message(ReportDone(None, exc.message))
+            return
+        self.post_message(ReportDone(path))
+
+    @on(ReportProgress)
+    def _report_progress(self, message: ReportProgress) -> None:
+        self.query_one("#report-progress", ProgressBar).update(progress=message.fraction)
+        self.query_one("#status", Static).update(f"Writing the report: {message.stage}…")
+
+    @on(ReportDone)
+    def _report_done(self, message: ReportDone) -> None:
+        self.query_one("#report-progress", ProgressBar).remove_class("busy")
+        self._update_status()
+        if message.error:
+            self.notify(message.error, title="Report not written", severity="error")
+        else:
+            self.notify(f"Report written to {message.path}", title="Report ready")
