@@ -106,3 +106,31 @@ def test_missed_last_time(store: Store) -> None:
         "b",
     ]
     assert missed_last_time(store, "q", before=first) == []
+
+
+def test_cards_are_cached_until_the_data_changes(store: Store) -> None:
+    aid = attempt(store, "q", 10, NOW - timedelta(days=3))
+    schedule(store, ["q"], NOW)
+    marker, cards = store.cache["fsrs"]
+    schedule(store, ["q"], NOW)
+    assert store.cache["fsrs"][1] is cards  # reused
+    store.rescore(aid, make_score("q", "x", [("a", "A", "covered")], score=100))
+    assert schedule(store, ["q"], NOW)[0].status == "later"
+    assert store.cache["fsrs"][0] != marker
+
+
+def test_another_connection_invalidates_the_cache(store: Store) -> None:
+    attempt(store, "q", 10, NOW - timedelta(days=3))
+    assert schedule(store, ["q"], NOW)[0].status == "due"
+    other = Store.open(store.path)
+    other.save_attempt(
+        None,
+        "q",
+        "deck",
+        make_transcript("x"),
+        make_score("q", "x", [], score=100),
+        None,
+        created_at=NOW - timedelta(days=1),
+    )
+    other.close()
+    assert schedule(store, ["q"], NOW)[0].status == "later"

@@ -69,6 +69,18 @@ def build_cards(timeline: Iterable[tuple[str, datetime, int]]) -> dict[str, Card
     return cards
 
 
+def all_cards(store: Store) -> dict[str, Card]:
+    """Cards of every attempted question, replayed once and kept until the data changes
+    (a save, a rescore, or a commit by another sayitout process)."""
+    marker = store.revision()
+    hit = store.cache.get("fsrs")
+    if hit is not None and hit[0] == marker:
+        return hit[1]
+    cards = build_cards(store.score_timeline())
+    store.cache["fsrs"] = (marker, cards)
+    return cards
+
+
 @dataclass(frozen=True)
 class ScheduleEntry:
     question_id: str
@@ -117,8 +129,7 @@ def schedule(
     """
     now = (now or datetime.now(UTC)).astimezone(UTC)
     ids = _ids(questions)
-    wanted = set(ids)
-    cards = build_cards(row for row in store.score_timeline() if row[0] in wanted)
+    cards = all_cards(store)
     entries: list[ScheduleEntry] = []
     for qid in ids:
         card = cards.get(qid)

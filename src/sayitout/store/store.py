@@ -75,6 +75,9 @@ class Store:
         self.recordings_dir = recordings_dir
         self._lock = threading.RLock()
         self._depth = 0
+        self._revision = 0
+        self.cache: dict[str, Any] = {}
+        """Derived data (e.g. FSRS cards) that callers may keep until :meth:`revision` changes."""
 
     # ------------------------------------------------------------------ opening
     @classmethod
@@ -120,6 +123,11 @@ class Store:
     def version(self) -> int:
         return int(self._read("read the schema version", "PRAGMA user_version")[0][0])
 
+    def revision(self) -> tuple[int, int]:
+        """Changes whenever the data may have changed: a write through this store, or a
+        commit by any other connection (SQLite's ``data_version``)."""
+        return self._revision, int(self._read("check for changes", "PRAGMA data_version")[0][0])
+
     def integrity_check(self) -> str:
         """``ok`` when SQLite finds nothing wrong, else its first complaint."""
         return str(self._read("check the database", "PRAGMA integrity_check")[0][0])
@@ -145,6 +153,7 @@ class Store:
                     self._depth -= 1
                 if outer:
                     self._conn.execute("COMMIT")
+                    self._revision += 1
             except (sqlite3.Error, OSError) as exc:
                 if outer:
                     _rollback(self._conn)
