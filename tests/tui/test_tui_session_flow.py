@@ -61,7 +61,9 @@ async def test_typed_session_from_home_to_summary(bank, tmp_path):
 
         await pilot.press("t")
         await wait_until(pilot, lambda: app.screen.query(TextArea), what="answer box")
-        app.screen.query_one(TextArea).insert(GOOD)
+        asked = screen.engine.questions[0]
+        assert "loss" in asked.topics
+        app.screen.query_one(TextArea).insert(" ".join(bank.rubric(asked.id).all_terms()))
         await pilot.press("ctrl+s")
         await wait_until(pilot, phase_is(app, Phase.FEEDBACK), what="score card")
         first = screen.last_scored

@@ -50,6 +50,11 @@ class SessionServices:
             return self._bank
 
     @property
+    def bank_if_loaded(self) -> Any:
+        """The bank when it is already loaded, else None (never blocks)."""
+        return self._bank
+
+    @property
     def store(self) -> Any:
         """The store, opened on first use (None when there is none)."""
         with self._lock:

@@ -68,7 +68,9 @@ class SayitoutApp(App):
         if self.start_plan is not None:
             self.start_session(self.start_plan)
         if self.load_models_on_start:
-            self.load_models()
+            # After the first paint: importing the model libraries holds the GIL for a
+            # while, and the first screen must not wait for it.
+            self.set_timer(0.3, self.load_models)
 
     def on_unmount(self) -> None:
         self.services.close()
@@ -175,7 +177,7 @@ class SayitoutApp(App):
         except SayitoutError as exc:
             self.show_error(exc.title, exc.message, exc.hint)
             return
-        self.push_screen(HistoryScreen(store))
+        self.push_screen(HistoryScreen(store, self.services.bank_if_loaded))
 
     def apply_settings(self, settings: Settings) -> None:
         """Save ``settings``, rebuild the services with them, and reload the models."""

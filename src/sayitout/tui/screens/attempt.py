@@ -109,11 +109,11 @@ class AttemptScreen(Screen):
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape", "back", "Back"),
-        Binding("space", "toggle_play", "Play/stop"),
-        Binding("left", "seek(-5)", "−5 s"),
-        Binding("right", "seek(5)", "+5 s"),
-        Binding("home", "rewind", "From start"),
-        *(Binding(str(n), f"play_point({n})", show=False) for n in range(1, 10)),
+        Binding("space", "toggle_play", "Play/stop", priority=True),
+        Binding("left", "seek(-5)", "−5 s", priority=True),
+        Binding("right", "seek(5)", "+5 s", priority=True),
+        Binding("home", "rewind", "From start", priority=True),
+        *(Binding(str(n), f"play_point({n})", show=False, priority=True) for n in range(1, 10)),
     ]
 
     def __init__(

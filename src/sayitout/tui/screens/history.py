@@ -94,7 +94,7 @@ class HistoryScreen(Screen):
     HistoryScreen #filters { height: auto; padding: 0 1; }
     HistoryScreen #filters Select { width: 1fr; margin-right: 1; }
     HistoryScreen #panes { height: 1fr; }
-    HistoryScreen #sessions-pane { width: 44; min-width: 30; }
+    HistoryScreen #sessions-pane { width: 50; min-width: 30; }
     HistoryScreen #attempts-pane { width: 1fr; }
     HistoryScreen .pane-title { padding: 0 1; color: $text-muted; text-style: bold; }
     HistoryScreen DataTable { height: 1fr; }
@@ -151,16 +151,15 @@ class HistoryScreen(Screen):
             except SayitoutError:
                 self.bank = None
         sessions = self.query_one("#sessions", DataTable)
-        sessions.add_column("When", key="when")
-        sessions.add_column("Deck", key="deck")
-        sessions.add_column("Ans", key="n")
-        sessions.add_column("Mean", key="mean")
+        for label, key, width in (("When", "when", 16), ("Deck", "deck", 14), ("Ans", "n", 4),
+                                  ("Mean", "mean", 4)):  # fmt: skip
+            sessions.add_column(label, key=key, width=width)
         attempts = self.query_one("#attempts", DataTable)
-        for label, key in (
-            ("When", "when"), ("Question", "q"), ("Score", "score"), ("Cover", "cover"),
-            ("WPM", "wpm"), ("Fill/m", "fill"), ("Audio", "audio"),
+        for label, key, width in (
+            ("When", "when", 16), ("Question", "q", 30), ("Score", "score", 5),
+            ("Cover", "cover", 5), ("WPM", "wpm", 4), ("Fill/m", "fill", 6), ("Audio", "audio", 5),
         ):  # fmt: skip
-            attempts.add_column(label, key=key)
+            attempts.add_column(label, key=key, width=width)
         self._fill_filter_options()
         self.reload()
         attempts.focus()
@@ -233,6 +232,7 @@ class HistoryScreen(Screen):
         keep = self.filter.session
         table.clear()
         table.add_row(Text("All sessions", style="bold"), "", str(message.total), "", key=ALL)
+        # (the "Ans" of "All sessions" counts the deck filter only, like the sessions listed)
         rows = []
         for s in message.sessions:
             key = CLI if s.id is None else str(s.id)

@@ -65,16 +65,16 @@ class SessionScreen(Screen):
 
     CSS_PATH = "session.tcss"
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("s", "skip", "Skip reading"),
-        Binding("p", "replay", "Replay question"),
-        Binding("r", "record", "Record answer"),
-        Binding("enter", "stop", "Done answering"),
-        Binding("t", "type", "Type answer"),
-        Binding("a", "again", "Try again"),
-        Binding("e", "edit", "Edit transcript"),
-        Binding("m", "model", "Model answer"),
-        Binding("n", "next", "Next"),
-        Binding("escape", "quit_session", "End session"),
+        Binding("s", "skip", "Skip reading", tooltip="Stop reading aloud"),
+        Binding("p", "replay", "Replay", tooltip="Read the question again"),
+        Binding("r", "record", "Record", tooltip="Record your answer"),
+        Binding("enter", "stop", "Done", tooltip="End your answer now"),
+        Binding("t", "type", "Type", tooltip="Type your answer instead of speaking"),
+        Binding("a", "again", "Retry", tooltip="Answer this question again"),
+        Binding("e", "edit", "Edit", tooltip="Correct the transcript and rescore"),
+        Binding("m", "model", "Model answer", tooltip="Show and hear a strong answer"),
+        Binding("n", "next", "Next", tooltip="Next question (the summary after the last)"),
+        Binding("escape", "quit_session", "End", tooltip="End the session; answers are kept"),
     ]
 
     def __init__(self, services: SessionServices, plan: SessionPlan) -> None:

@@ -69,12 +69,12 @@ class SettingsScreen(Screen):
                 self._field(
                     "Voice",
                     Input(s.speech.voice or "", id="voice", placeholder="default"),
-                    "pyttsx3 id or piper .onnx",
+                    "a voice id or .onnx file",
                 ),
                 self._field(
                     "Speaking rate",
                     Input(f"{s.speech.rate:g}", id="rate", type="number"),
-                    "0.5 to 2, 1 is normal",
+                    "0.5 to 2 (1 is normal)",
                 ),
                 classes="row",
             )
@@ -83,7 +83,7 @@ class SettingsScreen(Screen):
                 self._field(
                     "Speech model",
                     Input(s.asr.model, id="asr-model"),
-                    "tiny.en, base, or a model folder",
+                    "tiny.en, base or a folder",
                 ),
                 self._field(
                     "Device",

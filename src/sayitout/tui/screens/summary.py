@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import ClassVar
 
+from rich.console import Group
+from rich.table import Table
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
@@ -24,7 +26,7 @@ class SummaryScreen(Screen):
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("enter", "home", "Home"),
         Binding("h", "history", "History"),
-        Binding("ctrl+q", "app.quit", "Quit"),
+        Binding("q", "app.quit", "Quit"),
     ]
 
     def __init__(self, summary: SessionSummary, quit_early: bool = False) -> None:
@@ -76,17 +78,20 @@ class SummaryScreen(Screen):
             )
         return text
 
-    def _missed(self) -> Text:
-        text = Text("Key points most often missed\n", style="bold underline")
+    def _missed(self) -> Group:
+        title = Text("Key points most often missed", style="bold underline")
         if not self.summary.most_missed:
-            text.append(" none: every key point was covered" if self.summary.answered else " –")
-            return text
+            none = " none: every key point was covered" if self.summary.answered else " –"
+            return Group(title, Text(none))
+        table = Table.grid(padding=(0, 1))
+        table.add_column(width=4, no_wrap=True)
+        table.add_column(ratio=1)
         for m in self.summary.most_missed:
-            times = f"×{m.times} " if m.times > 1 else ""
-            text.append(f" ✘ {times}", style="red")
-            text.append(m.text)
-            text.append(f"  ({m.question_id})\n", style="dim")
-        return text
+            mark = Text(f"✘{'×' + str(m.times) if m.times > 1 else ''}", style="red")
+            cell = Text(m.text)
+            cell.append(f"  ({m.question_id})", style="dim")
+            table.add_row(mark, cell)
+        return Group(title, table)
 
     def _delivery(self) -> Text:
         d = self.summary.delivery

@@ -4,6 +4,7 @@ misconceptions, delivery, and what was missed last time."""
 from __future__ import annotations
 
 from rich.console import Group
+from rich.table import Table
 from rich.text import Text
 from textual.widgets import Static
 
@@ -49,7 +50,7 @@ def delivery_line(d: DeliveryMetrics) -> Text:
 
 def render_score(scored: AnswerScored) -> Group:
     s: AnswerScore = scored.score
-    parts: list[Text] = []
+    parts: list[Text | Table] = []
     head = Text()
     head.append(f"{s.score}/100", style=score_style(s.score))
     head.append(f"  {s.verdict}")
@@ -59,14 +60,16 @@ def render_score(scored: AnswerScored) -> Group:
         head.append(f"  (try {scored.attempt_number})", style="dim")
     parts.append(head)
     parts.append(Text("Key points", style="bold underline"))
+    points = Table.grid(padding=(0, 1))
+    points.add_column(width=10, no_wrap=True)
+    points.add_column(ratio=1)
     for kp in s.key_points:
         mark, colour = _MARKS.get(kp.status, (kp.status, ""))
-        line = Text()
-        line.append(f" {mark} ", style=colour)
-        line.append(kp.text)
-        parts.append(line)
+        cell = Text(kp.text)
         if kp.evidence and kp.status != "missed":
-            parts.append(Text(f'     you said: "{_quote(kp.evidence)}"', style="italic dim"))
+            cell.append(f'\nyou said: "{_quote(kp.evidence)}"', style="italic dim")
+        points.add_row(Text(mark, style=colour), cell)
+    parts.append(points)
     if s.numeric is not None:
         n = s.numeric
         line = Text("Number: ", style="bold")
