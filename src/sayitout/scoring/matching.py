@@ -42,17 +42,17 @@ class Params:
     """Thresholds and weights, calibrated on the calibration set (bench/scoring.py)."""
 
     lex_weight: float = 0.35
-    covered: float = 0.62
+    covered: float = 0.64
     """``match`` at or above which a key point is covered."""
-    partial: float = 0.48
+    partial: float = 0.53
     """``match`` at or above which a key point is partly covered."""
-    min_margin: float = 0.10
+    min_margin: float = 0.15
     """``cos`` must beat the off-topic baseline by this much for any credit."""
     misconception: float = 0.64
     """``match`` at or above which a misconception is flagged (stricter than covered)."""
     misconception_margin: float = 0.15
-    partial_credit: float = 0.5
-    numeric_share: float = 0.5
+    partial_credit: float = 0.4
+    numeric_share: float = 0.6
     """Share of the score earned by the right final number on numeric questions."""
 
 
@@ -77,13 +77,18 @@ class Candidate:
     extra: dict = field(default_factory=dict)
 
 
-def make_rubric_text(text: str, extra_terms: list[str] | tuple[str, ...] = ()) -> RubricText:
-    stems = content_stems(text)
+def number_tokens(found: list[numbers.NumberMention] | tuple[numbers.NumberMention, ...]):
+    """Numbers as lexical tokens, so "2,500" and "twenty five hundred" share a word."""
+    return frozenset(f"#{m.value:.4g}" for m in found)
+
+
+def make_rubric_text(text: str) -> RubricText:
+    found = tuple(numbers.find_numbers(text))
     return RubricText(
         text=text,
-        stems=stems,
+        stems=content_stems(text) | number_tokens(found),
         polarity=polarity.analyse(text),
-        numbers=tuple(numbers.find_numbers(text)),
+        numbers=found,
     )
 
 

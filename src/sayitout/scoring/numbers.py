@@ -185,6 +185,8 @@ class NumberMention:
     not as a result."""
     explicit: bool = False
     """Introduced by "the answer is" / "my answer is"."""
+    vague: bool = False
+    """Said vaguely ("forty something minutes", "fifty odd"): not an exact answer."""
 
 
 def _tokenise(text: str) -> list[_Tok]:
@@ -236,6 +238,12 @@ def _cardinal(toks: list[_Tok], i: int) -> tuple[float, int] | None:
             break
         if t in _UNITS_WORDS:
             v = _UNITS_WORDS[t]
+            if last == "unit" and v >= 10 and current < 10 and total == 0:
+                current = current * 100 + v  # "five twelve"
+                last = "teen"
+                used = True
+                j += 1
+                continue
             if last in ("unit", "teen"):
                 break
             if last == "tens" and v >= 10:
@@ -537,6 +545,11 @@ def find_numbers(text: str) -> list[NumberMention]:
         ):
             i = j
             continue
+        vague = False
+        if j < n and toks[j].text in ("something", "odd", "ish", "plus"):
+            vague, j = True, j + 1
+        elif j + 1 < n and toks[j].text == "or" and toks[j + 1].text == "so":
+            vague, j = True, j + 2
         start_i = i
         # approximation words before the number belong to its text
         while start_i > 0 and toks[start_i - 1].text in _APPROX and start_i > i - 2:
@@ -572,6 +585,7 @@ def find_numbers(text: str) -> list[NumberMention]:
                 note=note,
                 operand=_operand(toks, i, max(j, end_j)),
                 explicit=_explicit(toks, i),
+                vague=vague,
             )
         )
         i = max(j, end_j)
@@ -684,7 +698,7 @@ def judge(numeric: NumericAnswer, text: str) -> NumericResult:
             f"{expected_txt}.",
         )
     tol = numeric.tolerance + 1e-9 * max(1.0, abs(numeric.value))
-    correct = abs(value - numeric.value) <= tol
+    correct = abs(value - numeric.value) <= tol and not m.vague
     how = f" ({m.note})" if m.note else ""
     said = " ".join(x for x in (_fmt(m.value), m.unit or "") if x)
     if correct:
@@ -695,6 +709,8 @@ def judge(numeric: NumericAnswer, text: str) -> NumericResult:
         else:
             shown = " ".join(x for x in (_fmt(value), m.unit or unit_label) if x)
             reason = f"Right: {shown}{how}."
+    elif m.vague:
+        reason = f"Heard only \"{m.text}\"; say the exact number: {expected_txt}."
     elif converted:
         reason = f"Heard {said}, which is {_fmt(value)} {unit_label}; the answer is {expected_txt}."
     else:

@@ -58,6 +58,13 @@ _DOWN_WORDS = _wordset(
     minimize shorter divide divided dividing"""
 )
 _SAME_WORDS = _wordset("""same unchanged leave constant""")
+# "up"/"down" after these are not a direction ("warm up", "blow up", "break down")
+_NOT_DIRECTIONAL_BEFORE = _wordset(
+    """warm warms warming set sets setting speed speeds look looks pick picks end ends
+    break breaks sum sums add adds slow slows shut back blow blows blew blowing blown
+    show shows showing shut line lines sign mix mixes mixed write writes break broken
+    boil boils narrow narrows track tracks track upside"""
+)
 _NEGATIONS = _wordset(
     """not no never don't dont doesn't doesnt didn't didnt isn't isnt aren't arent won't wont
     wouldn't wouldnt shouldn't shouldnt can't cant cannot without avoid avoiding stop nor
@@ -121,7 +128,12 @@ def analyse(text: str) -> Polarity:
             if not any(w in _UP_WORDS or w in _DOWN_WORDS or w in _SAME_WORDS for w in scope):
                 scoped.update(stem(w) for w in scope if w not in STOPWORDS | _NEGATIONS)
     for k, t in enumerate(toks):
-        if t in _UP_WORDS:
+        if t in ("up", "down"):
+            # a particle after a verb: "scale it up", "bring the rate down"
+            if k == 0 or toks[k - 1] in _NOT_DIRECTIONAL_BEFORE:
+                continue
+            d = UP if t == "up" else DOWN
+        elif t in _UP_WORDS:
             d = UP
         elif t in _DOWN_WORDS:
             d = DOWN

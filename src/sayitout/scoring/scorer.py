@@ -25,6 +25,7 @@ from sayitout.scoring.matching import (
     RubricText,
     lexical,
     make_rubric_text,
+    number_tokens,
     numbers_agree,
 )
 from sayitout.scoring.result import AnswerScore, KeyPointResult, MisconceptionResult
@@ -225,7 +226,6 @@ class Scorer:
         p = self.params
         sims = prep.emb @ win_emb.T  # texts x windows
         wins = ans.windows
-        win_stems = [content_stems(w.text) for w in wins]
         all_words = words(ans.text)
         pol_cache: dict[int, polarity.Polarity] = {}
         num_cache: dict[int, list[numbers.NumberMention]] = {}
@@ -233,14 +233,18 @@ class Scorer:
         def win_pol(j: int) -> polarity.Polarity:
             if j not in pol_cache:
                 w = wins[j]
+                # three words either side: a negation just outside the window still counts
                 start = all_words[max(0, w.first - 3)].start
-                pol_cache[j] = polarity.analyse(ans.text[start : w.end])
+                end = all_words[min(len(all_words) - 1, w.last + 3)].end
+                pol_cache[j] = polarity.analyse(ans.text[start:end])
             return pol_cache[j]
 
         def win_nums(j: int) -> list[numbers.NumberMention]:
             if j not in num_cache:
                 num_cache[j] = numbers.find_numbers(wins[j].text)
             return num_cache[j]
+
+        win_stems = [content_stems(w.text) | number_tokens(win_nums(j)) for j, w in enumerate(wins)]
 
         def valid(rt: RubricText, j: int, is_mis: bool) -> bool:
             if polarity.direction_conflict(rt.polarity, win_pol(j)):

@@ -121,6 +121,7 @@ def windows(text: str, ws: list[Span] | None = None) -> tuple[list[Window], bool
     return out, truncated
 
 
+_NUMERAL = re.compile(r"^[\d.,]+$")
 _SUFFIXES = (
     "ational",
     "ization",
@@ -161,7 +162,7 @@ def content_stems(text: str) -> frozenset[str]:
     out = set()
     for raw in re.split(r"[\s/]+", text):
         for part in re.split(r"(?<=[a-z])-(?=[a-z])", normalise_word(raw)):
-            if part and part not in STOPWORDS and (len(part) > 1 or part.isdigit()):
+            if part and part not in STOPWORDS and len(part) > 1 and not _NUMERAL.match(part):
                 out.add(stem(part))
     return frozenset(out)
 

@@ -1,0 +1,162 @@
+"""The scoring engine with the real embedding model (loaded once per session)."""
+
+from __future__ import annotations
+
+import threading
+
+import numpy as np
+
+from sayitout.scoring.embedder import Embedder
+from sayitout.scoring.scorer import Scorer
+from sayitout.speech.transcript import Transcript, Word
+
+
+def status(result, kp_id: str) -> str:
+    return next(k.status for k in result.key_points if k.id == kp_id)
+
+
+def flagged(result) -> set[str]:
+    return {m.id for m in result.misconceptions}
+
+
+def test_strong_answer(scorer, lr_rubric) -> None:
+    r = scorer.score(
+        lr_rubric,
+        "um so the loss jumping around means the learning rate is too high so I'd lower it "
+        "by like ten times because the steps are too big and it keeps overshooting the minimum "
+        "and I'd also add gradient clipping",
+    )
+    assert status(r, "lower-lr") == "covered"
+    assert status(r, "clip") == "covered"
+    assert status(r, "overshoot") != "missed"
+    assert not r.misconceptions
+    assert r.score >= 70
+    kp = next(k for k in r.key_points if k.id == "lower-lr")
+    assert kp.evidence and kp.evidence_span
+    assert r.answer[kp.evidence_span[0] : kp.evidence_span[1]].strip(".,") == kp.evidence
+    assert r.embedding_model == "all-MiniLM-L6-v2"
+
+
+def test_wrong_direction_is_flagged_and_not_credited(scorer, lr_rubric) -> None:
+    r = scorer.score(lr_rubric, "I would raise the learning rate so it learns faster")
+    assert status(r, "lower-lr") == "missed"
+    assert "raise-lr" in flagged(r)
+    assert r.score <= 10
+    assert "misconception" in r.verdict
+
+
+def test_negated_misconception_is_not_flagged(scorer, lr_rubric) -> None:
+    r = scorer.score(lr_rubric, "you should not raise the learning rate, lower it")
+    assert "raise-lr" not in flagged(r)
+    assert status(r, "lower-lr") == "covered"
+    r = scorer.score(lr_rubric, "instead of increasing the learning rate I would decrease it")
+    assert "raise-lr" not in flagged(r)
+    assert status(r, "lower-lr") != "missed"
+
+
+def test_numeric_question(scorer, minutes_rubric) -> None:
+    right = scorer.score(
+        minutes_rubric,
+        "eight GPUs at fifty thousand tokens a second is four hundred thousand tokens a second "
+        "so a billion over that is twenty five hundred seconds which is about forty one point "
+        "seven minutes",
+    )
+    assert right.numeric and right.numeric.correct
+    assert right.score >= 85
+    assert right.verdict.startswith("Right number (41.7 minutes)")
+    wrong = scorer.score(minutes_rubric, "it's twenty five hundred minutes")
+    assert wrong.numeric and not wrong.numeric.correct
+    assert "seconds-as-minutes" in flagged(wrong)
+    assert wrong.score < right.score - 50
+    assert wrong.verdict.startswith("Wrong number")
+
+
+def test_empty_answer_needs_no_model(lr_rubric) -> None:
+    class NoModel(Embedder):
+        def encode(self, texts):  # type: ignore[override]
+            raise AssertionError("the model must not run for an empty answer")
+
+    r = Scorer("cpu", embedder=NoModel("cpu")).score(lr_rubric, "   ")
+    assert r.score == 0
+    assert "Nothing was said" in r.verdict
+    assert all(k.status == "missed" for k in r.key_points)
+
+
+def test_deterministic_and_batch_matches_single(scorer, lr_rubric, minutes_rubric) -> None:
+    items = [
+        (lr_rubric, "lower the learning rate and clip the gradients"),
+        (minutes_rubric, "so about forty two minutes"),
+        (lr_rubric, "add more layers the model is too small"),
+    ]
+    batch = scorer.score_many(items)
+    singles = [scorer.score(r, a) for r, a in items]
+    for b, s in zip(batch, singles, strict=True):
+        assert b.score == s.score
+        assert b.verdict == s.verdict
+        assert [k.status for k in b.key_points] == [k.status for k in s.key_points]
+    again = scorer.score_many(items)
+    assert [a.to_dict() for a in again] == [b.to_dict() for b in batch]
+
+
+def test_rubric_embeddings_are_cached(scorer, lr_rubric) -> None:
+    scorer.score(lr_rubric, "lower the learning rate")
+    calls: list[int] = []
+    original = scorer.embedder.encode
+
+    def counting(texts):
+        calls.append(len(texts))
+        return original(texts)
+
+    scorer.embedder.encode = counting  # type: ignore[method-assign]
+    try:
+        scorer.score(lr_rubric, "lower the learning rate and clip the gradients please")
+    finally:
+        del scorer.embedder.encode
+    assert len(calls) == 1  # only the answer's windows
+    assert calls[0] <= 4
+
+
+def test_long_answer_is_noted(scorer, lr_rubric) -> None:
+    text = ("the learning rate is too high so lower it and clip the gradients " * 800).strip()
+    r = scorer.score(lr_rubric, text)
+    assert any("Long answer" in n for n in r.notes)
+    assert status(r, "lower-lr") == "covered"
+
+
+def test_non_english_scores_low_with_a_note(scorer, lr_rubric) -> None:
+    r = scorer.score(lr_rubric, "il faut baisser le taux d'apprentissage et couper les gradients")
+    assert r.score <= 40
+    assert any("English" in n for n in r.notes)
+    r = scorer.score(lr_rubric, "学习率太高了，应该降低学习率，然后再试试看。")
+    assert r.score <= 40
+
+
+def test_transcript_with_words_gets_delivery(scorer, lr_rubric) -> None:
+    words = [Word(w, 1.0 + i * 0.4, 1.3 + i * 0.4) for i, w in
+             enumerate("um I would lower the learning rate".split())]
+    t = Transcript(text=" ".join(w.text for w in words), words=tuple(words), duration=5.0)
+    r = scorer.score(lr_rubric, t)
+    assert r.delivery is not None
+    assert r.delivery.fillers == {"um": 1}
+    assert r.delivery.time_to_first_word_s == 1.0
+
+
+def test_concurrent_scoring(scorer, lr_rubric) -> None:
+    expected = scorer.score(lr_rubric, "lower the learning rate").score
+    results: list[int] = []
+
+    def work() -> None:
+        results.append(scorer.score(lr_rubric, "lower the learning rate").score)
+
+    threads = [threading.Thread(target=work) for _ in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert results == [expected] * 4
+
+
+def test_embedder_vectors_are_normalised(scorer) -> None:
+    v = scorer.embedder.encode(["lower the learning rate", "raise it"])
+    assert v.shape == (2, 384)
+    assert np.allclose(np.linalg.norm(v, axis=1), 1.0, atol=1e-4)

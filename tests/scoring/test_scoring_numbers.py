@@ -1,0 +1,119 @@
+"""Spoken numbers, units and the choice of the final stated answer (pure Python)."""
+
+from __future__ import annotations
+
+import math
+
+import pytest
+
+from sayitout.bank.models import NumericAnswer
+from sayitout.scoring.numbers import find_numbers, judge
+
+
+@pytest.mark.parametrize(
+    ("text", "value", "unit"),
+    [
+        ("seven point five times ten to the minus five", 7.5e-5, None),
+        ("three e minus four", 3e-4, None),
+        ("3e-4", 3e-4, None),
+        ("0.0003", 3e-4, None),
+        ("7.5 × 10^-5", 7.5e-5, None),
+        ("7.5x10⁻⁵", 7.5e-5, None),
+        ("ten to the minus five", 1e-5, None),
+        ("sixteen million seven hundred eighty one thousand three hundred and twelve", 16781312, None),
+        ("16,781,312", 16781312, None),
+        ("about forty one point seven minutes", 41.7, "minutes"),
+        ("a hundred and twelve gigs", 112, "GB"),
+        ("fourteen gigabytes", 14, "GB"),
+        ("112 GB", 112, "GB"),
+        ("two point three", 2.3, None),
+        ("point zero six three", 0.063, None),
+        ("one over sixteen", 0.0625, None),
+        ("1/16", 0.0625, None),
+        ("seventy three thousand eight hundred fifty six", 73856, None),
+        ("16.8 million", 16.8e6, None),
+        ("seven billion parameters", 7e9, "parameters"),
+        ("7B params", 7e9, "parameters"),
+        ("twenty five hundred seconds", 2500, "seconds"),
+        ("ten twenty four", 1024, None),
+        ("eighty one point two percent", 81.2, "percent"),
+        ("81.2%", 81.2, "percent"),
+        ("half of three e minus four", 1.5e-4, None),
+        ("five hundred and twelve", 512, None),
+        ("two point three oh three", 2.303, None),
+    ],
+)
+def test_spoken_and_written_forms(text: str, value: float, unit: str | None) -> None:
+    found = find_numbers(text)
+    assert found, text
+    m = found[-1]
+    assert math.isclose(m.value, value, rel_tol=1e-9), (text, m)
+    assert m.unit == unit
+    assert m.text.endswith(text.split()[-1])
+
+
+def test_rates_are_not_times() -> None:
+    (m,) = find_numbers("fifty thousand tokens a second")
+    assert m.quantity == "rate"
+    assert m.value == 50000
+
+
+def test_lone_one_is_not_a_number() -> None:
+    assert find_numbers("the one that works is the first one") == []
+
+
+MINUTES = NumericAnswer(value=41.667, tolerance=0.5, unit="minutes", accept_units=["min"])
+LR = NumericAnswer(value=7.5e-5, tolerance=1e-6, unit="")
+GB = NumericAnswer(value=112, tolerance=1, unit="GB", accept_units=["gigabytes"])
+
+
+@pytest.mark.parametrize(
+    ("numeric", "text", "correct"),
+    [
+        # intermediate numbers along the way do not count; the final stated one does
+        (
+            MINUTES,
+            "eight GPUs times fifty thousand tokens a second is four hundred thousand tokens per "
+            "second so a billion over that is twenty five hundred seconds which is about forty "
+            "one point seven minutes",
+            True,
+        ),
+        (MINUTES, "so about forty one point seven", True),  # no unit: judged on the value
+        (MINUTES, "it's twenty five hundred seconds", True),  # same quantity, converted
+        (MINUTES, "so twenty five hundred minutes", False),  # right digits, wrong unit
+        (MINUTES, "forty one point seven seconds", False),
+        (MINUTES, "it takes forty one point seven gigabytes", False),  # another quantity
+        (MINUTES, "first I thought forty two minutes but no it's three hundred thirty three minutes",
+         False),
+        (MINUTES, "a billion over fifty thousand is twenty thousand seconds", False),
+        (
+            LR,
+            "it's linear so at step five hundred you're five hundred over two thousand of the way "
+            "so a quarter of three e minus four is um seven point five e minus five",
+            True,
+        ),
+        (LR, "a quarter of three e minus four", True),
+        (LR, "half of three e minus four", False),
+        (LR, "the peak is three e minus four", False),
+        (GB, "a hundred and twelve gigs", True),
+        (GB, "seven billion times two bytes is fourteen gigabytes", False),
+        (GB, "the answer is 112 GB because 7 billion times 16 bytes", True),
+    ],
+)
+def test_judge_final_answer(numeric: NumericAnswer, text: str, correct: bool) -> None:
+    result = judge(numeric, text)
+    assert result.correct is correct, result
+    assert result.reason.endswith(".")
+    assert result.heard_text
+
+
+def test_no_number_heard() -> None:
+    result = judge(MINUTES, "I would need a calculator for that")
+    assert not result.correct
+    assert result.heard is None
+    assert "No number" in result.reason
+
+
+def test_conversion_is_explained() -> None:
+    result = judge(MINUTES, "twenty five hundred seconds")
+    assert "2,500 seconds is 41.67 minutes" in result.reason

@@ -1,0 +1,93 @@
+"""Direction and negation checks, and windowing without punctuation (pure Python)."""
+
+from __future__ import annotations
+
+import pytest
+
+from sayitout.scoring.polarity import analyse, direction_conflict, negates, negation_differs
+from sayitout.scoring.text import content_stems, looks_english, windows, words
+
+
+def conflict(rubric: str, answer: str) -> bool:
+    return direction_conflict(analyse(rubric), analyse(answer))
+
+
+@pytest.mark.parametrize(
+    ("rubric", "answer", "expected"),
+    [
+        ("raise the learning rate", "you should not raise the learning rate, lower it", True),
+        ("lower the learning rate", "you should not raise the learning rate, lower it", False),
+        ("lower the learning rate", "just raise it", True),
+        ("lower the learning rate", "I'd increase the learning rate", True),
+        ("lower the learning rate", "the learning rate is probably too high", False),
+        ("lower the learning rate", "decrease the learning rate by ten", False),
+        ("raise the learning rate", "instead of increasing the learning rate I would decrease it",
+         True),
+        ("raise the learning rate", "rather than raising it I'd cut the learning rate", True),
+        ("raise the learning rate", "never increase the learning rate here", True),
+        ("raise the learning rate", "bump up the learning rate", False),
+        ("use a bigger batch", "a smaller batch would help", True),
+        ("leave the learning rate where it is", "increase the learning rate", True),
+        ("leave the learning rate where it is", "keep the learning rate the same", False),
+        ("multiply the learning rate by four", "lower the learning rate four times", True),
+        # about different things: the batch goes up, the learning rate comes down
+        ("lower the learning rate", "increase the batch size and lower the learning rate", False),
+        # no direction on one side: nothing to conflict
+        ("check the data pipeline", "increase the learning rate", False),
+    ],
+)
+def test_direction(rubric: str, answer: str, expected: bool) -> None:
+    assert conflict(rubric, answer) is expected
+
+
+def test_negation_scope_blocks_credit() -> None:
+    kp = "scale the learning rate with the batch size"
+    said = "the learning rate doesn't really depend on the batch size"
+    assert negates(analyse(kp), content_stems(kp), analyse(said))
+    # a negation elsewhere in the window does not block the key point
+    said = "I'm not sure but I'd scale the learning rate with the batch size"
+    assert not negates(analyse(kp), content_stems(kp), analyse(said))
+    # a negated direction is for the direction check, not the negation scope
+    said = "don't raise the learning rate, lower it"
+    assert not negates(analyse("lower the learning rate"), content_stems("lower it"), analyse(said))
+
+
+def test_negation_parity_for_misconceptions() -> None:
+    mis = analyse("shuffle the validation set")
+    assert negation_differs(mis, analyse("you don't need to shuffle the validation set"))
+    assert not negation_differs(mis, analyse("you should shuffle the validation set"))
+
+
+def test_windows_without_punctuation_cover_the_whole_answer() -> None:
+    text = " ".join(f"w{i}" for i in range(50))
+    wins, truncated = windows(text)
+    assert not truncated
+    assert wins[0].start == 0
+    assert max(w.end for w in wins) == len(text)
+    sizes = {w.last - w.first + 1 for w in wins}
+    assert {8, 16} <= sizes
+    for w in wins:
+        assert text[w.start : w.end] == w.text
+
+
+def test_windows_use_sentences_when_present_but_do_not_need_them() -> None:
+    text = "Lower the learning rate. Then add gradient clipping to stop the spikes."
+    wins, _ = windows(text)
+    assert any(w.text == "Lower the learning rate" for w in wins)
+    short, _ = windows("lower the learning rate")
+    assert [w.text for w in short] == ["lower the learning rate"]
+
+
+def test_long_answer_is_truncated_for_windowing() -> None:
+    text = "the learning rate is too high " * 2000
+    wins, truncated = windows(text)
+    assert truncated
+    assert len(wins) < 400
+
+
+def test_stems_and_english() -> None:
+    assert content_stems("clipping the gradients") == content_stems("clip gradient")
+    assert "the" not in content_stems("the learning rate")
+    assert looks_english(words("so I would lower the learning rate and add warmup"))
+    assert not looks_english(words("il faut baisser le taux d'apprentissage tout de suite"))
+    assert not looks_english(words("学习率太高了 应该降低 学习率 然后 再 试试 看"))
