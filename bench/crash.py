@@ -1,0 +1,48 @@
+"""Crash harness at full size: SIGKILL real practice sessions N times (default 50).
+
+    .venv/bin/python bench/crash.py [--kills 50] [--seed 1] [--home DIR]
+
+Prints one line per kill, the figures, and the figures as JSON on the last line; the
+figures are also merged into ``build/reliability.json`` (key ``crash_bench``), which
+``tests/reliability/render_doc.py`` turns into the table in ``docs/reliability.md``.
+See ``tests/reliability/crash_harness.py`` for what is checked after each kill.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import tempfile
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "tests" / "reliability"))
+
+import crash_harness  # noqa: E402
+import results_file  # noqa: E402
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--kills", type=int, default=50)
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--home", type=Path, help="SAYITOUT_HOME to use (default: a temp dir)")
+    args = ap.parse_args()
+    home = args.home or Path(tempfile.mkdtemp(prefix="sayitout-crash-")) / "home"
+    print(f"crash harness: {args.kills} kills, seed {args.seed}, home {home}", flush=True)
+    figures = crash_harness.run(
+        args.kills, home, seed=args.seed, log=lambda s: print(s, flush=True)
+    )
+    data = figures.to_dict()
+    data["seed"] = args.seed
+    results_file.record("crash_bench", data)
+    for key, value in data.items():
+        print(f"{key}: {value}")
+    print(json.dumps(data))
+    ok = data["attempts_lost"] == 0 and data["integrity_failures"] == 0
+    return 0 if ok else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

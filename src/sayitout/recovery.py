@@ -1,0 +1,237 @@
+"""Recover answers whose recording reached the disk but whose attempt was never saved.
+
+A recording is written to disk *before* it is transcribed (streamed as FLAC while the
+candidate speaks), so a crash, a power cut or a kill between recording and saving
+leaves an *orphan*: a file under the recordings dir that no attempt refers to. Its
+name carries the question id (``<stamp>_<question-id>.flac``, see
+:mod:`sayitout.store.recordings`), so it can still be transcribed, scored against
+that question's rubric and attached as an attempt.
+
+Front ends:
+
+- ``sayitout recover [--list] [--yes] [--discard]`` (:mod:`sayitout.cli.recover_cmd`).
+- The app, at start: ``pending_recoveries()`` is cheap (a directory walk and one
+  query, no model loads); when it returns anything, offer "N unsaved answers were
+  found: transcribe and score them now?", and on yes call :func:`recover` in a worker
+  (it loads the speech and embedding models) with a ``progress`` callback.
+"""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from sayitout.errors import SayitoutError
+
+if TYPE_CHECKING:
+    from sayitout.config import Settings
+    from sayitout.store import OrphanRecording, Store
+
+
+class Outcome(enum.StrEnum):
+    RECOVERED = "recovered"
+    """Transcribed, scored and saved as an attempt."""
+    NO_QUESTION = "no-question"
+    """The file name does not say which question it answered."""
+    UNKNOWN_QUESTION = "unknown-question"
+    """The question is no longer in the bank (its deck was removed or renamed)."""
+    UNREADABLE = "unreadable"
+    """The file holds no decodable audio (e.g. killed before the first frame was written)."""
+    NO_SPEECH = "no-speech"
+    """The recording holds no speech: nothing to score."""
+    FAILED = "failed"
+    """Transcribing, scoring or saving failed (the message says why); the file is kept."""
+
+
+UNUSABLE = (Outcome.NO_QUESTION, Outcome.UNKNOWN_QUESTION, Outcome.UNREADABLE, Outcome.NO_SPEECH)
+
+
+@dataclass(frozen=True)
+class RecoveryResult:
+    path: Path
+    question_id: str | None
+    outcome: Outcome
+    message: str
+    attempt_id: int | None = None
+    score: int | None = None
+    discarded: bool = False
+
+
+Progress = Callable[[int, int, "RecoveryResult"], None]
+"""``(done, total, result)`` after each recording."""
+
+
+def pending_recoveries(store: Store | None = None) -> list[OrphanRecording]:
+    """Recordings on disk that no attempt refers to, oldest first (cheap: no models).
+
+    Opens the default store when none is given. Raises :class:`StorageError` when the
+    database cannot be opened.
+    """
+    if store is not None:
+        return store.orphan_recordings()
+    from sayitout.store import Store
+
+    with Store.open() as opened:
+        return opened.orphan_recordings()
+
+
+def describe(orphan: OrphanRecording) -> str:
+    """One line for a listing: when, which question, how big."""
+    when = orphan.modified.astimezone().strftime("%Y-%m-%d %H:%M")
+    qid = orphan.question_id or "(question unknown)"
+    return f"{when}  {qid:<36} {orphan.size / 1024:7.1f} KiB  {orphan.path}"
+
+
+class _Models:
+    """Speech and embedding models, loaded on first need (not at all when no orphan needs them)."""
+
+    def __init__(self, settings: Settings | None, transcriber: Any, scorer: Any) -> None:
+        self._settings = settings
+        self._transcriber = transcriber
+        self._scorer = scorer
+
+    @property
+    def settings(self) -> Settings:
+        if self._settings is None:
+            from sayitout.config import load_settings
+
+            self._settings = load_settings()
+        return self._settings
+
+    @property
+    def transcriber(self) -> Any:
+        if self._transcriber is None:
+            from sayitout.speech.asr import Transcriber
+
+            self._transcriber = Transcriber(self.settings.asr)
+        return self._transcriber
+
+    @property
+    def scorer(self) -> Any:
+        if self._scorer is None:
+            from sayitout.scoring import Scorer
+
+            self._scorer = Scorer(device=self.settings.scoring.device)
+        return self._scorer
+
+
+def recover(
+    store: Store,
+    orphans: Sequence[OrphanRecording] | None = None,
+    *,
+    bank: Any = None,
+    settings: Settings | None = None,
+    transcriber: Any = None,
+    scorer: Any = None,
+    discard_unusable: bool = False,
+    progress: Progress | None = None,
+) -> list[RecoveryResult]:
+    """Transcribe and score each orphan and save it as an attempt.
+
+    The attempt gets the recording's own time (its file's modification time), no
+    session, and ``ended_by="recovered"``. A recording that cannot become an attempt
+    is kept (and reported) unless ``discard_unusable`` is set, in which case files
+    with no question id, no readable audio or no speech are deleted. Transcribing or
+    scoring failures never delete anything.
+    """
+    todo = list(store.orphan_recordings() if orphans is None else orphans)
+    models = _Models(settings, transcriber, scorer)
+    if bank is None and todo:
+        from sayitout.bank.loader import load_bank
+
+        bank = load_bank()
+    results: list[RecoveryResult] = []
+    for i, orphan in enumerate(todo, 1):
+        result = _recover_one(store, orphan, bank, models)
+        if discard_unusable and result.outcome in UNUSABLE:
+            try:
+                store.discard_recording(orphan.path)
+                result = RecoveryResult(
+                    result.path, result.question_id, result.outcome, result.message, discarded=True
+                )
+            except SayitoutError as exc:
+                result = RecoveryResult(
+                    result.path,
+                    result.question_id,
+                    result.outcome,
+                    f"{result.message}; could not delete it: {exc.message}",
+                )
+        results.append(result)
+        if progress is not None:
+            progress(i, len(todo), result)
+    return results
+
+
+def _recover_one(
+    store: Store, orphan: OrphanRecording, bank: Any, models: _Models
+) -> RecoveryResult:
+    from sayitout.speech.audio.decode import load_audio
+
+    qid = orphan.question_id
+    path = orphan.path
+
+    def result(outcome: Outcome, message: str, **kw: Any) -> RecoveryResult:
+        return RecoveryResult(path, qid, outcome, message, **kw)
+
+    if qid is None:
+        return result(
+            Outcome.NO_QUESTION,
+            "the file name does not say which question this answers, so it cannot be scored",
+        )
+    try:
+        rubric = bank.rubric(qid)
+        deck = bank.deck_of(qid)
+    except SayitoutError:
+        return result(
+            Outcome.UNKNOWN_QUESTION,
+            f"question {qid!r} is not in the question bank any more (was its deck removed?)",
+        )
+    try:
+        audio = load_audio(path)
+    except SayitoutError as exc:
+        return result(Outcome.UNREADABLE, f"no audio could be read: {exc.message}")
+    try:
+        transcript = models.transcriber.transcribe(audio, terms=rubric.all_terms())
+    except SayitoutError as exc:
+        return result(Outcome.FAILED, f"transcription failed: {exc.message}")
+    if transcript.is_empty:
+        return result(Outcome.NO_SPEECH, "no speech was heard in the recording")
+    try:
+        score = models.scorer.score(rubric, transcript)
+    except SayitoutError as exc:
+        return result(Outcome.FAILED, f"scoring failed: {exc.message}")
+    try:
+        attempt_id = store.save_attempt(
+            None,
+            qid,
+            deck,
+            transcript,
+            score,
+            path,
+            transcript.model,
+            score.embedding_model or getattr(models.scorer, "model_name", None),
+            score.rubric_version,
+            ended_by="recovered",
+            created_at=orphan.modified,
+        )
+    except SayitoutError as exc:
+        return result(Outcome.FAILED, f"saving failed: {exc.message}")
+    return result(
+        Outcome.RECOVERED,
+        f"saved as attempt {attempt_id} (score {score.score})",
+        attempt_id=attempt_id,
+        score=int(score.score),
+    )
+
+
+__all__ = [
+    "UNUSABLE",
+    "Outcome",
+    "RecoveryResult",
+    "describe",
+    "pending_recoveries",
+    "recover",
+]

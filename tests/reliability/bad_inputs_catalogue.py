@@ -1,0 +1,637 @@
+"""The catalogue of bad inputs: one table, read by the tests and by ``render_doc.py``.
+
+Each :class:`Case` builds its bad input under a temporary directory and returns the
+``sayitout`` arguments (and environment changes) that feed it to the real CLI. The
+test runs it in-process (``sayitout.cli.main``) and checks: the exit code, that the
+output names the file or thing and the problem (``expect``: substrings, any case),
+and that no ``Traceback`` appears. ``subprocess=True`` cases run as a real process.
+
+Exit codes: 0 handled (the input is odd but usable, or nothing to do), 2 bad input
+from the user (a usage error: a wrong argument, file or value), 1 an environment
+fault (the data dir or disk cannot be used, a model missing).
+"""
+
+from __future__ import annotations
+
+import math
+import wave
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+
+Build = Callable[[Path], "tuple[list[str], dict[str, str]]"]
+
+GOOD_DECK = """\
+id: mine
+title: My deck
+questions:
+- id: mine-open
+  text: Why do we normalise inputs?
+  kind: open
+  topics: [data]
+- id: mine-number
+  text: How much memory do the fp32 weights of a 1B parameter model take?
+  kind: numeric
+  topics: [memory]
+"""
+
+GOOD_OPEN_RUBRIC = """\
+question_id: mine-open
+key_points:
+- id: scale
+  text: Features on similar scales make the loss surface better conditioned.
+  weight: 2
+- id: speed
+  text: Optimisation converges faster.
+model_answer: Normalising puts features on similar scales so training converges faster.
+"""
+
+GOOD_NUMBER_RUBRIC = """\
+question_id: mine-number
+key_points:
+- id: four-bytes
+  text: Each fp32 parameter takes four bytes.
+numeric:
+  value: 4
+  tolerance: 0.1
+  unit: GB
+  accept_units: [gigabytes]
+model_answer: Four bytes per parameter, so four gigabytes.
+"""
+
+
+@dataclass(frozen=True)
+class Case:
+    id: str
+    category: str
+    input: str
+    """What the bad input is, for the docs."""
+    build: Build
+    exit: int
+    expect: tuple[str, ...]
+    """Substrings (any case) the output must contain: the file or thing, and the problem."""
+    handling: str
+    """What sayitout does, for the docs."""
+    subprocess: bool = False
+    slow: bool = False
+    """Loads the speech model."""
+    env: dict[str, str] = field(default_factory=dict)
+
+
+# ----------------------------------------------------------------------------- helpers
+
+
+def write(path: Path, text: str | bytes) -> Path:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    if isinstance(text, bytes):
+        path.write_bytes(text)
+    else:
+        path.write_text(text, encoding="utf-8")
+    return path
+
+
+def bank(
+    tmp: Path, deck: str | bytes = GOOD_DECK, rubrics: dict[str, str | bytes] | None = None
+) -> Path:
+    root = tmp / "bank"
+    write(root / "question_bank" / "mine.yaml", deck)
+    rubrics = (
+        {"mine-open": GOOD_OPEN_RUBRIC, "mine-number": GOOD_NUMBER_RUBRIC}
+        if rubrics is None
+        else rubrics
+    )
+    for qid, text in rubrics.items():
+        write(root / "rubrics" / "mine" / f"{qid}.yaml", text)
+    return root
+
+
+def check_bank(**kw: object) -> Build:
+    def build(tmp: Path) -> tuple[list[str], dict[str, str]]:
+        return ["check", "--bank", str(bank(tmp, **kw))], {}  # type: ignore[arg-type]
+
+    return build
+
+
+def wav(path: Path, audio: np.ndarray, rate: int, channels: int = 1) -> Path:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    data = (np.clip(audio, -1, 1) * 32767).astype("<i2")
+    with wave.open(str(path), "wb") as w:
+        w.setnchannels(channels)
+        w.setsampwidth(2)
+        w.setframerate(rate)
+        w.writeframes(data.tobytes())
+    return path
+
+
+def tone(seconds: float, rate: int, channels: int = 1) -> np.ndarray:
+    t = np.arange(round(seconds * rate)) / rate
+    mono = 0.2 * np.sin(2 * math.pi * 220 * t) * (np.sin(2 * math.pi * 3 * t) > 0)
+    return np.repeat(mono[:, None], channels, axis=1).reshape(-1) if channels > 1 else mono
+
+
+def transcribe(make: Callable[[Path], Path]) -> Build:
+    def build(tmp: Path) -> tuple[list[str], dict[str, str]]:
+        return ["transcribe", str(make(tmp))], {}
+
+    return build
+
+
+def silent_two_hour_flac(tmp: Path) -> Path:
+    import soundfile as sf
+
+    path = tmp / "two-hours.flac"
+    block = np.zeros(8000 * 60, dtype=np.int16)
+    with sf.SoundFile(
+        str(path), "w", samplerate=8000, channels=1, format="FLAC", subtype="PCM_16"
+    ) as f:
+        for _ in range(120):
+            f.write(block)
+    return path
+
+
+def config(text: str | bytes) -> Build:
+    def build(tmp: Path) -> tuple[list[str], dict[str, str]]:
+        return ["config", "--config", str(write(tmp / "config.toml", text))], {}
+
+    return build
+
+
+def args(*argv: str, env: dict[str, str] | None = None) -> Build:
+    def build(tmp: Path) -> tuple[list[str], dict[str, str]]:
+        return [a.replace("{tmp}", str(tmp)) for a in argv], {
+            k: v.replace("{tmp}", str(tmp)) for k, v in (env or {}).items()
+        }
+
+    return build
+
+
+def _import_file(text: str | bytes) -> Build:
+    def build(tmp: Path) -> tuple[list[str], dict[str, str]]:
+        f = write(tmp / "questions.txt", text)
+        return ["import", str(f), "--deck", "mine", "--out", str(tmp / "out")], {}
+
+    return build
+
+
+# ------------------------------------------------------------------------------ the table
+
+CASES: list[Case] = [
+    # --- decks
+    Case(
+        "deck-malformed-yaml",
+        "deck",
+        "deck YAML with an unclosed bracket",
+        check_bank(deck="id: mine\nquestions: [\n- id: a\n"),
+        2,
+        ("mine.yaml", "yaml"),
+        "`check` names the file and line; the deck is skipped",
+    ),
+    Case(
+        "deck-tab-indent",
+        "deck",
+        "deck YAML indented with a tab",
+        check_bank(deck="id: mine\nquestions:\n\t- id: a\n"),
+        2,
+        ("mine.yaml",),
+        "file and line of the YAML error",
+    ),
+    Case(
+        "deck-wrong-type",
+        "deck",
+        "`answer_seconds: ninety` (text where a number belongs)",
+        check_bank(
+            deck=GOOD_DECK.replace("  kind: open\n", "  kind: open\n  answer_seconds: ninety\n")
+        ),
+        2,
+        ("mine.yaml", "answer_seconds"),
+        "the field and the expected type",
+    ),
+    Case(
+        "deck-mistyped-key",
+        "deck",
+        "a misspelt key (`txt:` for `text:`)",
+        check_bank(deck=GOOD_DECK.replace("  text: Why", "  txt: Why")),
+        2,
+        ("mine.yaml", "txt"),
+        "the unknown key is named",
+    ),
+    Case(
+        "deck-duplicate-ids",
+        "deck",
+        "two questions with the same id",
+        check_bank(deck=GOOD_DECK.replace("id: mine-number", "id: mine-open")),
+        2,
+        ("mine.yaml", "mine-open"),
+        "the duplicate id and both places",
+    ),
+    Case(
+        "deck-empty-file",
+        "deck",
+        "an empty deck file",
+        check_bank(deck=""),
+        2,
+        ("mine.yaml", "empty"),
+        "says the file is empty",
+    ),
+    Case(
+        "deck-not-utf8",
+        "deck",
+        "a deck saved as Latin-1 (non-UTF-8 bytes)",
+        check_bank(deck=GOOD_DECK.replace("normalise", "normalis\xe9").encode("latin-1")),
+        2,
+        ("mine.yaml", "utf-8"),
+        "says the file is not UTF-8",
+    ),
+    Case(
+        "deck-bad-kind",
+        "deck",
+        "`kind: essay` (not open or numeric)",
+        check_bank(deck=GOOD_DECK.replace("kind: open", "kind: essay")),
+        2,
+        ("mine.yaml", "kind"),
+        "names the field and the allowed values",
+    ),
+    Case(
+        "bank-dir-missing",
+        "deck",
+        "`--bank` pointing at a directory that does not exist",
+        args("check", "--bank", "{tmp}/no-such-bank"),
+        2,
+        ("no-such-bank", "not found"),
+        "usage error naming the directory",
+    ),
+    # --- rubrics
+    Case(
+        "rubric-malformed-yaml",
+        "rubric",
+        "rubric YAML with a broken mapping",
+        check_bank(
+            rubrics={
+                "mine-open": "question_id: mine-open\nkey_points: {\n",
+                "mine-number": GOOD_NUMBER_RUBRIC,
+            }
+        ),
+        2,
+        ("mine-open.yaml",),
+        "file and line; the question cannot be practised",
+    ),
+    Case(
+        "rubric-no-key-points",
+        "rubric",
+        "a rubric with an empty `key_points` list",
+        check_bank(
+            rubrics={
+                "mine-open": "question_id: mine-open\nkey_points: []\nmodel_answer: x\n",
+                "mine-number": GOOD_NUMBER_RUBRIC,
+            }
+        ),
+        2,
+        ("mine-open.yaml", "key"),
+        "says a rubric needs key points",
+    ),
+    Case(
+        "rubric-numeric-missing",
+        "rubric",
+        "a numeric question whose rubric has no `numeric` answer",
+        check_bank(
+            rubrics={
+                "mine-open": GOOD_OPEN_RUBRIC,
+                "mine-number": GOOD_NUMBER_RUBRIC.split("numeric:")[0] + "model_answer: four\n",
+            }
+        ),
+        2,
+        ("mine-number.yaml", "numeric"),
+        "asks for the numeric block with value, tolerance, unit",
+    ),
+    Case(
+        "rubric-duplicate-key-point-ids",
+        "rubric",
+        "two key points with the same id",
+        check_bank(
+            rubrics={
+                "mine-open": GOOD_OPEN_RUBRIC.replace("id: speed", "id: scale"),
+                "mine-number": GOOD_NUMBER_RUBRIC,
+            }
+        ),
+        2,
+        ("mine-open.yaml", "scale"),
+        "names the duplicate key point",
+    ),
+    Case(
+        "rubric-bad-weight",
+        "rubric",
+        "`weight: heavy` (text where a number belongs)",
+        check_bank(
+            rubrics={
+                "mine-open": GOOD_OPEN_RUBRIC.replace("weight: 2", "weight: heavy"),
+                "mine-number": GOOD_NUMBER_RUBRIC,
+            }
+        ),
+        2,
+        ("mine-open.yaml", "weight"),
+        "names the field",
+    ),
+    Case(
+        "rubric-wrong-question",
+        "rubric",
+        "a rubric whose `question_id` is not in any deck",
+        check_bank(
+            rubrics={
+                "mine-open": GOOD_OPEN_RUBRIC.replace(
+                    "question_id: mine-open", "question_id: mine-nope"
+                ),
+                "mine-number": GOOD_NUMBER_RUBRIC,
+            }
+        ),
+        2,
+        ("mine-open.yaml", "mine-nope"),
+        "the orphan rubric and the unmatched question are named",
+    ),
+    Case(
+        "rubric-not-utf8",
+        "rubric",
+        "a rubric file with non-UTF-8 bytes",
+        check_bank(
+            rubrics={
+                "mine-open": GOOD_OPEN_RUBRIC.replace("faster", "f\xe4ster").encode("latin-1"),
+                "mine-number": GOOD_NUMBER_RUBRIC,
+            }
+        ),
+        2,
+        ("mine-open.yaml", "utf-8"),
+        "says the file is not UTF-8",
+    ),
+    # --- imported question lists
+    Case(
+        "import-not-utf8",
+        "import",
+        "a question list in UTF-16",
+        _import_file("What is dropout?\n\nIt zeroes activations.\n".encode("utf-16")),
+        2,
+        ("questions.txt",),
+        "names the file and the encoding problem",
+    ),
+    Case(
+        "import-no-questions",
+        "import",
+        "a text file with no question in it",
+        _import_file("just some notes\nno question marks here\n"),
+        2,
+        ("questions.txt", "question"),
+        "says no questions were found",
+    ),
+    Case(
+        "import-missing-file",
+        "import",
+        "a question list that does not exist",
+        args("import", "{tmp}/nope.txt", "--deck", "mine", "--out", "{tmp}/out"),
+        2,
+        ("nope.txt",),
+        "names the missing file",
+    ),
+    # --- audio
+    Case(
+        "audio-empty",
+        "audio",
+        "a 0-byte .wav file",
+        transcribe(lambda t: write(t / "empty.wav", b"")),
+        2,
+        ("empty.wav", "empty"),
+        "refused: the file is empty",
+    ),
+    Case(
+        "audio-truncated",
+        "audio",
+        "a WAV cut off inside its header (20 bytes)",
+        transcribe(
+            lambda t: write(
+                t / "cut.wav", wav(t / "full.wav", tone(1, 16000), 16000).read_bytes()[:20]
+            )
+        ),
+        2,
+        ("cut.wav",),
+        "refused: cannot decode, names the file",
+    ),
+    Case(
+        "audio-not-audio",
+        "audio",
+        "a text file named answer.wav",
+        transcribe(lambda t: write(t / "answer.wav", "this is not audio\n" * 50)),
+        2,
+        ("answer.wav", "decode"),
+        "refused: not audio or damaged",
+    ),
+    Case(
+        "audio-zero-seconds",
+        "audio",
+        "a valid WAV header with 0 samples",
+        transcribe(lambda t: wav(t / "zero.wav", np.zeros(0), 16000)),
+        2,
+        ("zero.wav", "0 seconds"),
+        "refused: holds no audio",
+    ),
+    Case(
+        "audio-directory",
+        "audio",
+        "a directory given as the audio file",
+        transcribe(lambda t: (t / "dir.wav").mkdir() or (t / "dir.wav")),
+        2,
+        ("dir.wav", "directory"),
+        "refused: a directory, not a file",
+    ),
+    Case(
+        "audio-missing",
+        "audio",
+        "an audio file that does not exist",
+        args("transcribe", "{tmp}/gone.wav"),
+        2,
+        ("gone.wav", "not found"),
+        "names the path",
+    ),
+    Case(
+        "audio-silence",
+        "audio",
+        "3 s of silence (an empty answer)",
+        transcribe(lambda t: wav(t / "quiet.wav", np.zeros(48000), 16000)),
+        0,
+        ("no speech",),
+        "says no speech was detected; never invents text",
+        slow=True,
+    ),
+    Case(
+        "audio-8k-stereo",
+        "audio",
+        "an 8 kHz stereo WAV",
+        transcribe(lambda t: wav(t / "stereo8k.wav", tone(2, 8000, 2), 8000, 2)),
+        0,
+        (),
+        "handled: down-mixed and resampled to 16 kHz mono",
+        slow=True,
+    ),
+    Case(
+        "audio-96k",
+        "audio",
+        "a 96 kHz WAV",
+        transcribe(lambda t: wav(t / "hi.wav", tone(2, 96000), 96000)),
+        0,
+        (),
+        "handled: resampled to 16 kHz",
+        slow=True,
+    ),
+    Case(
+        "audio-two-hours",
+        "audio",
+        "a silent 2-hour 8 kHz FLAC",
+        transcribe(silent_two_hour_flac),
+        0,
+        ("no speech",),
+        "handled: decoded in blocks, VAD finds no speech",
+        slow=True,
+    ),
+    # --- config
+    Case(
+        "config-wrong-type",
+        "config",
+        '`silence_timeout_s = "long"` in config.toml',
+        config('[audio]\nsilence_timeout_s = "long"\n'),
+        2,
+        ("config.toml", "silence_timeout_s"),
+        "names the file, the key and the expected type",
+    ),
+    Case(
+        "config-unknown-key",
+        "config",
+        "an unknown key (`[audio] volumee = 3`)",
+        config("[audio]\nvolumee = 3\n"),
+        2,
+        ("config.toml", "volumee"),
+        "names the unknown key",
+    ),
+    Case(
+        "config-malformed",
+        "config",
+        "config.toml that is not TOML",
+        config("[audio\nx = \n"),
+        2,
+        ("config.toml", "toml"),
+        "names the file and the line",
+    ),
+    Case(
+        "config-not-utf8",
+        "config",
+        "config.toml with non-UTF-8 bytes",
+        config(b'theme = "caf\xe9"\n'),
+        2,
+        ("config.toml", "utf-8"),
+        "says the file is not UTF-8",
+    ),
+    # --- data dir
+    Case(
+        "home-missing",
+        "data dir",
+        "`SAYITOUT_HOME` that does not exist yet",
+        args("history", env={"SAYITOUT_HOME": "{tmp}/new/home"}),
+        0,
+        (),
+        "created (owner-only, 0700) and used",
+    ),
+    Case(
+        "home-unwritable",
+        "data dir",
+        "`SAYITOUT_HOME` under a regular file (cannot be created)",
+        lambda t: (
+            write(t / "afile", "x") and ["history"],
+            {"SAYITOUT_HOME": str(t / "afile" / "home")},
+        ),
+        1,
+        ("afile",),
+        "environment fault: names the directory, suggests SAYITOUT_HOME",
+        subprocess=True,
+    ),
+    # --- command-line values
+    Case(
+        "unknown-question-id",
+        "arguments",
+        "`transcribe --question no-such-id`",
+        args("transcribe", "{tmp}/x.wav", "--question", "no-such-id"),
+        2,
+        ("no-such-id",),
+        "usage error naming the id",
+    ),
+    Case(
+        "bad-since-date",
+        "arguments",
+        "`history --since yesterday-ish`",
+        args("history", "--since", "yesterday-ish"),
+        2,
+        ("since", "yesterday-ish"),
+        "usage error with the accepted format",
+        subprocess=True,
+    ),
+    Case(
+        "bad-format",
+        "arguments",
+        "`report --format pdf`",
+        args("report", "--format", "pdf"),
+        2,
+        ("format", "pdf"),
+        "usage error listing the formats",
+    ),
+    Case(
+        "bad-min-score",
+        "arguments",
+        "`history --min-score 200`",
+        args("history", "--min-score", "200"),
+        2,
+        ("200",),
+        "usage error: scores are 0-100",
+    ),
+    Case(
+        "unknown-attempt",
+        "arguments",
+        "`history --attempt 999` (no such attempt)",
+        args("history", "--attempt", "999"),
+        2,
+        ("999",),
+        "usage error naming the id",
+    ),
+    Case(
+        "practice-count-zero",
+        "arguments",
+        "`practice --count 0`",
+        args("practice", "--count", "0"),
+        2,
+        ("count",),
+        "usage error before the app opens",
+    ),
+    Case(
+        "practice-mic-file-missing",
+        "arguments",
+        "`practice --mic-file missing.wav`",
+        args("practice", "--mic-file", "{tmp}/missing.wav"),
+        2,
+        ("missing.wav",),
+        "usage error naming the file",
+        subprocess=True,
+    ),
+    Case(
+        "report-output-dir-missing",
+        "arguments",
+        "`report -o` into a directory that does not exist",
+        args("report", "--format", "md", "-o", "{tmp}/no/such/dir/r.md"),
+        2,
+        ("r.md",),
+        "names the path",
+    ),
+    Case(
+        "recover-nothing",
+        "arguments",
+        "`recover --yes` with nothing to recover",
+        args("recover", "--yes"),
+        0,
+        ("no unsaved recordings",),
+        "says so; exit 0",
+    ),
+]
