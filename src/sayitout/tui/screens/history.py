@@ -25,8 +25,9 @@ from sayitout.store import AttemptSummary, SessionRecord, Store
 
 PAGE = 200
 """Attempts fetched per query."""
-PREFETCH = 40
-"""Fetch the next page when the cursor is this close to the last loaded row."""
+PREFETCH = 120
+"""Fetch the next page when the cursor is this close to the last loaded row (a few
+screens ahead, so paging down never waits for the database)."""
 SCORE_BANDS: dict[str, tuple[int | None, int | None]] = {
     "below 40": (None, 39),
     "40–64": (40, 64),
@@ -50,6 +51,20 @@ class HistoryFilter:
     """``all``, ``cli`` (command-line attempts) or a session id as text."""
 
 
+def attempt_cells(a: AttemptSummary) -> tuple[Any, ...]:
+    """The attempts table's cells for one attempt."""
+    when = a.created_at.astimezone().strftime("%Y-%m-%d %H:%M")
+    score = Text(f"{a.score:>3}", style=score_style(a.score))
+    cover = "" if a.coverage is None else f"{round(100 * a.coverage)}%"
+    wpm = "" if a.wpm is None else f"{a.wpm:.0f}"
+    fill = "" if a.fillers_per_min is None else f"{a.fillers_per_min:.1f}"
+    if a.recording_path is None:
+        audio = Text("typed", style="dim")
+    else:
+        audio = Text("yes") if a.recording_path.is_file() else Text("gone", style="yellow")
+    return when, a.question_id, score, cover, wpm, fill, audio
+
+
 # ------------------------------------------------------------------------- messages
 class SessionsLoaded(Message):
     def __init__(self, generation: int, sessions: list[SessionRecord], total: int) -> None:
@@ -58,11 +73,19 @@ class SessionsLoaded(Message):
 
 
 class AttemptsPage(Message):
+    """A page of attempts with their table cells already built (off the UI thread)."""
+
     def __init__(
-        self, generation: int, offset: int, rows: list[AttemptSummary], total: int
+        self,
+        generation: int,
+        offset: int,
+        rows: list[AttemptSummary],
+        cells: list[tuple[Any, ...]],
+        total: int,
     ) -> None:
         super().__init__()
         self.generation, self.offset, self.rows, self.total = generation, offset, rows, total
+        self.cells = cells
 
 
 class HistoryFailed(Message):
@@ -222,7 +245,8 @@ class HistoryScreen(Screen):
         except SayitoutError as exc:
             self.post_message(HistoryFailed(exc.title, exc.message, exc.hint))
             return
-        self.post_message(AttemptsPage(generation, offset, rows, total))
+        cells = [attempt_cells(a) for a in rows]  # includes a stat() per recording
+        self.post_message(AttemptsPage(generation, offset, rows, cells, total))
 
     @on(SessionsLoaded)
     def _sessions_loaded(self, message: SessionsLoaded) -> None:
@@ -258,24 +282,12 @@ class HistoryScreen(Screen):
         if message.total >= 0:
             self._total = message.total
         table = self.query_one("#attempts", DataTable)
-        for a in message.rows:
-            table.add_row(*self._cells(a), key=str(a.id))
+        for a, cells in zip(message.rows, message.cells, strict=True):
+            table.add_row(*cells, key=str(a.id))
             self._attempt_ids.append(a.id)
         self._loaded += len(message.rows)
         self._loading = False
         self._update_status()
-
-    def _cells(self, a: AttemptSummary) -> tuple[Any, ...]:
-        when = a.created_at.astimezone().strftime("%Y-%m-%d %H:%M")
-        score = Text(f"{a.score:>3}", style=score_style(a.score))
-        cover = "" if a.coverage is None else f"{round(100 * a.coverage)}%"
-        wpm = "" if a.wpm is None else f"{a.wpm:.0f}"
-        fill = "" if a.fillers_per_min is None else f"{a.fillers_per_min:.1f}"
-        if a.recording_path is None:
-            audio = Text("typed", style="dim")
-        else:
-            audio = Text("yes") if a.recording_path.is_file() else Text("gone", style="yellow")
-        return when, a.question_id, score, cover, wpm, fill, audio
 
     def _update_status(self) -> None:
         if self._total == 0:
