@@ -41,6 +41,10 @@ def test_open_creates_private_dir_and_wal(home: Path) -> None:
         assert s._conn.execute("PRAGMA foreign_keys").fetchone()[0] == 1
         assert s._conn.execute("PRAGMA synchronous").fetchone()[0] == 2  # FULL
         assert s.integrity_check() == "ok"
+        assert stat.S_IMODE(s.path.stat().st_mode) == 0o600
+        rec = s.new_recording_path("dl-fp16-nan")
+        assert stat.S_IMODE(s.recordings_dir.stat().st_mode) == 0o700
+        assert stat.S_IMODE(rec.parent.stat().st_mode) == 0o700
 
 
 def test_save_and_read_back_everything(store: Store) -> None:

@@ -297,6 +297,7 @@ def report_command(args: argparse.Namespace) -> int:
             bank=bank,
             output=None if (args.output is None or to_stdout) else Path(args.output),
             to_string=to_stdout,
+            topic=args.topic,
         )
     if to_stdout:
         sys.stdout.write(text)

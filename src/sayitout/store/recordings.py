@@ -22,6 +22,7 @@ _NAME = re.compile(r"^\d{8}-\d{6}-\d{6}(?:-[0-9a-f]{4})?_(?P<qid>[a-z0-9][a-z0-9
 
 def new_recording_path(root: Path, question_id: str, when: datetime | None = None) -> Path:
     when = (when or now_utc()).astimezone(UTC)
+    ensure_dir(root)  # created 0700 itself (mkdir's parents=True would not apply the mode)
     folder = ensure_dir(root / when.strftime("%Y-%m"))
     stamp = when.strftime("%Y%m%d-%H%M%S-%f")
     path = folder / f"{stamp}_{question_id}.flac"

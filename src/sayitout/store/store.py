@@ -107,6 +107,7 @@ class Store:
         except BaseException:
             conn.close()
             raise
+        _owner_only(db_path)
         return cls(conn, db_path, recordings_dir)
 
     def close(self) -> None:
@@ -757,6 +758,15 @@ def _rollback(conn: sqlite3.Connection) -> None:
     # SQLite may already have rolled back (e.g. on SQLITE_FULL).
     with suppress(sqlite3.Error):
         conn.execute("ROLLBACK")
+
+
+def _owner_only(path: Path) -> None:
+    """Make the database (and its WAL files) readable by its owner only; SQLite gives the
+    WAL files the database file's permissions."""
+    for p in (path, path.with_name(path.name + "-wal"), path.with_name(path.name + "-shm")):
+        with suppress(OSError):
+            if p.exists() and p.stat().st_mode & 0o077:
+                p.chmod(0o600)
 
 
 def _configure(conn: sqlite3.Connection, path: Path) -> None:
