@@ -63,7 +63,10 @@ def test_filler_rules() -> None:
 def test_hedges() -> None:
     words = timed("I think it's maybe the learning rate but I'm not sure probably")
     assert dict(count_hedges(words)) == {
-        "I think": 1, "maybe": 1, "not sure": 1, "probably": 1,
+        "I think": 1,
+        "maybe": 1,
+        "not sure": 1,
+        "probably": 1,
     }
     assert dict(count_hedges(timed("I'm pretty sure it's the learning rate"))) == {}
 

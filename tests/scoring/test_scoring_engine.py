@@ -132,8 +132,10 @@ def test_non_english_scores_low_with_a_note(scorer, lr_rubric) -> None:
 
 
 def test_transcript_with_words_gets_delivery(scorer, lr_rubric) -> None:
-    words = [Word(w, 1.0 + i * 0.4, 1.3 + i * 0.4) for i, w in
-             enumerate("um I would lower the learning rate".split())]
+    words = [
+        Word(w, 1.0 + i * 0.4, 1.3 + i * 0.4)
+        for i, w in enumerate(["um", "I", "would", "lower", "the", "learning", "rate"])
+    ]
     t = Transcript(text=" ".join(w.text for w in words), words=tuple(words), duration=5.0)
     r = scorer.score(lr_rubric, t)
     assert r.delivery is not None

@@ -20,7 +20,11 @@ from sayitout.scoring.numbers import find_numbers, judge
         ("7.5 × 10^-5", 7.5e-5, None),
         ("7.5x10⁻⁵", 7.5e-5, None),
         ("ten to the minus five", 1e-5, None),
-        ("sixteen million seven hundred eighty one thousand three hundred and twelve", 16781312, None),
+        (
+            "sixteen million seven hundred eighty one thousand three hundred and twelve",
+            16781312,
+            None,
+        ),
         ("16,781,312", 16781312, None),
         ("about forty one point seven minutes", 41.7, "minutes"),
         ("a hundred and twelve gigs", 112, "GB"),
@@ -83,8 +87,11 @@ GB = NumericAnswer(value=112, tolerance=1, unit="GB", accept_units=["gigabytes"]
         (MINUTES, "so twenty five hundred minutes", False),  # right digits, wrong unit
         (MINUTES, "forty one point seven seconds", False),
         (MINUTES, "it takes forty one point seven gigabytes", False),  # another quantity
-        (MINUTES, "first I thought forty two minutes but no it's three hundred thirty three minutes",
-         False),
+        (
+            MINUTES,
+            "first I thought forty two minutes but no it's three hundred thirty three minutes",
+            False,
+        ),
         (MINUTES, "a billion over fifty thousand is twenty thousand seconds", False),
         (
             LR,

@@ -115,21 +115,20 @@ def numbers_agree(
 ) -> bool:
     """Whether the numbers a window states are compatible with the rubric sentence's.
 
-    With ``require`` (misconceptions), the window must state one of the rubric's
-    numbers; otherwise a window stating numbers, none of which is the rubric's,
-    disagrees, and a window with no numbers is neutral.
+    The rubric sentence's last number is its result ("... so 8 times 4 is 32"). A window
+    that states numbers must state that one (same value within about 1%, and the same
+    unit when both say one). With ``require`` (misconceptions) the window must state it
+    even if it states no number at all; otherwise a window with no numbers is neutral.
     """
     if not rubric_nums:
         return True
     if not window_nums:
         return not require
-    for r in rubric_nums:
-        for w in window_nums:
-            if not math.isclose(r.value, w.value, rel_tol=0.012, abs_tol=1e-12):
-                continue
-            if r.unit and w.unit and r.quantity == w.quantity and r.unit != w.unit:
-                continue
-            if r.unit and w.unit and r.quantity != w.quantity:
-                continue
-            return True
+    r = rubric_nums[-1]
+    for w in window_nums:
+        if not math.isclose(r.value, w.value, rel_tol=0.012, abs_tol=1e-12):
+            continue
+        if r.unit and w.unit and r.unit != w.unit:
+            continue
+        return True
     return False

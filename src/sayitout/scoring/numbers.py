@@ -710,7 +710,7 @@ def judge(numeric: NumericAnswer, text: str) -> NumericResult:
             shown = " ".join(x for x in (_fmt(value), m.unit or unit_label) if x)
             reason = f"Right: {shown}{how}."
     elif m.vague:
-        reason = f"Heard only \"{m.text}\"; say the exact number: {expected_txt}."
+        reason = f'Heard only "{m.text}"; say the exact number: {expected_txt}.'
     elif converted:
         reason = f"Heard {said}, which is {_fmt(value)} {unit_label}; the answer is {expected_txt}."
     else:

@@ -13,9 +13,9 @@ Rules (documented for reviewers and candidates):
 * A direction word is *negated* when a negation cue (not, n't, never, no, don't,
   without, avoid, instead of, rather than, stop) comes within the three words before it:
   "don't raise it" means down; "instead of increasing it" means down.
-* "too high" describes a problem whose fix is the opposite direction; it counts as
-  both the state (up) and the fix (down), so it agrees with "lower it" and with
-  "a high learning rate" alike.
+* "too high" (also "a bit high", "slightly high") describes a problem whose fix is the
+  opposite direction: it counts as down, so it agrees with "lower it" and with "too
+  high", and conflicts with "raise it" and "too low".
 * Two texts *conflict in direction* when the rubric text has a direction about some
   object and every direction the candidate states about that object (the content
   words within four words of the direction word, falling back to all the candidate's
@@ -58,6 +58,7 @@ _DOWN_WORDS = _wordset(
     minimize shorter divide divided dividing"""
 )
 _SAME_WORDS = _wordset("""same unchanged leave constant""")
+_EXCESS = _wordset("too overly bit slightly somewhat kinda")
 # "up"/"down" after these are not a direction ("warm up", "blow up", "break down")
 _NOT_DIRECTIONAL_BEFORE = _wordset(
     """warm warms warming set sets setting speed speeds look looks pick picks end ends
@@ -68,7 +69,7 @@ _NOT_DIRECTIONAL_BEFORE = _wordset(
 _NEGATIONS = _wordset(
     """not no never don't dont doesn't doesnt didn't didnt isn't isnt aren't arent won't wont
     wouldn't wouldnt shouldn't shouldnt can't cant cannot without avoid avoiding stop nor
-    neither hardly instead rather"""
+    neither hardly instead rather off disable disabled disabling remove removing"""
 )
 _CLAUSE_BREAKS = _wordset("""but so and because then which although though i'd i you'd we
     you however while whereas""")
@@ -150,8 +151,8 @@ def analyse(text: str) -> Polarity:
         if flipped:
             # "don't raise it": down; "don't change it"/"not the same": up or down
             dirs = {-d} if d != SAME else {UP, DOWN}
-        elif d != SAME and k >= 1 and toks[k - 1] in ("too", "overly", "very"):
-            dirs.add(-d)
+        elif d != SAME and k >= 1 and toks[k - 1] in _EXCESS:
+            dirs = {-d}  # "too high", "a bit high": a problem whose fix is to lower it
         ctx = frozenset(
             stem(w)
             for w in toks[max(0, k - 4) : k] + toks[k + 1 : k + 5]
