@@ -24,6 +24,8 @@ from sayitout.speech.audio.devices import (
 )
 from sayitout.speech.audio.resample import resample
 
+PLAYBACK_LATENCY_S = 0.25
+
 
 class PlaybackStream:
     """One open output stream; write audio to it, then :meth:`finish` and :meth:`wait`."""
@@ -51,7 +53,9 @@ class PlaybackStream:
                 dtype="float32",
                 callback=self._callback,
                 finished_callback=self._done.set,
-                latency="low",
+                # 0.25 s of buffer: the first sound still comes at once (PortAudio starts
+                # playing as soon as data is there); 0.1 s and "low" lost audio on a busy machine.
+                latency=PLAYBACK_LATENCY_S,
             )
             self._stream.start()
         except Exception as exc:

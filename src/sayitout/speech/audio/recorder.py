@@ -183,6 +183,9 @@ class AnswerRecorder:
     it, and the last one when recording stops. Both are called from the thread that
     runs :meth:`record`; keep them quick (hand work to a queue).
 
+    ``on_start()`` is called when the first audio arrives (a microphone may take a
+    moment to open): the moment to show "listening".
+
     ``no_speech_timeout_s`` ends a recording in which nobody has spoken at all after
     that long (ended_by ``silence``); None waits for the key or ``max_answer_s``.
     """
@@ -199,12 +202,14 @@ class AnswerRecorder:
         level_interval_s: float = 0.05,
         no_speech_timeout_s: float | None = None,
         poll_s: float = 0.05,
+        on_start: Callable[[], None] | None = None,
     ) -> None:
         self.source = source
         self.settings = settings or AudioSettings()
         self.recordings_dir = recordings_dir
         self.on_level = on_level
         self.on_segment = on_segment
+        self.on_start = on_start
         base = vad_config or VadConfig()
         self.vad_config = VadConfig(
             **{
@@ -292,6 +297,11 @@ class AnswerRecorder:
                 if chunk.size == 0:
                     continue
                 chunk = np.asarray(chunk, dtype=np.float32).reshape(-1)
+                if chunks.total == 0 and self.on_start is not None:
+                    try:
+                        self.on_start()
+                    except Exception:
+                        log.exception("on_start callback failed")
                 if chunks.total + chunk.size > max_samples:
                     chunk = chunk[: max_samples - chunks.total]
                 chunks.append(chunk)

@@ -63,6 +63,13 @@ class MicrophoneSource:
 
     If the device cannot record at 16 kHz it records at its own rate and the stream is
     resampled. ``device`` is an index, a name, part of a name, or None (the default).
+
+    Opening an input can take a second or more before audio flows (PulseAudio on a busy
+    machine was measured at 0.1 to 2 s), so a caller can :meth:`start` it early, e.g.
+    while the question is read out; a later :meth:`start` (the recorder's) then keeps
+    only the last ``pre_roll_s`` of what was captured, so the first word is never lost.
+    A device that sends nothing for ``stall_timeout_s`` (``start_timeout_s`` before the
+    first audio) is reported as lost.
     """
 
     def __init__(
@@ -71,11 +78,16 @@ class MicrophoneSource:
         *,
         block_s: float = 0.032,
         stall_timeout_s: float = 2.0,
+        start_timeout_s: float = 6.0,
+        pre_roll_s: float = 0.3,
     ) -> None:
         self.device_spec = device
         self.sample_rate = SAMPLE_RATE
         self.block_s = block_s
         self.stall_timeout_s = stall_timeout_s
+        self.start_timeout_s = start_timeout_s
+        self.pre_roll_s = pre_roll_s
+        self._got_data = False
         self.name = "microphone"
         self.device: Device | None = None
         self.capture_rate = SAMPLE_RATE
@@ -102,7 +114,31 @@ class MicrophoneSource:
     def _on_finished(self) -> None:
         self._finished.set()
 
+    @property
+    def started(self) -> bool:
+        return self._stream is not None and bool(self._stream.active)
+
+    def _keep_only_pre_roll(self) -> None:
+        chunks: list[np.ndarray] = []
+        while True:
+            try:
+                chunks.append(self._q.get_nowait())
+            except queue.Empty:
+                break
+        keep = round(self.pre_roll_s * self.capture_rate)
+        kept: list[np.ndarray] = []
+        for c in reversed(chunks):
+            if keep <= 0:
+                break
+            kept.insert(0, c[-keep:])
+            keep -= min(keep, c.size)
+        for c in kept:
+            self._q.put(c)
+
     def start(self) -> None:
+        if self.started:  # opened early: keep just the pre-roll
+            self._keep_only_pre_roll()
+            return
         sd = sounddevice()
         self.device = resolve_device(self.device_spec, "input")
         self.name = f"microphone {self.device.name}"
@@ -112,6 +148,7 @@ class MicrophoneSource:
         self.capture_rate = rate
         self._resampler = StreamResampler(rate, SAMPLE_RATE) if rate != SAMPLE_RATE else None
         self._stopping = False
+        self._got_data = False
         self._finished.clear()
         try:
             self._stream = sd.InputStream(
@@ -140,7 +177,8 @@ class MicrophoneSource:
             chunk = None
         now = time.monotonic()
         if chunk is None:
-            stalled = now - self._last_data > self.stall_timeout_s
+            limit = self.stall_timeout_s if self._got_data else self.start_timeout_s
+            stalled = now - self._last_data > limit
             if self._finished.is_set() or not self._stream.active or stalled:
                 raise DeviceLost(
                     f"The microphone ({self.device.name if self.device else '?'}) stopped "
@@ -149,6 +187,7 @@ class MicrophoneSource:
                 )
             return np.zeros(0, dtype=np.float32)
         self._last_data = now
+        self._got_data = True
         if self._resampler is not None:
             chunk = self._resampler.push(chunk)
         return chunk

@@ -11,6 +11,7 @@ for every file; that is swallowed.
 
 from __future__ import annotations
 
+import atexit
 import contextlib
 import io
 import tempfile
@@ -47,6 +48,13 @@ def _get_engine():
                 f"The system speech engine could not start: {exc}", PYTTSX3_FIX
             ) from exc
     return _engine
+
+
+@atexit.register
+def _drop_engine() -> None:
+    """Free the engine while modules still exist (pyttsx3's ``__del__`` fails later)."""
+    global _engine
+    _engine = None
 
 
 def pyttsx3_unavailable() -> str | None:
