@@ -15,6 +15,7 @@ from sayitout.speech.tts.text import sentences, speakable
 
 log = logging.getLogger(__name__)
 
+
 def _exiting() -> bool:
     """True once the main thread has finished (the interpreter is shutting down)."""
     return not threading.main_thread().is_alive()
