@@ -37,7 +37,7 @@ class ErrorDialog(ModalScreen[None]):
             yield Static(self.error_title, id="error-title")
             yield Static(Text(self.message), id="error-message")
             if self.hint:
-                hint = Text("How to fix it: ", style="bold")
+                hint = Text.assemble(("How to fix it: ", "bold"))
                 hint.append(self.hint)
                 yield Static(hint, id="error-hint")
             yield Button("OK", id="ok", variant="error")

@@ -259,7 +259,7 @@ class SessionScreen(Screen):
 
     def _show_ModelAnswerShown(self, event: ev.ModelAnswerShown) -> None:
         panel = self.query_one("#model-answer", Static)
-        text = Text("Model answer\n", style="bold underline")
+        text = Text.assemble(("Model answer", "bold underline"), "\n")
         text.append(event.text)
         panel.update(text)
         panel.display = True

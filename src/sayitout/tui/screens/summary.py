@@ -54,7 +54,8 @@ class SummaryScreen(Screen):
                 if o.score is not None
                 else Text("  –", style="dim")
             )
-            text = o.text if len(o.text) <= 60 else o.text[:59] + "…"
+            room = max(30, self.app.size.width - 26)
+            text = o.text if len(o.text) <= room else o.text[: room - 1] + "…"
             table.add_row(str(i), score, str(o.attempts), text)
 
     def _headline(self) -> Text:
@@ -95,7 +96,7 @@ class SummaryScreen(Screen):
 
     def _delivery(self) -> Text:
         d = self.summary.delivery
-        text = Text("Delivery (spoken answers)\n", style="bold underline")
+        text = Text.assemble(("Delivery (spoken answers)", "bold underline"), "\n")
         if not d.spoken_answers:
             text.append(" – no spoken answers")
             return text

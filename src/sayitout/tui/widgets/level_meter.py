@@ -13,7 +13,7 @@ def clock(seconds: float) -> str:
 
 
 class LevelMeter(Widget):
-    """``● REC  ▮▮▮▮▮▯▯▯▯▯  0:12 / 1:30  (1:18 left)``."""
+    """``● REC  █████░░░░░  0:12 / 1:30  (1:18 left)``."""
 
     DEFAULT_CSS = """
     LevelMeter { height: 1; width: 1fr; }
@@ -32,8 +32,8 @@ class LevelMeter(Widget):
         colour = "green" if level < 0.7 else ("yellow" if level < 0.9 else "red")
         text = Text()
         text.append("● REC ", style="bold red")
-        text.append("▮" * filled, style=colour)
-        text.append("▯" * (width - filled), style="dim")
+        text.append("█" * filled, style=colour)
+        text.append("░" * (width - filled), style="dim")
         elapsed = 0.0 if self.frozen else self.elapsed
         text.append(f"  {clock(elapsed)} / {clock(self.limit)}")
         text.append(f"  ({clock(max(0.0, self.limit - elapsed))} left)", style="dim")

