@@ -201,3 +201,46 @@ def test_file_microphone_loop(audio_loop, tmp_path, answer_audio):
         inc.add_segment(start, audio)
     text = inc.finish(duration=r.duration).text.lower()
     assert "batch" in text and "parallel" in text
+
+
+def test_sound_server_dying_mid_answer_keeps_the_recording(audio_loop, tmp_path):
+    """A second, private sound server is killed while recording: ``device-lost``."""
+    import os
+    import signal
+    import subprocess
+    from pathlib import Path
+
+    import sounddevice as sd
+
+    script = Path(__file__).resolve().parents[3] / "scripts" / "audio-loop.sh"
+    runtime = tmp_path / "victim"
+    env = {**os.environ, "SAYITOUT_PULSE_DIR": str(runtime)}
+    subprocess.run([str(script), "start"], env=env, check=True, capture_output=True, timeout=60)
+    saved = os.environ["PULSE_SERVER"]
+    os.environ["PULSE_SERVER"] = f"unix:{runtime}/pulse/native"
+    sd._terminate()
+    sd._initialize()
+    try:
+        ready = threading.Event()
+        rec = AnswerRecorder(
+            MicrophoneSource(None), AudioSettings(max_answer_s=30), on_start=ready.set
+        )
+        out: dict = {}
+        t = threading.Thread(target=lambda: out.setdefault("r", rec.record()))
+        t.start()
+        assert ready.wait(10)
+        time.sleep(1.0)
+        os.kill(int((runtime / "pulse" / "pid").read_text()), signal.SIGKILL)
+        t0 = time.monotonic()
+        t.join(15)
+        assert not t.is_alive()
+        r = out["r"]
+        assert r.ended_by == "device-lost" and "stopped sending audio" in r.error
+        assert time.monotonic() - t0 < 3.0  # noticed within the stall timeout
+        assert r.duration >= 0.9
+        assert sf.info(str(r.path)).frames == r.audio.size  # kept on disk
+    finally:
+        subprocess.run([str(script), "stop"], env=env, capture_output=True, timeout=60)
+        os.environ["PULSE_SERVER"] = saved
+        sd._terminate()
+        sd._initialize()

@@ -81,6 +81,9 @@ class SynthSpeaker:
         self._warm_done = threading.Condition()
         self._closed = False
 
+    def prepare(self) -> None:
+        """Load the engine in the background ahead of the first :meth:`speak`."""
+
     # -- to implement -------------------------------------------------------------
     def _synth_sentence(self, text: str) -> tuple[np.ndarray, int]:
         raise NotImplementedError
@@ -300,6 +303,9 @@ class SilentSpeaker:
         pass
 
     def warm(self, texts: list[str]) -> None:
+        pass
+
+    def prepare(self) -> None:
         pass
 
     def close(self) -> None:

@@ -89,6 +89,20 @@ class PiperSpeaker(SynthSpeaker):
                     ) from exc
         return self._voice
 
+    def prepare(self) -> None:
+        """Start loading the voice in the background (about 1 s), so the first question
+        is not kept waiting; errors surface on the first :meth:`speak`."""
+        if self._voice is not None:
+            return
+
+        def load() -> None:
+            try:
+                self.load()
+            except Exception:  # reported again, clearly, when speak() loads it
+                pass
+
+        threading.Thread(target=load, name="piper-load").start()
+
     def _synth_sentence(self, text: str) -> tuple[np.ndarray, int]:
         from piper import SynthesisConfig
 
