@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import threading
 from pathlib import Path
 
@@ -96,10 +97,9 @@ class PiperSpeaker(SynthSpeaker):
             return
 
         def load() -> None:
-            try:
+            # a failure is reported again, clearly, when speak() loads the voice
+            with contextlib.suppress(Exception):
                 self.load()
-            except Exception:  # reported again, clearly, when speak() loads it
-                pass
 
         threading.Thread(target=load, name="piper-load").start()
 
