@@ -34,10 +34,10 @@ def load_home_data(services: SessionServices, now: datetime | None = None) -> Ho
     rows: list[dict[str, Any]] = []
     for deck_id, deck in bank.decks.items():
         questions = bank.questions(deck=deck_id)
-        due = None
+        due = new = None
         last: list[int] = []
         if store is not None:
-            due = _due_count(store, questions, now)
+            due, new = _due_counts(store, questions, now)
             last = [
                 round(s.mean_score)
                 for s in store.sessions(deck=deck_id, limit=5, include_cli=False)
@@ -49,6 +49,7 @@ def load_home_data(services: SessionServices, now: datetime | None = None) -> Ho
                 "title": deck.title,
                 "questions": len(questions),
                 "due": due,
+                "new": new,
                 "last": list(reversed(last)),
             }
         )
@@ -62,15 +63,17 @@ def load_home_data(services: SessionServices, now: datetime | None = None) -> Ho
     return HomeData(rows, recent, bank.topics(), len(bank.errors))
 
 
-def _due_count(store, questions, now) -> int | None:
+def _due_counts(store, questions, now) -> tuple[int | None, int | None]:
+    """(due, new) from the spaced-repetition schedule."""
     try:
-        from sayitout.schedule import due_questions
+        from sayitout.schedule import counts
     except ImportError:
-        return None
+        return None, None
     try:
-        return len(due_questions(store, questions, now))
+        c = counts(store, questions, now)
     except SayitoutError:
-        return None
+        return None, None
+    return c.due, c.new
 
 
 class HomeScreen(Screen):
@@ -132,7 +135,7 @@ class HomeScreen(Screen):
         self.title = "sayitout"
         self.sub_title = "spoken interview practice"
         table = self.query_one("#decks", DataTable)
-        table.add_columns("Deck", "Questions", "Due", "Last sessions")
+        table.add_columns("Deck", "Questions", "Due", "New", "Last sessions")
         self.refresh_models()
         self.load_data()
 
@@ -155,12 +158,13 @@ class HomeScreen(Screen):
         self.decks = []
         for row in message.rows:
             due = "–" if row["due"] is None else str(row["due"])
+            new = "–" if row["new"] is None else str(row["new"])
             last = " ".join(str(s) for s in row["last"]) or "none yet"
-            table.add_row(Text(row["title"], style="bold"), str(row["questions"]), due, last)
+            table.add_row(Text(row["title"], style="bold"), str(row["questions"]), due, new, last)
             self.decks.append(row["id"])
         if len(message.rows) > 1:
             total = sum(r["questions"] for r in message.rows)
-            table.add_row(Text("All decks", style="italic"), str(total), "", "")
+            table.add_row(Text("All decks", style="italic"), str(total), "", "", "")
             self.decks.append("")
         if self.decks:
             table.move_cursor(row=min(cursor, len(self.decks) - 1))
