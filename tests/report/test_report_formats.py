@@ -167,3 +167,9 @@ def test_question_filter_via_topic_ids(store: Store) -> None:
     fill_history(store, qs, 20, end=T0)
     rows = json.loads(render(store, "json", Filters(question_ids=("a",))))
     assert rows and {r["question_id"] for r in rows} == {"a"}
+
+
+def test_empty_after_filtering_says_so(history: Store) -> None:
+    later = Filters(since=T0 + timedelta(days=400))
+    assert "No attempts match" in render(history, "html", later)
+    assert "No attempts match" in render(history, "md", later)

@@ -35,6 +35,7 @@ table { border-collapse: collapse; width: 100%; font-size: 14px; }
 th, td { text-align: left; padding: 6px 8px; border-bottom: 1px solid var(--line);
          vertical-align: top; }
 th { color: var(--muted); font-weight: 600; font-size: 12px; text-transform: uppercase; }
+td code { white-space: nowrap; }
 td.n, th.n { text-align: right; font-variant-numeric: tabular-nums; white-space: nowrap; }
 a { color: var(--accent); text-decoration: none; } a:hover { text-decoration: underline; }
 .pill { display: inline-block; min-width: 38px; text-align: center; border-radius: 999px;
@@ -89,6 +90,12 @@ def _header(data: ReportData) -> str:
 
 
 def _empty(data: ReportData) -> str:
+    if data.filter_text != "all attempts":
+        return (
+            _header(data) + '<section class="empty"><h2>No attempts match</h2>'
+            f"<p>Nothing was practised with these filters ({escape(data.filter_text)}). "
+            "Try a wider date range or another deck.</p></section>"
+        )
     return (
         _header(data) + '<section class="empty"><h2>No attempts yet</h2>'
         "<p>Answer a few questions with <code>sayitout practice</code> and your progress "
@@ -160,7 +167,9 @@ def _score_section(d: ReportData) -> str:
 
 
 def _topics_section(d: ReportData) -> str:
-    items = [(t, m, f"{m:.0f} ({n} answers)") for t, m, n in d.topic_scores[:14]]
+    items = [
+        (t, m, f"{m:.0f} ({n} answer{'' if n == 1 else 's'})") for t, m, n in d.topic_scores[:14]
+    ]
     colors = [score_color(m) for _, m, _ in items]
     chart = bar_chart(items, label=f"Score by {d.topic_label}", max_value=100, color=colors)
     more = ""

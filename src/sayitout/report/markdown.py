@@ -41,6 +41,13 @@ def render_markdown(d: ReportData) -> str:
     if d.first_at and d.last_at:
         span = f" · {d.first_at.astimezone():%d %b %Y} – {d.last_at.astimezone():%d %b %Y}"
     lines += [f"_{md_escape(d.filter_text.capitalize())}{span}_", ""]
+    if d.empty and d.filter_text != "all attempts":
+        lines += [
+            f"**No attempts match** these filters ({md_escape(d.filter_text)}). "
+            "Try a wider date range or another deck.",
+            "",
+        ]
+        return "\n".join(lines) + _footer(d)
     if d.empty:
         lines += [
             "**No attempts yet.** Answer a few questions with `sayitout practice` and your "

@@ -175,7 +175,7 @@ def bar_chart(
             "No data for this chart yet</text></svg>"
         )
         return "".join(parts)
-    bar_w = width - label_width - 70
+    bar_w = width - label_width - 150  # room for the value text after the longest bar
     max_chars = int(label_width / 6.6)
     for i, (name, value, text) in enumerate(items):
         top = 4 + i * row
