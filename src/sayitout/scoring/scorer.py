@@ -300,7 +300,7 @@ class Scorer:
                     text=kp.text,
                     weight=kp.weight,
                     status=status,
-                    similarity=round(_best_cos(sims, item), 4),
+                    similarity=round(c.cos if c.window is not None else _best_cos(sims, item), 4),
                     evidence=w.text if w else None,
                     evidence_span=(w.start, w.end) if w else None,
                 )

@@ -121,6 +121,12 @@ def windows(text: str, ws: list[Span] | None = None) -> tuple[list[Window], bool
     return out, truncated
 
 
+#: Spelled-out numbers are matched by value (see ``matching.number_tokens``), not as words.
+NUMBER_WORDS = _wordset(
+    """zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen
+    fifteen sixteen seventeen eighteen nineteen twenty thirty forty fifty sixty seventy eighty
+    ninety hundred thousand million billion trillion point half quarter"""
+)
 _NUMERAL = re.compile(r"^[\d.,]+$")
 _SUFFIXES = (
     "ational",
@@ -162,7 +168,13 @@ def content_stems(text: str) -> frozenset[str]:
     out = set()
     for raw in re.split(r"[\s/]+", text):
         for part in re.split(r"(?<=[a-z])-(?=[a-z])", normalise_word(raw)):
-            if part and part not in STOPWORDS and len(part) > 1 and not _NUMERAL.match(part):
+            if (
+                part
+                and part not in STOPWORDS
+                and part not in NUMBER_WORDS
+                and len(part) > 1
+                and not _NUMERAL.match(part)
+            ):
                 out.add(stem(part))
     return frozenset(out)
 
