@@ -172,19 +172,21 @@ class Store:
                 raise storage_error(action, self.path, exc) from exc
 
     # ----------------------------------------------------------------- sessions
-    def start_session(self, deck: str, settings: dict | None = None) -> int:
+    def start_session(
+        self, deck: str, settings: dict | None = None, *, started_at: datetime | None = None
+    ) -> int:
         with self._write("start a session") as conn:
             cur = conn.execute(
                 "INSERT INTO sessions (deck, started_at, settings) VALUES (?, ?, ?)",
-                (deck, to_db(now_utc()), json.dumps(settings or {}, default=str)),
+                (deck, to_db(started_at or now_utc()), json.dumps(settings or {}, default=str)),
             )
             return int(cur.lastrowid or 0)
 
-    def finish_session(self, session_id: int) -> None:
+    def finish_session(self, session_id: int, *, finished_at: datetime | None = None) -> None:
         with self._write("finish the session") as conn:
             conn.execute(
                 "UPDATE sessions SET finished_at = ? WHERE id = ? AND finished_at IS NULL",
-                (to_db(now_utc()), session_id),
+                (to_db(finished_at or now_utc()), session_id),
             )
 
     def session(self, session_id: int) -> SessionRecord:

@@ -178,7 +178,7 @@ def fill_history(
             when = start + timedelta(seconds=(days * 86400) * s / sessions)
             deck = rng.choice(sorted({q.deck for q in questions}))
             pool = [q for q in questions if q.deck == deck] or list(questions)
-            sid = store.start_session(deck, {"count": per_session, "order": "due"})
+            sid = store.start_session(deck, {"count": per_session, "order": "due"}, started_at=when)
             for i in range(min(per_session, attempts - written)):
                 q = rng.choice(pool)
                 n = practice.get(q.id, 0)
@@ -218,6 +218,7 @@ def fill_history(
                 written += 1
                 if progress and written % 500 == 0:
                     progress(written)
+            store.finish_session(sid, finished_at=when + timedelta(minutes=2 * per_session))
     return written
 
 

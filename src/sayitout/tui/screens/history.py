@@ -117,7 +117,7 @@ class HistoryScreen(Screen):
     HistoryScreen #filters { height: auto; padding: 0 1; }
     HistoryScreen #filters Select { width: 1fr; margin-right: 1; }
     HistoryScreen #panes { height: 1fr; }
-    HistoryScreen #sessions-pane { width: 50; min-width: 30; }
+    HistoryScreen #sessions-pane { width: 48; min-width: 30; }
     HistoryScreen #attempts-pane { width: 1fr; }
     HistoryScreen .pane-title { padding: 0 1; color: $text-muted; text-style: bold; }
     HistoryScreen DataTable { height: 1fr; }
@@ -179,7 +179,7 @@ class HistoryScreen(Screen):
             sessions.add_column(label, key=key, width=width)
         attempts = self.query_one("#attempts", DataTable)
         for label, key, width in (
-            ("When", "when", 16), ("Question", "q", 30), ("Score", "score", 5),
+            ("When", "when", 16), ("Question", "q", 26), ("Score", "score", 5),
             ("Cover", "cover", 5), ("WPM", "wpm", 4), ("Fill/m", "fill", 6), ("Audio", "audio", 5),
         ):  # fmt: skip
             attempts.add_column(label, key=key, width=width)
