@@ -233,3 +233,18 @@ def test_time_at_maps_text_offsets_to_word_times() -> None:
 
 def test_sample_question_type() -> None:
     assert SampleQuestion("a", "d", ()).id == "a"
+
+
+async def test_enter_opens_the_attempt_and_escape_comes_back(store: Store) -> None:
+    aid = _recorded_attempt(store)
+    screen = HistoryScreen(store, None)
+    app = Host(screen)
+    async with app.run_test(size=(130, 36)) as pilot:
+        await settle(pilot, app)
+        assert screen.selected_attempt_id() == aid  # newest first
+        await pilot.press("enter")
+        await settle(pilot, app)
+        assert isinstance(app.screen, AttemptScreen) and app.screen.attempt_id == aid
+        await pilot.press("escape")
+        await settle(pilot, app)
+        assert app.screen is screen
