@@ -170,6 +170,7 @@ def test_orphan_recordings(store: Store) -> None:
     orphans = store.orphan_recordings()
     assert [o.path for o in orphans] == [lost.absolute()]
     assert orphans[0].question_id == "dl-val-loss-rises" and orphans[0].size == 9
+    assert store.orphan_recordings(min_age_s=3600) == []  # just written: maybe still recording
     with pytest.raises(UsageError):
         store.discard_recording(kept)
     store.discard_recording(lost)

@@ -577,14 +577,22 @@ class Store:
         """Where to write the next recording of ``question_id`` (its folder is created)."""
         return rec.new_recording_path(self.recordings_dir, question_id, when)
 
-    def orphan_recordings(self) -> list[OrphanRecording]:
-        """Recordings on disk that no attempt refers to, oldest first (crash recovery)."""
+    def orphan_recordings(self, *, min_age_s: float = 0.0) -> list[OrphanRecording]:
+        """Recordings on disk that no attempt refers to, oldest first (crash recovery).
+
+        ``min_age_s`` skips files written in the last seconds: with two sayitout windows
+        open, one's recording in progress is not the other's orphan.
+        """
         rows = self._read(
             "read recording paths",
             "SELECT recording_path FROM attempts WHERE recording_path IS NOT NULL",
         )
         attached = {self._absolute(r[0]) for r in rows}
-        return rec.orphans(self.recordings_dir, attached)
+        found = rec.orphans(self.recordings_dir, attached)
+        if min_age_s > 0:
+            cutoff = now_utc().timestamp() - min_age_s
+            found = [o for o in found if o.modified.timestamp() <= cutoff]
+        return found
 
     def discard_recording(self, path: Path) -> None:
         """Delete an orphaned recording the user chose not to keep."""
