@@ -24,8 +24,6 @@ KNOWN_MISORDERED = {
     "that says 32 confidently covers as many key points by topic",
     "dl-bf16-vs-fp16": "the partial answer ('bf16 has a bigger range') reads like the "
     "misconception 'fp16 has more range than bf16': who has more range is lost to MiniLM",
-    "dl-augmentation-leak": "a wrong answer ('overfitting, add augmentation and dropout') "
-    "shares the rubric's vocabulary of augmentation and new photos",
     "dl-batchnorm-vs-layernorm": "a wrong answer that swaps the two norms uses all the right "
     "words; role swaps are invisible to embeddings and to the lexical check",
 }
@@ -76,7 +74,7 @@ def test_strong_above_partial_above_wrong(by_question, qid: str) -> None:
 
 
 def test_known_misses_stay_few() -> None:
-    assert len(KNOWN_MISORDERED) <= 4
+    assert len(KNOWN_MISORDERED) <= 3
     assert set(KNOWN_MISORDERED) <= set(QUESTIONS)
 
 

@@ -7,7 +7,7 @@ import math
 import pytest
 
 from sayitout.bank.models import NumericAnswer
-from sayitout.scoring.numbers import find_numbers, judge
+from sayitout.scoring.numbers import find_numbers, judge, same_number
 
 
 @pytest.mark.parametrize(
@@ -45,6 +45,9 @@ from sayitout.scoring.numbers import find_numbers, judge
         ("half of three e minus four", 1.5e-4, None),
         ("five hundred and twelve", 512, None),
         ("two point three oh three", 2.303, None),
+        ("four oh nine six", 4096, None),
+        ("about thirty three and a half million parameters", 33.5e6, "parameters"),
+        ("five twelve", 512, None),
     ],
 )
 def test_spoken_and_written_forms(text: str, value: float, unit: str | None) -> None:
@@ -124,3 +127,32 @@ def test_no_number_heard() -> None:
 def test_conversion_is_explained() -> None:
     result = judge(MINUTES, "twenty five hundred seconds")
     assert "2,500 seconds is 41.67 minutes" in result.reason
+
+
+def test_bare_scale_word_is_not_a_number() -> None:
+    assert find_numbers("it needs millions of examples") == []
+    assert find_numbers("a million")[0].value == 1e6
+
+
+def test_vague_number_is_not_an_answer() -> None:
+    result = judge(
+        MINUTES, "two thousand five hundred seconds which is like forty something minutes"
+    )
+    assert not result.correct
+    assert "exact number" in result.reason
+
+
+@pytest.mark.parametrize(
+    ("a", "b", "same"),
+    [
+        (41.7, 41.667, True),
+        (16.8e6, 16_781_312, True),
+        (16_777_216, 16_781_312, False),
+        (0.063, 0.0625, True),
+        (40, 41.667, False),
+        (42, 41.667, True),
+        (2500, 2500.0, True),
+    ],
+)
+def test_same_number_at_stated_precision(a: float, b: float, same: bool) -> None:
+    assert same_number(a, b) is same

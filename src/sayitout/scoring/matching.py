@@ -19,7 +19,6 @@ counts.
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass, field
 
 from sayitout.scoring import numbers, polarity
@@ -116,9 +115,10 @@ def numbers_agree(
     """Whether the numbers a window states are compatible with the rubric sentence's.
 
     The rubric sentence's last number is its result ("... so 8 times 4 is 32"). A window
-    that states numbers must state that one (same value within about 1%, and the same
-    unit when both say one). With ``require`` (misconceptions) the window must state it
-    even if it states no number at all; otherwise a window with no numbers is neutral.
+    that states numbers must state that one: the same value at the precision of the less
+    precise of the two, and the same unit when both say one. With ``require``
+    (misconceptions) the window must state it even if it states no number at all;
+    otherwise a window with no numbers is neutral.
     """
     if not rubric_nums:
         return True
@@ -126,7 +126,7 @@ def numbers_agree(
         return not require
     r = rubric_nums[-1]
     for w in window_nums:
-        if not math.isclose(r.value, w.value, rel_tol=0.012, abs_tol=1e-12):
+        if not numbers.same_number(r.value, w.value):
             continue
         if r.unit and w.unit and r.unit != w.unit:
             continue

@@ -267,7 +267,7 @@ def _cardinal(toks: list[_Tok], i: int) -> tuple[float, int] | None:
             current = (current or 1) * 100
             last = "hundred"
         elif t in ("thousand", "million", "billion", "trillion"):
-            if last == "scale" and current == 0:
+            if not used or (last == "scale" and current == 0):
                 break
             total += (current or 1) * _SCALES[t]
             current = 0
@@ -288,6 +288,24 @@ def _cardinal(toks: list[_Tok], i: int) -> tuple[float, int] | None:
     if not used:
         return None
     return total + current, j
+
+
+def _digit_run(toks: list[_Tok], i: int) -> tuple[float, int] | None:
+    """Digits said one by one: "four oh nine six" -> 4096 (three digits or more)."""
+    digits = ""
+    j = i
+    while j < len(toks) and toks[j].kind == "word":
+        t = toks[j].text
+        if t in ("oh", "o", "zero") and digits:
+            digits += "0"
+        elif t in _UNITS_WORDS and 0 < _UNITS_WORDS[t] < 10:
+            digits += str(_UNITS_WORDS[t])
+        else:
+            break
+        j += 1
+    if len(digits) >= 3 and digits[0] != "0":
+        return float(digits), j
+    return None
 
 
 def _digits_after_point(toks: list[_Tok], i: int) -> tuple[str, int] | None:
@@ -324,11 +342,14 @@ def _base(toks: list[_Tok], i: int) -> tuple[float, int] | None:
             return None
         return float("0." + d[0]), d[1]
     else:
-        c = _cardinal(toks, i)
+        run = _digit_run(toks, i)
+        c = run or _cardinal(toks, i)
         if c is None:
             return None
         value, j = c
         is_decimal = False
+        if [x.text for x in toks[j : j + 3]] == ["and", "a", "half"]:
+            value, j, is_decimal = value + 0.5, j + 3, True
         if j + 1 < n and toks[j].text == "point" and value < 1e6:
             d = _digits_after_point(toks, j + 1)
             if d:
@@ -593,15 +614,39 @@ def find_numbers(text: str) -> list[NumberMention]:
 
 
 def _fmt(v: float) -> str:
+    """A number as a person would write it: 16,781,312 / 41.67 / 7.5e-5."""
     if v == 0:
         return "0"
     a = abs(v)
+    if 1e3 <= a < 1e15 and abs(v - round(v)) < 1e-6 * a:
+        return f"{round(v):,}"
     if a >= 1e6 or a < 1e-3:
         s = f"{v:.3g}"
         return s.replace("e-0", "e-").replace("e+0", "e").replace("e+", "e")
     if a >= 100:
         return f"{v:,.1f}".rstrip("0").rstrip(".")
     return f"{v:.4g}"
+
+
+def significant_digits(v: float) -> int:
+    """Significant digits as said: 41.7 -> 3, 2500 -> 2, 16,781,312 -> 8, 0.063 -> 2."""
+    if v == 0:
+        return 1
+    digits = f"{abs(v):.12e}".split("e")[0].replace(".", "").rstrip("0")
+    if abs(v) >= 10 and abs(v - round(v)) < 1e-9:
+        return max(2, len(digits))  # "forty" is not "about forty-ish": 40 != 41.7
+    return max(1, len(digits))
+
+
+def same_number(a: float, b: float) -> bool:
+    """Equal at the precision of the less precise of the two (41.7 ~ 41.67, 16.8 million ~
+    16,781,312, but 16,777,216 != 16,781,312)."""
+    if a == b:
+        return True
+    if a == 0 or b == 0 or (a > 0) != (b > 0):
+        return False
+    places = [10.0 ** (math.floor(math.log10(abs(x))) - significant_digits(x) + 1) for x in (a, b)]
+    return abs(a - b) <= 0.5 * max(places) * (1 + 1e-6) + 1e-12 * abs(a)
 
 
 def unit_info(unit: str, accept: list[str] | tuple[str, ...] = ()) -> tuple[str, float] | None:
