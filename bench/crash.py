@@ -14,6 +14,7 @@ import argparse
 import json
 import sys
 import tempfile
+import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -28,15 +29,31 @@ def main() -> int:
     ap.add_argument("--kills", type=int, default=50)
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--home", type=Path, help="SAYITOUT_HOME to use (default: a temp dir)")
+    ap.add_argument("--key", default="crash_bench", help="key in build/reliability.json")
+    ap.add_argument(
+        "--minutes", type=float, help="stop killing after this long, then recover and report"
+    )
     args = ap.parse_args()
     home = args.home or Path(tempfile.mkdtemp(prefix="sayitout-crash-")) / "home"
     print(f"crash harness: {args.kills} kills, seed {args.seed}, home {home}", flush=True)
+    deadline = time.time() + args.minutes * 60 if args.minutes else None
+
+    def partial(figures: crash_harness.Figures) -> None:
+        data = figures.to_dict()
+        results_file.record(args.key, {**data, "seed": args.seed, "complete": False})
+
     figures = crash_harness.run(
-        args.kills, home, seed=args.seed, log=lambda s: print(s, flush=True)
+        args.kills,
+        home,
+        seed=args.seed,
+        log=lambda s: print(s, flush=True),
+        deadline=deadline,
+        on_kill=partial,
     )
     data = figures.to_dict()
     data["seed"] = args.seed
-    results_file.record("crash_bench", data)
+    data["complete"] = True
+    results_file.record(args.key, data)
     for key, value in data.items():
         print(f"{key}: {value}")
     print(json.dumps(data))

@@ -251,7 +251,11 @@ def run(
     answers_dir: Path | None = None,
     recover_at_end: bool = True,
     log=print,
+    deadline: float | None = None,
+    on_kill=None,
 ) -> Figures:
+    """``deadline`` (a ``time.time()``): stop killing then and go on to recovery.
+    ``on_kill(figures)`` is called after each kill's checks (to save figures as they come)."""
     rng = random.Random(seed)
     answers = make_answers(answers_dir or home.parent / "crash-answers")
     home.mkdir(parents=True, exist_ok=True)
@@ -262,6 +266,9 @@ def run(
     cmd = [sys.executable, str(DRIVER)] + [f"--answer={q}={p}" for q, p in answers.items()]
     names = list(TARGETS)
     for i in range(kills):
+        if deadline is not None and time.time() >= deadline:
+            log(f"deadline reached after {i} kills")
+            break
         target = names[i % len(names)] if i < len(names) else rng.choice(names)
         marker, max_delay = TARGETS[target]
         occurrence = 2 if target != "random" and rng.random() < 0.25 else 1
@@ -300,6 +307,9 @@ def run(
             f"{len(reported)} attempts reported, {len(orphans)} orphans, "
             f"lost {figures.attempts_lost}"
         )
+        if on_kill is not None:
+            figures.seconds = time.monotonic() - started
+            on_kill(figures)
     if recover_at_end:
         from sayitout.recovery import Outcome, recover
         from sayitout.store import Store
