@@ -9,14 +9,14 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen
-from textual.widgets import Button, Label, TextArea
+from textual.widgets import Button, Footer, Label, TextArea
 
 
 class AnswerEntry(ModalScreen[str | None]):
     """Returns the text (stripped), or None when cancelled."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("ctrl+s", "submit", "Score it"),
+        Binding("ctrl+s", "submit", "Submit", priority=True),
         Binding("escape", "cancel", "Cancel"),
     ]
     DEFAULT_CSS = """
@@ -38,11 +38,12 @@ class AnswerEntry(ModalScreen[str | None]):
 
     def compose(self) -> ComposeResult:
         with Vertical():
-            yield Label(f"[b]{self.heading}[/b]  (ctrl+s to submit, esc to cancel)")
+            yield Label(f"[b]{self.heading}[/b]")
             yield TextArea(self.text, id="answer", soft_wrap=True, show_line_numbers=False)
             with Horizontal(id="buttons"):
                 yield Button("Cancel", id="cancel")
                 yield Button(self.submit_label, id="submit", variant="primary")
+        yield Footer()
 
     def on_mount(self) -> None:
         area = self.query_one(TextArea)

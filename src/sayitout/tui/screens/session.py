@@ -287,6 +287,8 @@ class SessionScreen(Screen):
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action == "skip":
             return self.speaking is not None
+        if action == "replay" and self.services.voice is None:
+            return False  # silent mode (--tts none): nothing to replay
         phases = _ACTIONS.get(action)
         if phases is None:
             return True
