@@ -158,8 +158,14 @@ class LazyVoice:
             if self._speaker is None:
                 from sayitout.speech.tts import make_speaker
 
-                self._speaker = make_speaker(self._settings.speech)
-                self.notice = getattr(self._speaker, "notice", None)
+                speaker = make_speaker(self._settings.speech)
+                if getattr(speaker, "backend", "none") != "none":
+                    # No speakers: say so now, not after synthesising the first question.
+                    from sayitout.speech.audio.devices import resolve_device
+
+                    resolve_device(self._settings.audio.output_device, "output")
+                self._speaker = speaker
+                self.notice = getattr(speaker, "notice", None)
             return self._speaker
 
     @property

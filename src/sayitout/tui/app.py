@@ -97,6 +97,13 @@ class SayitoutApp(App):
                     severity="warning",
                     timeout=8,
                 )
+            elif event.name == "voice":
+                self.notify(
+                    f"{event.message}. Questions are shown but not read aloud.",
+                    title="No voice",
+                    severity="warning",
+                    timeout=8,
+                )
             else:
                 self.show_error(f"The {label} failed to load", event.message, event.hint)
         elif isinstance(event, ev.Notice):
