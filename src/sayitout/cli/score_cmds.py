@@ -150,7 +150,12 @@ def _transcribe(path: Path, rubric: Rubric) -> Transcript:
             f"speech recognition is not available ({exc})",
             "run 'make run' to install faster-whisper, or score typed text with --text",
         ) from exc
-    return transcribe_file(path, terms=rubric.all_terms())
+    from sayitout.errors import AudioError
+
+    try:
+        return transcribe_file(path, terms=rubric.all_terms())
+    except AudioError as exc:  # a bad file given on the command line is bad input (exit 2)
+        raise UsageError(exc.message, exc.hint) from exc
 
 
 def _save(deck: str, transcript: Transcript, result: AnswerScore, audio: str | None) -> int:
