@@ -1,0 +1,96 @@
+"""The engine with the real recorder playing WAV files as the microphone.
+
+Speech recognition and scoring are stand-ins here (the app's e2e test runs the real
+ones); what is checked is the audio path: files played one per answer, level and
+speech segments reported, the FLAC on disk before transcription starts, and the
+attempt saved with its recording.
+"""
+
+from __future__ import annotations
+
+import queue
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).parent))
+
+from fakes import KeywordScorer
+
+from sayitout.bank.loader import load_bank
+from sayitout.config import Settings
+from sayitout.session import events as ev
+from sayitout.session.engine import SessionEngine
+from sayitout.session.plan import SessionPlan
+from sayitout.session.wiring import build_services
+from sayitout.speech.transcript import Transcript
+from sayitout.store import Store
+
+
+class _Live:
+    def __init__(self, log: dict) -> None:
+        self.log = log
+
+    def add_segment(self, audio, start_s: float) -> None:
+        self.log["segments"].append((start_s, len(audio)))
+
+    def finish(self, recording) -> Transcript:
+        import soundfile as sf
+
+        # The recording is complete on disk before transcription starts.
+        info = sf.info(str(recording.path))
+        self.log["flac"].append((recording.path, info.format, info.duration))
+        return Transcript("overfit a single batch at chance level", model="stand-in")
+
+    def cancel(self) -> None:
+        self.log["cancelled"] += 1
+
+
+class StandInRecognizer:
+    model_name = "stand-in"
+
+    def __init__(self) -> None:
+        self.log = {"segments": [], "flac": [], "cancelled": 0}
+
+    def load(self) -> None:
+        pass
+
+    def start(self, terms, on_partial):
+        return _Live(self.log)
+
+
+def test_mic_files_are_recorded_to_flac_and_saved(shared_speech, tmp_path):
+    clips = [shared_speech / "cmu_goforward.wav", shared_speech / "libritts_260-123286.wav"]
+    services = build_services(Settings(), mic_files=clips, tts="none", mic_speed=4.0)
+    recognizer = StandInRecognizer()
+    services.recognizer = recognizer
+    services.scorer = KeywordScorer()
+    bank = load_bank()
+    plan = SessionPlan(question_ids=("dl-loss-stuck-at-chance", "dl-val-loss-rises"), count=2)
+    events: queue.Queue = queue.Queue()
+    engine = SessionEngine(services, plan, events.put)
+    engine.start()
+    seen: list = []
+    while True:
+        e = events.get(timeout=60)
+        seen.append(e)
+        if isinstance(e, ev.AnswerScored):
+            engine.next_question()
+        if isinstance(e, ev.SessionFinished):
+            break
+    engine.join(5)
+    services.close()
+
+    started = [e for e in seen if isinstance(e, ev.RecordingStarted)]
+    assert [s.source for s in started] == [c.name for c in clips]
+    stopped = [e for e in seen if isinstance(e, ev.RecordingStopped)]
+    assert all(s.reason is ev.StopReason.END_OF_INPUT for s in stopped)
+    assert any(isinstance(e, ev.RecordingProgress) and e.level > 0 for e in seen)
+    assert recognizer.log["segments"], "speech segments reach the transcriber while recording"
+    assert [f[1] for f in recognizer.log["flac"]] == ["FLAC", "FLAC"]
+    assert 2.0 < recognizer.log["flac"][0][2] < 4.0  # goforward is 2.8 s
+    store = Store.open()
+    attempts = sorted(store.attempts(), key=lambda a: a.id)
+    assert [a.question_id for a in attempts] == list(plan.question_ids)
+    assert [a.recording_path for a in attempts] == [f[0] for f in recognizer.log["flac"]]
+    assert all(a.ended_by == "end_of_input" for a in attempts)
+    assert bank.deck_of(attempts[0].question_id) == attempts[0].deck
