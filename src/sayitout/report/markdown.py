@@ -162,10 +162,16 @@ def _answers(d: ReportData) -> list[str]:
 
     out: list[str] = []
     mark = {"covered": "✓", "partial": "~", "missed": "✗"}
-    for line in [*d.strongest, *d.weakest]:
+    groups = [("Weakest questions", d.weakest), ("Strongest questions", d.strongest)]
+    ordered = [(title, line) for title, lines in groups for line in lines]
+    shown: str | None = None
+    for title, line in ordered:
         rec = d.latest.get(line.question_id)
         if rec is None:
             continue
+        if title != shown:
+            out += [f"#### {title}", ""]
+            shown = title
         sc = rec.answer_score
         text = sc.answer or rec.text
         out += [
