@@ -82,6 +82,10 @@ def audio_loop(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, s
             "pulseaudio is not installed (apt-get install pulseaudio pulseaudio-utils "
             "libasound2-plugins); the real audio path cannot be tested"
         )
+    try:
+        import sounddevice  # noqa: F401
+    except OSError as exc:
+        pytest.skip(f"PortAudio is missing ({exc}): apt-get install libportaudio2")
     runtime = tmp_path_factory.mktemp("pulse")
     env = {**os.environ, "SAYITOUT_PULSE_DIR": str(runtime)}
     proc = subprocess.run(

@@ -43,8 +43,14 @@ def answer_audio(say, quiet):
     return np.concatenate([a, quiet(0.4), b, quiet(1.5), c]).astype(np.float32)
 
 
+def _loop_device() -> str | None:
+    """ALSA's ``pulse`` device when there is one (always the sound server), else the default."""
+    return "pulse" if any(d.name == "pulse" for d in list_devices()) else None
+
+
 def record_while(play, settings: AudioSettings, **kw):
-    """Start recording from the default input, run ``play()``, return the recording."""
+    """Start recording from the loop's input, run ``play()``, return the recording."""
+    settings = settings.model_copy(update={"input_device": _loop_device()})
     segments: list[tuple[float, np.ndarray]] = []
     levels: list[float] = []
     ready = threading.Event()
@@ -86,7 +92,7 @@ def _transcriber():
 
 def test_played_answer_is_recorded_and_ends_on_silence(audio_loop, answer_audio):
     settings = AudioSettings(silence_timeout_s=2.5, max_answer_s=40)
-    player = Player()
+    player = Player(_loop_device())
     r, segments, levels = record_while(lambda: player.play(answer_audio, SR), settings)
     speech_s = answer_audio.size / SR
     assert r.ended_by == "silence"
@@ -110,7 +116,7 @@ def test_played_answer_is_recorded_and_ends_on_silence(audio_loop, answer_audio)
 @pytest.mark.e2e
 def test_recorded_answer_transcribes_and_scores(audio_loop, answer_audio):
     transcriber = _transcriber()
-    player = Player()
+    player = Player(_loop_device())
     r, _, _ = record_while(
         lambda: player.play(answer_audio, SR), AudioSettings(silence_timeout_s=2.0, max_answer_s=40)
     )
@@ -133,7 +139,9 @@ def test_recorded_answer_transcribes_and_scores(audio_loop, answer_audio):
 def test_tts_speaks_into_the_recorder(audio_loop, tmp_path):
     from sayitout.speech.tts import SynthCache
 
-    speaker = make_speaker(SpeechSettings(), cache=SynthCache(tmp_path / "tts"))
+    speaker = make_speaker(
+        SpeechSettings(), Player(_loop_device()), cache=SynthCache(tmp_path / "tts")
+    )
     assert speaker.backend == "piper", speaker.notice
     speaker.load()
     text = "Why do transformers use a warmup? Explain briefly."
@@ -154,7 +162,9 @@ def test_tts_speaks_into_the_recorder(audio_loop, tmp_path):
 def test_stop_silences_at_once(audio_loop, tmp_path):
     from sayitout.speech.tts import SynthCache
 
-    speaker = make_speaker(SpeechSettings(), cache=SynthCache(tmp_path / "tts"))
+    speaker = make_speaker(
+        SpeechSettings(), Player(_loop_device()), cache=SynthCache(tmp_path / "tts")
+    )
     speaker.load()
     result: dict = {}
     text = "This is a long question. It goes on and on. It has many sentences. Stop it now."
@@ -190,7 +200,7 @@ def test_file_microphone_loop(audio_loop, tmp_path, answer_audio):
     t0 = time.monotonic()
     r = rec.record()
     assert time.monotonic() - t0 > 0.9 * (answer_audio.size / SR + 2.0)  # real time
-    assert r.ended_by == "silence" and len(segs) == 2
+    assert r.ended_by == "silence" and len(segs) >= 2  # the 1.5 s pause splits
     try:
         from sayitout.speech.asr import IncrementalTranscriber
     except ImportError:
@@ -223,7 +233,7 @@ def test_sound_server_dying_mid_answer_keeps_the_recording(audio_loop, tmp_path)
     try:
         ready = threading.Event()
         rec = AnswerRecorder(
-            MicrophoneSource(None), AudioSettings(max_answer_s=30), on_start=ready.set
+            MicrophoneSource(_loop_device()), AudioSettings(max_answer_s=30), on_start=ready.set
         )
         out: dict = {}
         t = threading.Thread(target=lambda: out.setdefault("r", rec.record()))
