@@ -100,8 +100,8 @@ stop() {
     if running; then
         pactl exit 2>/dev/null || true
     fi
-    # A daemon that ignores `exit` (it should not, we did not --disallow-exit... but we
-    # did, for idle safety) is ended by its pid file.
+    # Started with --disallow-exit (so no client can end it by accident), the daemon
+    # ignores `pactl exit`; its pid file ends it.
     local pidfile="$RUNTIME_DIR/pulse/pid"
     if [[ -f "$pidfile" ]]; then
         local pid
