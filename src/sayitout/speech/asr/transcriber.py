@@ -293,8 +293,6 @@ class Transcriber:
             hotwords=build_hotwords(terms) if opts.use_hotwords else None,
             initial_prompt=build_prompt(terms) if opts.use_prompt else None,
         )
-        if opts.vad_filter:
-            kwargs["vad_parameters"] = {"min_silence_duration_ms": 700, "speech_pad_ms": 300}
         kwargs["chunk_length"] = 30  # explicit: faster-whisper remembers the last one
         texts: list[str] = []
         words: list[Word] = []
