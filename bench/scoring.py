@@ -1,0 +1,157 @@
+"""Scoring benchmark: agreement with the calibration set, and speed.
+
+    .venv/bin/python bench/scoring.py [--device cpu|cuda|auto] [--threads N] [--repeats N]
+
+Prints agreement (Spearman between scores and the intended grades strong=2, partial=1,
+wrong=0; band accuracy: strong >= 60, wrong <= 40, partial in 20..75; per-question
+ordering strong > partial > wrong), then speed: model load time, batch throughput
+(answers/s, rubrics already embedded) and the median time of one warm single answer.
+The last line is JSON.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import statistics
+import sys
+import time
+from collections import defaultdict
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+CALIBRATION = ROOT / "tests" / "calibration" / "deep-learning.jsonl"
+GRADES = {"strong": 2, "partial": 1, "wrong": 0}
+
+
+def _ranks(values: list[float]) -> list[float]:
+    order = sorted(range(len(values)), key=lambda i: values[i])
+    ranks = [0.0] * len(values)
+    i = 0
+    while i < len(order):
+        j = i
+        while j + 1 < len(order) and values[order[j + 1]] == values[order[i]]:
+            j += 1
+        for k in range(i, j + 1):
+            ranks[order[k]] = (i + j) / 2 + 1
+        i = j + 1
+    return ranks
+
+
+def spearman(a: list[float], b: list[float]) -> float:
+    ra, rb = _ranks(a), _ranks(b)
+    ma, mb = statistics.mean(ra), statistics.mean(rb)
+    cov = sum((x - ma) * (y - mb) for x, y in zip(ra, rb, strict=True))
+    var = (sum((x - ma) ** 2 for x in ra) * sum((y - mb) ** 2 for y in rb)) ** 0.5
+    return cov / var if var else 0.0
+
+
+def in_band(grade: str, score: int) -> bool:
+    if grade == "strong":
+        return score >= 60
+    if grade == "wrong":
+        return score <= 40
+    return 20 <= score <= 75
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--device", default="cpu")
+    ap.add_argument("--threads", type=int, default=0, help="torch CPU threads (0: default)")
+    ap.add_argument("--repeats", type=int, default=40, help="single answers to time")
+    args = ap.parse_args()
+
+    import torch
+
+    if args.threads:
+        torch.set_num_threads(args.threads)
+    from sayitout.bank.loader import load_bank
+    from sayitout.scoring import Scorer
+
+    rows = [json.loads(x) for x in CALIBRATION.read_text().splitlines() if x.strip()]
+    bank = load_bank(user=False)
+    rubrics = {r["question_id"]: bank.rubric(r["question_id"]) for r in rows}
+    items = [(rubrics[r["question_id"]], r["answer"]) for r in rows]
+
+    scorer = Scorer(args.device)
+    t0 = time.perf_counter()
+    scorer.embedder.load()
+    load_s = time.perf_counter() - t0
+    t0 = time.perf_counter()
+    scorer.warm_up()
+    scorer.prepare_many(list(rubrics.values()))
+    prep_s = time.perf_counter() - t0
+
+    t0 = time.perf_counter()
+    results = scorer.score_many(items)
+    batch_s = time.perf_counter() - t0
+    batch_rate = len(items) / batch_s
+
+    singles = []
+    for rubric, answer in items[: args.repeats]:
+        t0 = time.perf_counter()
+        scorer.score(rubric, answer)
+        singles.append((time.perf_counter() - t0) * 1000)
+    single_ms = statistics.median(singles)
+
+    scores = [r.score for r in results]
+    grades = [GRADES[r["grade"]] for r in rows]
+    rho = spearman(grades, scores)
+    band = sum(in_band(r["grade"], s) for r, s in zip(rows, scores, strict=True)) / len(rows)
+    by_q: dict[str, dict[str, list[int]]] = defaultdict(lambda: defaultdict(list))
+    for r, s in zip(rows, scores, strict=True):
+        by_q[r["question_id"]][r["grade"]].append(s)
+    misordered = sorted(
+        q
+        for q, g in by_q.items()
+        if not (min(g["strong"]) > max(g["partial"]) and min(g["partial"]) > max(g["wrong"]))
+    )
+    means = {
+        g: round(
+            statistics.mean(s for r, s in zip(rows, scores, strict=True) if r["grade"] == g), 1
+        )
+        for g in GRADES
+    }
+    windows = sum(len(a.split()) for _, a in items) / len(items)
+    load_avg = os.getloadavg()[0] if hasattr(os, "getloadavg") else None
+
+    print(f"calibration: {len(rows)} answers, {len(by_q)} questions, mean {windows:.0f} words")
+    print(f"spearman (score vs grade): {rho:.3f}")
+    print(f"band accuracy: {band:.1%} (strong>=60, wrong<=40, partial 20..75)")
+    print(f"mean score by grade: {means}")
+    print(
+        f"ordering strong>partial>wrong: {len(by_q) - len(misordered)}/{len(by_q)}"
+        f" (misordered: {', '.join(misordered) or 'none'})"
+    )
+    print(
+        f"device {scorer.embedder.device}, torch threads {torch.get_num_threads()}, "
+        f"load average {load_avg}"
+    )
+    print(f"model load: {load_s:.2f} s; embedding 33 rubrics: {prep_s:.2f} s")
+    print(f"batch: {batch_rate:.1f} answers/s ({batch_s:.2f} s for {len(items)})")
+    print(f"single answer warm: median {single_ms:.1f} ms over {len(singles)}")
+    print(
+        json.dumps(
+            {
+                "spearman": round(rho, 4),
+                "band_accuracy": round(band, 4),
+                "ordered_questions": len(by_q) - len(misordered),
+                "questions": len(by_q),
+                "misordered": misordered,
+                "mean_by_grade": means,
+                "model_load_s": round(load_s, 3),
+                "rubric_prep_s": round(prep_s, 3),
+                "batch_answers_per_s": round(batch_rate, 2),
+                "single_answer_ms_median": round(single_ms, 2),
+                "device": scorer.embedder.device,
+                "torch_threads": torch.get_num_threads(),
+                "load_average": load_avg,
+            }
+        )
+    )
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
