@@ -64,9 +64,18 @@ def speakable(text: str) -> str:
 # but not after a decimal point or a single capital (initials).
 _SENTENCE_END = re.compile(r"(?<=[.!?])[\"')\]]*\s+(?=[\"'(\[]?[A-Z0-9])")
 _CLAUSE = re.compile(r"(?<=[,;:])\s+")
+# Where a long first sentence without a comma may still be split: before a conjunction
+# or a clause word, where a speaker could pause for breath.
+_PHRASE = re.compile(
+    r"\s+(?=(?:and|but|because|so|then|when|after|before|while|which|that|rather|"
+    r"over|until|if|or|with|from|should|gives)\b)"
+)
 
 FIRST_CHUNK_CHARS = 50
-"""A first sentence longer than this is split at a comma, so the first sound comes sooner."""
+"""A first sentence longer than this is split (at a comma, else before a conjunction), so
+the first sound comes sooner: the engine must finish a piece before it can be played."""
+FIRST_CHUNK_MAX = 75
+"""The latest place the first sentence may be split at."""
 
 
 def sentences(text: str, *, split_first: bool = True) -> list[str]:
@@ -77,8 +86,16 @@ def sentences(text: str, *, split_first: bool = True) -> list[str]:
     parts = [p.strip() for p in _SENTENCE_END.split(text) if p.strip()]
     if split_first and parts and len(parts[0]) > FIRST_CHUNK_CHARS:
         first = parts[0]
-        for m in _CLAUSE.finditer(first):
-            if 15 <= m.start() <= FIRST_CHUNK_CHARS:
-                parts[0:1] = [first[: m.start()].strip(), first[m.end() :].strip()]
+        for pattern in (_CLAUSE, _PHRASE):
+            cut = next(
+                (
+                    m
+                    for m in pattern.finditer(first)
+                    if 20 <= m.start() <= FIRST_CHUNK_MAX and len(first) - m.end() >= 15
+                ),
+                None,
+            )
+            if cut is not None:
+                parts[0:1] = [first[: cut.start()].strip(), first[cut.end() :].strip()]
                 break
     return parts
