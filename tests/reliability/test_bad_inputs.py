@@ -51,6 +51,21 @@ def _run_subprocess(argv: list[str], env: dict[str, str]) -> tuple[int, str]:
     return proc.returncode, proc.stdout + proc.stderr
 
 
+def _headline(output: str, expect: tuple[str, ...]) -> str:
+    """The output line that best shows the message: the most expected words, else an error."""
+    lines = [ln.strip() for ln in output.splitlines() if ln.strip()]
+    if not lines:
+        return ""
+
+    def rank(ln: str) -> tuple[int, int]:
+        low = ln.lower()
+        hits = sum(n.lower() in low for n in expect)
+        return hits, int("error" in low or low.startswith("sayitout:"))
+
+    best = max(lines, key=rank)
+    return best if rank(best) != (0, 0) else lines[0]
+
+
 @pytest.mark.parametrize("case", CASES, ids=[c.id for c in CASES])
 def test_bad_input(case: Case, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.chdir(tmp_path)
@@ -59,7 +74,7 @@ def test_bad_input(case: Case, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) 
         code, output = _run_subprocess(argv, env)
     else:
         code, output = _run_inprocess(argv, env, monkeypatch)
-    first = next((ln.strip() for ln in output.splitlines() if "sayitout:" in ln or ":" in ln), "")
+    first = _headline(output, case.expect)
     record_case(
         "bad_inputs",
         case.id,

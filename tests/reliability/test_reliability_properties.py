@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import functools
 import math
+from collections import Counter
 from pathlib import Path
 
 import pytest
@@ -85,12 +86,23 @@ _FAST = settings(
     max_examples=300, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
 )
 
+_EXAMPLES: Counter[str] = Counter()
+
+
+@pytest.fixture(scope="module", autouse=True)
+def _record_examples():
+    yield
+    for name, n in _EXAMPLES.items():
+        record_case("properties", name, {"times": n, "passed": True, "message": "no crash"})
+
+
 RUBRIC = Path(__file__).resolve().parents[2] / "rubrics" / "deep-learning" / "dl-initial-loss.yaml"
 
 
 @_FAST
 @given(st.one_of(spoken_numbers, any_text))
 def test_number_finder_never_crashes(text: str) -> None:
+    _EXAMPLES["spoken-number finder: random text and number words"] += 1
     for m in find_numbers(text):
         assert isinstance(m.value, float | int)
         assert not math.isnan(m.value)
@@ -104,6 +116,7 @@ def test_number_finder_never_crashes(text: str) -> None:
     st.sampled_from(["", "GB", "minutes", "seconds", "parameters", "nats", "furlongs"]),
 )
 def test_judge_never_crashes(text: str, value: float, tolerance: float, unit: str) -> None:
+    _EXAMPLES["numeric judge: random text, values, tolerances, units"] += 1
     result = judge(NumericAnswer(value=value, tolerance=tolerance, unit=unit), text)
     assert isinstance(result.correct, bool)
     assert result.reason
@@ -169,6 +182,7 @@ def _load_or_problem(path: Path) -> None:
 @settings(max_examples=150, deadline=None)
 @given(st.one_of(any_text, st.binary(max_size=200).map(lambda b: b.decode("latin-1"))))
 def test_rubric_loader_random_text(tmp_path_factory: pytest.TempPathFactory, text: str) -> None:
+    _EXAMPLES["rubric loader: random text and bytes"] += 1
     path = tmp_path_factory.mktemp("rubric") / "random.yaml"
     path.write_text(text, encoding="utf-8", errors="surrogateescape")
     _load_or_problem(path)
@@ -177,6 +191,7 @@ def test_rubric_loader_random_text(tmp_path_factory: pytest.TempPathFactory, tex
 @settings(max_examples=150, deadline=None)
 @given(_yamlish)
 def test_rubric_loader_random_structures(tmp_path_factory: pytest.TempPathFactory, data) -> None:
+    _EXAMPLES["rubric loader: random YAML structures"] += 1
     path = tmp_path_factory.mktemp("rubric") / "structure.yaml"
     path.write_text(yaml.safe_dump(data, allow_unicode=True), encoding="utf-8")
     _load_or_problem(path)
@@ -223,6 +238,7 @@ def _valid_rubric_text() -> str:
 )
 def test_rubric_loader_mutations(tmp_path_factory: pytest.TempPathFactory, edits) -> None:
     """Random edits of a real rubric: it loads or gives a problem naming the file."""
+    _EXAMPLES["rubric loader: random edits of a real rubric"] += 1
     text = _valid_rubric_text()
     for op, where, piece in edits:
         i = int(where * len(text))
@@ -301,6 +317,7 @@ answers = st.one_of(
 @settings(max_examples=30, deadline=None, suppress_health_check=list(HealthCheck))
 @given(answers)
 def test_scorer_random_answers(text: str) -> None:
+    _EXAMPLES["scorer: random answers (0..100, deterministic)"] += 1
     try:
         scorer = _scorer()
     except SayitoutError as exc:
