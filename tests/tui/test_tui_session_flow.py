@@ -178,3 +178,16 @@ async def test_resize_mid_session_keeps_working(bank, tmp_path):
         await pilot.resize_terminal(80, 24)
         await pilot.pause()
         assert app.screen.query_one("#question").size.width <= 80
+
+
+async def test_session_that_cannot_start_explains_and_returns_home(bank, tmp_path):
+    services = fake_services(bank, tmp_path, mic_reason="no microphone")
+    plan = SessionPlan(topics=("astrology",), count=3)
+    app = make_app(Settings(), plan=plan, services=services, load_models=False)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_until(pilot, lambda: isinstance(app.screen, ErrorDialog), what="dialog")
+        text = " ".join(text_of(w) for w in app.screen.query("Static"))
+        assert "astrology" in text
+        await pilot.press("enter")
+        await wait_until(pilot, lambda: isinstance(app.screen, HomeScreen), what="home")
+        assert len(app.screen_stack) == 2

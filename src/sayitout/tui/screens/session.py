@@ -89,6 +89,8 @@ class SessionScreen(Screen):
         self.speaking: str | None = None
         self.spoken_answers = True
         self.summary_shown = False
+        self.finished: ev.SessionFinished | None = None
+        self.dialogs = 0
 
     # --- layout ------------------------------------------------------------------------------
 
@@ -272,14 +274,41 @@ class SessionScreen(Screen):
         )
 
     def _show_SessionFailed(self, event: ev.SessionFailed) -> None:
-        self.app.show_error(event.title, event.message, event.hint)
+        from sayitout.tui.screens.error_dialog import ErrorDialog
+
+        self.dialogs += 1
+        self.app.push_screen(
+            ErrorDialog(event.title, event.message, event.hint), self._dialog_closed
+        )
+
+    def _dialog_closed(self, _result: object) -> None:
+        self.dialogs -= 1
+        if self.dialogs == 0 and self.finished is not None:
+            self.call_after_refresh(self._leave)
 
     def _show_SessionFinished(self, event: ev.SessionFinished) -> None:
         if self.summary_shown:
             return
         self.summary_shown = True
+        self.finished = event
+        if self.dialogs == 0 and self.app.screen is self:
+            self._leave()
+        # else: a dialog is open (say, why the session could not start); leave on resume.
+
+    def on_screen_resume(self) -> None:
+        if self.finished is not None and self.dialogs == 0:
+            self.call_after_refresh(self._leave)
+
+    def _leave(self) -> None:
         from sayitout.tui.screens.summary import SummaryScreen
 
+        event = self.finished
+        if event is None or self.app.screen is not self:
+            return
+        self.finished = None
+        if not event.summary.outcomes:  # nothing was asked: back to where we came from
+            self.app.pop_screen()
+            return
         self.app.switch_screen(SummaryScreen(event.summary, quit_early=event.quit_early))
 
     # --- actions -------------------------------------------------------------------------------
