@@ -31,6 +31,12 @@ def main() -> int:
     ap.add_argument("--home", type=Path, help="SAYITOUT_HOME to use (default: a temp dir)")
     ap.add_argument("--key", default="crash_bench", help="key in build/reliability.json")
     ap.add_argument(
+        "--only",
+        action="append",
+        choices=list(crash_harness.TARGETS),
+        help="kill only in this phase (repeatable; default: all, in turn then at random)",
+    )
+    ap.add_argument(
         "--minutes", type=float, help="stop killing after this long, then recover and report"
     )
     args = ap.parse_args()
@@ -49,6 +55,7 @@ def main() -> int:
         log=lambda s: print(s, flush=True),
         deadline=deadline,
         on_kill=partial,
+        targets=args.only,
     )
     data = figures.to_dict()
     data["seed"] = args.seed

@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import signal
 import sys
 import threading
 from pathlib import Path
@@ -54,12 +55,31 @@ class HeadlessVoice:
         pass
 
 
+def _die_in_save(store: Any, delay_s: float) -> None:
+    original = store.save_attempt
+
+    def save_attempt(*args: Any, **kwargs: Any) -> int:
+        timer = threading.Timer(delay_s, os.kill, (os.getpid(), signal.SIGKILL))
+        timer.daemon = True
+        timer.start()
+        return original(*args, **kwargs)
+
+    store.save_attempt = save_attempt
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser()
     ap.add_argument("--answer", action="append", default=[], metavar="QID=FILE")
     ap.add_argument("--sessions", type=int, default=1000)
     ap.add_argument("--speed", type=float, default=4.0, help="file microphone pace")
     ap.add_argument("--voice", choices=("piper", "none"), default="piper")
+    ap.add_argument(
+        "--die-in-save",
+        type=float,
+        metavar="MS",
+        help="SIGKILL this process MS milliseconds after a save_attempt call starts "
+        "(a kill inside the database transaction, which the harness cannot time from outside)",
+    )
     args = ap.parse_args(argv)
 
     from sayitout.config import Settings
@@ -93,6 +113,8 @@ def main(argv: list[str] | None = None) -> int:
             _say(f"FAILED {name}: {err.message}")
         return 1
     _ = services.bank, services.store
+    if args.die_in_save is not None:
+        _die_in_save(services.store, args.die_in_save / 1000)
     _say("READY")
 
     engine_box: list[SessionEngine] = []

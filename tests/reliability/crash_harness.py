@@ -20,6 +20,7 @@ real models, and the check runs again.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import random
@@ -53,6 +54,8 @@ TARGETS: dict[str, tuple[str, float]] = {
     "transcribing": ("PROC transcribing", 0.6),
     "scoring": ("PROC scoring", 0.25),
     "saving": ("PROC saving", 0.01),
+    # the driver kills itself 0-6 ms into save_attempt: inside the SQLite transaction
+    "inside-save": ("", 0.0),
     "random": ("READY", 6.0),
 }
 
@@ -221,6 +224,15 @@ def check_home(home: Path, reported: dict[int, tuple[str, str]], figures: Figure
             except Exception as exc:  # any defect counts as a lost attempt
                 figures.attempts_lost += 1
                 figures.problems.append(f"attempt {attempt_id} damaged: {exc}")
+        for attempt_id, row in rows.items():  # unreported ones too (killed before the print)
+            if attempt_id in reported:
+                continue
+            try:
+                AnswerScore.from_dict(json.loads(row[2]))
+                json.loads(row[1])
+            except Exception as exc:
+                figures.attempts_lost += 1
+                figures.problems.append(f"unreported attempt {attempt_id} damaged: {exc}")
         attached = set()
         for attempt_id in rows:
             path = store.attempt(attempt_id).summary.recording_path
@@ -253,6 +265,7 @@ def run(
     log=print,
     deadline: float | None = None,
     on_kill=None,
+    targets: list[str] | None = None,
 ) -> Figures:
     """``deadline`` (a ``time.time()``): stop killing then and go on to recovery.
     ``on_kill(figures)`` is called after each kill's checks (to save figures as they come)."""
@@ -264,7 +277,7 @@ def run(
     reported: dict[int, tuple[str, str]] = {}
     started = time.monotonic()
     cmd = [sys.executable, str(DRIVER)] + [f"--answer={q}={p}" for q, p in answers.items()]
-    names = list(TARGETS)
+    names = list(targets or TARGETS)
     for i in range(kills):
         if deadline is not None and time.time() >= deadline:
             log(f"deadline reached after {i} kills")
@@ -273,8 +286,9 @@ def run(
         marker, max_delay = TARGETS[target]
         occurrence = 2 if target != "random" and rng.random() < 0.25 else 1
         voice = "piper" if target in ("speaking", "random") else "none"
+        extra = [f"--die-in-save={rng.uniform(0, 6):.2f}"] if target == "inside-save" else []
         proc = subprocess.Popen(
-            [*cmd, f"--voice={voice}"],
+            [*cmd, f"--voice={voice}", *extra],
             stdout=subprocess.PIPE,
             stderr=subprocess.DEVNULL,
             text=True,
@@ -282,10 +296,18 @@ def run(
             start_new_session=True,
         )
         reader = _Reader(proc)
-        reached = reader.wait_for(marker, occurrence, timeout=180)
-        if reached:
-            time.sleep(rng.uniform(0, max_delay))
-        os.killpg(proc.pid, signal.SIGKILL)
+        if target == "inside-save":  # it kills itself
+            try:
+                proc.wait(timeout=180)
+                reached = True
+            except subprocess.TimeoutExpired:
+                reached = False
+        else:
+            reached = reader.wait_for(marker, occurrence, timeout=180)
+            if reached:
+                time.sleep(rng.uniform(0, max_delay))
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(proc.pid, signal.SIGKILL)
         proc.wait()
         lines = reader.finish()
         phase = _phase_of(lines) if reached else "timeout"

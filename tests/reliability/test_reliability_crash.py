@@ -1,6 +1,6 @@
 """SIGKILL real headless practice sessions at random moments: nothing completed is lost.
 
-CI runs a few kills (``SAYITOUT_CRASH_KILLS``, default 6: one per target phase);
+CI runs a few kills (``SAYITOUT_CRASH_KILLS``, default 7: one per target phase);
 ``bench/crash.py`` runs 50+. See ``crash_harness.py`` for the checks after each kill.
 """
 
@@ -17,7 +17,7 @@ pytestmark = pytest.mark.e2e
 
 
 def test_sigkill_loses_nothing(tmp_path: Path) -> None:
-    kills = int(os.environ.get("SAYITOUT_CRASH_KILLS", "6"))
+    kills = int(os.environ.get("SAYITOUT_CRASH_KILLS", "7"))
     seed = int(os.environ.get("SAYITOUT_CRASH_SEED", "7"))
     try:
         answers = crash_harness.make_answers(tmp_path / "answers")
