@@ -58,14 +58,12 @@ def in_band(grade: str, score: int) -> bool:
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--device", default="cpu")
-    ap.add_argument("--threads", type=int, default=0, help="torch CPU threads (0: default)")
+    ap.add_argument("--threads", type=int, default=0, help="torch CPU threads (0: the scorer's)")
     ap.add_argument("--repeats", type=int, default=40, help="single answers to time")
     args = ap.parse_args()
 
     import torch
 
-    if args.threads:
-        torch.set_num_threads(args.threads)
     from sayitout.bank.loader import load_bank
     from sayitout.scoring import Scorer
 
@@ -74,7 +72,7 @@ def main() -> int:
     rubrics = {r["question_id"]: bank.rubric(r["question_id"]) for r in rows}
     items = [(rubrics[r["question_id"]], r["answer"]) for r in rows]
 
-    scorer = Scorer(args.device)
+    scorer = Scorer(args.device, threads=args.threads or None)
     t0 = time.perf_counter()
     scorer.embedder.load()
     load_s = time.perf_counter() - t0

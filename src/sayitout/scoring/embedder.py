@@ -41,10 +41,15 @@ class Embedder:
     name = MODEL_NAME
     dim = 384
 
-    def __init__(self, device: str = "auto", batch_size: int = 64) -> None:
+    def __init__(
+        self, device: str = "auto", batch_size: int = 64, threads: int | None = None
+    ) -> None:
         self._requested = device
         self.device: str | None = None
         self.batch_size = batch_size
+        self.threads = threads
+        """torch CPU threads; None: half the cores, at most 4 (1 on a 2-core machine, where
+        two threads spinning against speech recognition were 5x slower than one)."""
         self._model: Any = None
         self._lock = threading.Lock()
         self.load_seconds: float | None = None
@@ -91,6 +96,12 @@ class Embedder:
                 msg = f"cannot load the embedding model {MODEL_NAME}: {exc}"
                 raise ModelError(msg, _FIX) from exc
             model.eval()
+            if device == "cpu":
+                import torch
+
+                wanted = self.threads or min(4, max(1, (os.cpu_count() or 2) // 2))
+                if torch.get_num_threads() != wanted:
+                    torch.set_num_threads(wanted)
             self.device = device
             self._model = model
             self.load_seconds = time.perf_counter() - t0

@@ -84,8 +84,9 @@ class Scorer:
         *,
         embedder: Embedder | None = None,
         params: Params | None = None,
+        threads: int | None = None,
     ) -> None:
-        self.embedder = embedder or Embedder(device)
+        self.embedder = embedder or Embedder(device, threads=threads)
         self.params = params or Params()
         self._cache: dict[tuple[str, int, str], PreparedRubric] = {}
         self._lock = threading.Lock()
