@@ -11,9 +11,10 @@ Front ends:
 
 - ``sayitout recover [--list] [--yes] [--discard]`` (:mod:`sayitout.cli.recover_cmd`).
 - The app, at start: ``pending_recoveries()`` is cheap (a directory walk and one
-  query, no model loads); when it returns anything, offer "N unsaved answers were
-  found: transcribe and score them now?", and on yes call :func:`recover` in a worker
-  (it loads the speech and embedding models) with a ``progress`` callback.
+  query, no model loads); when it returns anything, show :func:`offer_message` with
+  yes/no, and on yes call :func:`recover_with_services` in a worker thread (it uses the
+  app's store, bank and scorer; the speech model is shared process-wide) with a
+  ``progress`` callback.
 """
 
 from __future__ import annotations
@@ -76,6 +77,36 @@ def pending_recoveries(store: Store | None = None) -> list[OrphanRecording]:
 
     with Store.open() as opened:
         return opened.orphan_recordings()
+
+
+def offer_message(orphans: Sequence[OrphanRecording]) -> str:
+    """What to ask the candidate at start when answers were recorded but not saved."""
+    n = len(orphans)
+    known = sum(o.question_id is not None for o in orphans)
+    when = min(o.modified for o in orphans).astimezone().strftime("%Y-%m-%d %H:%M") if n else ""
+    what = "answer was" if n == 1 else "answers were"
+    text = (
+        f"{n} recorded {what} not saved (sayitout stopped before scoring "
+        f"{'it' if n == 1 else 'them'}; the oldest is from {when}). "
+        "Transcribe, score and save them now?"
+    )
+    if known < n:
+        text += f" ({n - known} cannot be matched to a question and will be kept as files.)"
+    return text
+
+
+def recover_with_services(services: Any, progress: Progress | None = None) -> list[RecoveryResult]:
+    """:func:`recover` with a session's services (``sayitout.session.services``)."""
+    store = services.store
+    if store is None:
+        return []
+    return recover(
+        store,
+        bank=services.bank,
+        settings=services.settings,
+        scorer=services.scorer,
+        progress=progress,
+    )
 
 
 def describe(orphan: OrphanRecording) -> str:
@@ -232,6 +263,8 @@ __all__ = [
     "Outcome",
     "RecoveryResult",
     "describe",
+    "offer_message",
     "pending_recoveries",
     "recover",
+    "recover_with_services",
 ]

@@ -112,3 +112,69 @@ def test_unusable_recordings_are_kept_and_explained(tmp_path: Path) -> None:
         assert all(r.message for r in results)
         assert nameless.exists() and empty.exists() and gone.exists()
         assert len(store.orphan_recordings()) == 3
+
+
+def test_app_helpers_offer_and_recover_with_services(tmp_path: Path) -> None:
+    """What the app calls at start: the offer text, then recovery with its own services."""
+    from sayitout.config import Settings
+    from sayitout.recovery import offer_message, recover_with_services
+    from sayitout.scoring.result import AnswerScore
+    from sayitout.session.services import SessionServices
+    from sayitout.speech.transcript import Transcript
+
+    class Typist:  # stands in for Whisper: "hears" a fixed answer
+        def transcribe(self, audio, *, terms=()):
+            return Transcript(text="fp16 overflows so use bf16", duration=len(audio) / 16000)
+
+    class Scorer:
+        model_name = "stand-in"
+
+        def load(self) -> None: ...
+
+        def score(self, rubric, answer):
+            return AnswerScore(
+                rubric.question_id,
+                55,
+                "partial",
+                (),
+                None,
+                (),
+                None,
+                answer.text,
+                rubric.version,
+                "stand-in",
+            )
+
+    with Store.open() as store:
+        path = store.new_recording_path("dl-fp16-nan")
+        sf.write(path, np.full(16000, 0.1, dtype=np.float32), 16000, format="FLAC")
+        orphans = pending_recoveries(store)
+    text = offer_message(orphans)
+    assert text.startswith("1 recorded answer was not saved") and "Transcribe" in text
+
+    from sayitout.bank.loader import load_bank
+
+    services = SessionServices(
+        settings=Settings(),
+        bank_loader=load_bank,
+        scorer=Scorer(),
+        recognizer=None,
+        microphones=None,
+        voice=None,
+        store_opener=Store.open,  # type: ignore[arg-type]
+    )
+    import sayitout.recovery as recovery
+
+    original = recovery._Models.transcriber
+    recovery._Models.transcriber = property(lambda self: Typist())  # type: ignore[assignment]
+    try:
+        seen: list[tuple[int, int]] = []
+        results = recover_with_services(services, lambda d, t, r: seen.append((d, t)))
+    finally:
+        recovery._Models.transcriber = original  # type: ignore[assignment]
+        services.close()
+    assert [r.outcome for r in results] == [Outcome.RECOVERED] and seen == [(1, 1)]
+    with Store.open() as store:
+        (attempt,) = store.attempts()
+        assert attempt.score == 55 and attempt.ended_by == "recovered"
+        assert store.orphan_recordings() == []
