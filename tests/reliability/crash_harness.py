@@ -54,6 +54,7 @@ TARGETS: dict[str, tuple[str, float]] = {
     "transcribing": ("PROC transcribing", 0.6),
     "scoring": ("PROC scoring", 0.25),
     "saving": ("PROC saving", 0.01),
+    "after-saved": ("SAVED", 0.2),
     # the driver kills itself 0-6 ms into save_attempt: inside the SQLite transaction
     "inside-save": ("", 0.0),
     "random": ("READY", 6.0),

@@ -29,7 +29,12 @@ def _cell(text: Any) -> str:
 
 def _crash_rows(data: dict[str, Any]) -> list[str]:
     rows = []
-    for key, label in (("crash_bench", "`bench/crash.py`"), ("crash_ci", "CI test (small)")):
+    labels = {
+        "crash_bench": "`bench/crash.py` (all phases)",
+        "crash_bench_save": "`bench/crash.py --only saving --only inside-save`",
+        "crash_ci": "CI test (`SAYITOUT_CRASH_KILLS`, default 7)",
+    }
+    for key, label in labels.items():
         f = data.get(key)
         if not f:
             continue
@@ -87,7 +92,9 @@ def render() -> str:
         "with `--mic-file` answers (piper-spoken, played 4x faster than real time) and the",
         "questions synthesised by piper. `crash_harness.py` starts it again and again on the",
         "same data dir and sends SIGKILL at a random moment of a chosen phase (speaking,",
-        "recording, transcribing, scoring, saving, or a random time). After every kill, as the",
+        "recording, transcribing, scoring, saving, or a random time; for `inside-save` the",
+        "driver SIGKILLs itself 0-6 ms into `Store.save_attempt`, inside the SQLite",
+        "transaction, which no outside timer can hit). After every kill, as the",
         "next start would: `PRAGMA integrity_check` is `ok`; every attempt the driver had",
         "reported saved, in any round so far, is present with its question, transcript, a",
         "score JSON that parses with a score in 0..100, and its recording on disk and",
