@@ -45,6 +45,9 @@ async def hold_still(pilot) -> None:
         meter.frozen = True
         meter.refresh()
     app.clear_notifications()
+    await app.workers.wait_for_complete()
+    await pilot.pause()
+    await pilot.wait_for_scheduled_animations()
     await pilot.pause()
 
 
