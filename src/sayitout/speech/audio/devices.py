@@ -18,12 +18,12 @@ NO_PORTAUDIO_FIX = (
     "macOS: brew install portaudio), or answer by typing or with --mic-file FILE"
 )
 NO_INPUT_FIX = (
-    "plug in a microphone, pick one with `sayitout devices` and the audio.input_device "
-    "setting, or answer by typing or with --mic-file FILE"
+    "plug in a microphone and pick it with the audio.input_device setting (list them with "
+    "`python -m sayitout.speech.audio.devices`), or answer by typing or with --mic-file FILE"
 )
 NO_OUTPUT_FIX = (
-    "connect speakers or headphones, pick a device with the audio.output_device "
-    "setting, or run with --tts none"
+    "connect speakers or headphones and pick them with the audio.output_device setting "
+    "(list them with `python -m sayitout.speech.audio.devices`), or run with --tts none"
 )
 
 
