@@ -195,8 +195,15 @@ def check_audio(
 
 
 def main() -> int:  # pragma: no cover - a debugging aid: python -m ...devices
-    for d in list_devices():
+    try:
+        devices = list_devices()
+    except AudioError as exc:
+        print(f"{exc.message}\n  fix: {exc.hint}")
+        return 1
+    for d in devices:
         print(d.describe())
+    if not devices:
+        print(f"No audio devices found.\n  fix: {NO_INPUT_FIX}")
     return 0
 
 
