@@ -191,3 +191,21 @@ async def test_session_that_cannot_start_explains_and_returns_home(bank, tmp_pat
         await pilot.press("enter")
         await wait_until(pilot, lambda: isinstance(app.screen, HomeScreen), what="home")
         assert len(app.screen_stack) == 2
+
+
+async def test_command_palette_opens_settings_and_help(bank, tmp_path):
+    services = fake_services(bank, tmp_path, mic_reason="no microphone")
+    app = make_app(Settings(), services=services, load_models=False)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_until(pilot, lambda: isinstance(app.screen, HomeScreen), what="home")
+        await pilot.press("ctrl+p")
+        await pilot.pause()
+        await pilot.press(*"settings")
+        await pilot.pause(0.3)
+        await pilot.press("enter")
+        await wait_until(pilot, lambda: isinstance(app.screen, SettingsScreen), what="settings")
+        await pilot.press("escape")
+        await wait_until(pilot, lambda: isinstance(app.screen, HomeScreen), what="home again")
+        theme = app.theme
+        await pilot.press("ctrl+t")
+        assert app.theme != theme
