@@ -89,6 +89,8 @@ def verdict(
             )
         if missed:
             parts.append(f"{_gap(missed[0])}: {_short(missed[0].text)}")
+        elif numeric.correct:
+            parts[-1] += ", with every step explained"
     else:
         n = len(key_points)
         if len(covered) == n:
