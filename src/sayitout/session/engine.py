@@ -303,8 +303,22 @@ class SessionEngine:
         elif name == "model":
             self._model_answer(question, speak=bool(arg))
 
+    def _out_of_sources(self) -> None:
+        self._sources_left = False
+        self._typed_only = ("there are no more answer files to play", None)
+        self._emit(
+            ev.SpokenAnswersUnavailable(
+                "every --mic-file answer has been played",
+                "type the rest of your answers (t), or start again with more files",
+            )
+        )
+        self._set_phase(Phase.AWAITING_ANSWER)
+
     def _think_then_answer(self, question, limit: float) -> None:
         thinking = self.plan.thinking_s
+        if self._typed_only is None and getattr(self.services.microphones, "remaining", 1) == 0:
+            self._out_of_sources()  # no thinking countdown before an answer nobody can record
+            return
         if self._typed_only is not None or self._rec_cancel.is_set():
             self._set_phase(Phase.AWAITING_ANSWER)
             return
@@ -364,15 +378,7 @@ class SessionEngine:
             return
         source = self.services.microphones.next_source()
         if source is None:
-            self._sources_left = False
-            self._typed_only = ("there are no more answer files to play", None)
-            self._emit(
-                ev.SpokenAnswersUnavailable(
-                    "every --mic-file answer has been played",
-                    "type the rest of your answers (t), or start again with more files",
-                )
-            )
-            self._set_phase(Phase.AWAITING_ANSWER)
+            self._out_of_sources()
             return
         recognizer = self.services.recognizer
         assert recognizer is not None
