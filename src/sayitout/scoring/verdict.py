@@ -106,4 +106,5 @@ def verdict(
         worst = max(misconceptions, key=lambda m: m.penalty)
         extra = f" (+{len(misconceptions) - 1} more)" if len(misconceptions) > 1 else ""
         parts.append(f"states a misconception: {_short(worst.text, 70)}{extra}")
-    return "; ".join(parts) + "."
+    line = "; ".join(parts)
+    return line if line.endswith(("…", ".")) else line + "."
