@@ -19,8 +19,8 @@ CHILD = r"""
 import time
 t0 = time.perf_counter()
 import asyncio
-from sayitout.cli import build_parser
-build_parser()
+from sayitout.cli import _APP_ONLY, build_parser
+build_parser(_APP_ONLY)  # what `sayitout` with no arguments builds
 from sayitout.config import Settings
 from sayitout.tui import make_app
 from sayitout.tui.screens.home import HomeScreen

@@ -35,7 +35,12 @@ class _Parser(argparse.ArgumentParser):
         self.exit(2, f"sayitout: error: {message}\n(run '{self.prog} --help' for the options)\n")
 
 
-def build_parser() -> argparse.ArgumentParser:
+# With no arguments only the app opens: skip importing the other commands' modules so
+# the first screen appears sooner.
+_APP_ONLY = ("sayitout.cli.practice_cmd",)
+
+
+def build_parser(modules: Sequence[str] = _COMMAND_MODULES) -> argparse.ArgumentParser:
     parser = _Parser(
         prog="sayitout",
         description="Offline, voice-driven mock interview coach. "
@@ -43,7 +48,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--version", action="version", version=f"sayitout {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
-    for name in _COMMAND_MODULES:
+    for name in modules:
         try:
             module = importlib.import_module(name)
         except ModuleNotFoundError as exc:
@@ -57,7 +62,8 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = build_parser()
+    argv = sys.argv[1:] if argv is None else list(argv)
+    parser = build_parser(_APP_ONLY if not argv else _COMMAND_MODULES)
     args = parser.parse_args(argv)
     handler = getattr(args, "handler", None)
     if handler is None:
