@@ -156,3 +156,90 @@ def test_vague_number_is_not_an_answer() -> None:
 )
 def test_same_number_at_stated_precision(a: float, b: float, same: bool) -> None:
     assert same_number(a, b) is same
+
+
+# ---- reported grading mistakes ------------------------------------------------------
+LOSS = NumericAnswer(value=2.302585, tolerance=0.005, unit="", accept_units=["nats"])
+BATCH = NumericAnswer(
+    value=512, tolerance=0, unit="", accept_units=["examples", "samples", "sequences"]
+)
+CONV = NumericAnswer(value=73856, tolerance=50, unit="", accept_units=["parameters", "weights"])
+HE = NumericAnswer(value=0.0625, tolerance=0.001, unit="", accept_units=[])
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "zero grad",
+        "call zero_grad",
+        "zero-shot",
+        "one-hot",
+        "ResNet fifty",
+        "fp16",
+        "bf16",
+        "int8",
+        "top one accuracy",
+        "top five",
+        "GPT four",
+    ],
+)
+def test_numbers_in_names_are_not_numbers(text: str) -> None:
+    assert find_numbers(text) == []
+
+
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [
+        ("one sixteenth", 0.0625),
+        ("a sixteenth", 0.0625),
+        ("one over sixteen", 0.0625),
+        ("three eighths", 0.375),
+        ("an eighth", 0.125),
+    ],
+)
+def test_ordinal_fractions(text: str, value: float) -> None:
+    found = find_numbers(text)
+    assert [round(m.value, 6) for m in found] == [value]
+
+
+def test_one_second_is_still_a_time() -> None:
+    (m,) = find_numbers("it takes one second")
+    assert (m.value, m.unit) == (1, "seconds")
+
+
+@pytest.mark.parametrize(
+    ("numeric", "text", "correct"),
+    [
+        # a name said after the answer is not the answer
+        (LOSS, "it should be about two point three oh three and remember to call zero grad", True),
+        # hypothetical numbers after the answer do not displace it
+        (
+            LOSS,
+            "two point three oh three which is log of ten if you see something like six or "
+            "seven your init is off",
+            True,
+        ),
+        (LOSS, "so about two point three oh three anything like five means a bug", True),
+        (LOSS, "it's two point three oh three rather than something like zero", True),
+        (LOSS, "if it's ten your init is off but it should be two point three", True),
+        (LOSS, "if it's ten your init is off but it should be two point three oh three", True),
+        # a later final answer beats an earlier cued number, with or without a unit
+        (
+            BATCH,
+            "so that's 128 examples per GPU times four GPUs times one accumulation step so "
+            "the effective batch is 512",
+            True,
+        ),
+        (
+            CONV,
+            "three by three by sixty four is five seventy six weights per filter times one "
+            "twenty eight plus biases so seventy three thousand eight hundred fifty six",
+            True,
+        ),
+        (HE, "the std is root of two over fan in which is a sixteenth", True),
+        (HE, "so one sixteenth", True),
+    ],
+)
+def test_reported_final_answer_mistakes(numeric: NumericAnswer, text: str, correct: bool) -> None:
+    result = judge(numeric, text)
+    assert result.correct is correct, result

@@ -11,7 +11,12 @@ Which number is the answer: among the numbers whose unit measures the same thing
 as the rubric's unit (or, failing that, the numbers with no unit), the last one
 introduced by an answer cue ("so", "that's", "the answer is", "which gives", "=",
 "about"...), else the last one. Numbers said along the way never earn or lose
-credit by themselves.
+credit by themselves. When the rubric's unit is only a label ("512 examples", "73,856
+weights"), bare numbers and numbers with that unit compete on equal terms, so a later
+bare final answer beats an earlier "128 examples per GPU". Numbers in a conditional or
+contrasting clause ("if you see six or seven", "anything like five", "rather than ten",
+"not zero") never displace a plainly stated one. Numbers that are part of a name
+("zero grad", "zero-shot", "ResNet fifty", "fp16", "top one") are not numbers at all.
 
 Units: a number in a different unit of the same quantity is converted (2,500
 seconds is 41.7 minutes: the same quantity, which a careful interviewer accepts),
@@ -79,6 +84,48 @@ _SCALES = {
 _SUFFIX_SCALES = {"k": 1e3, "m": 1e6, "b": 1e9, "bn": 1e9, "t": 1e12}
 _FRACTIONS_OF = {"half": 0.5, "quarter": 0.25, "third": 1 / 3, "tenth": 0.1}
 _MULTIPLES = {"twice": 2.0, "double": 2.0, "triple": 3.0, "thrice": 3.0}
+#: Ordinal denominators: "one sixteenth", "a sixteenth", "three eighths". ("second" is a
+#: unit of time, never a denominator.)
+_ORDINALS = {
+    "third": 3,
+    "fourth": 4,
+    "fifth": 5,
+    "sixth": 6,
+    "seventh": 7,
+    "eighth": 8,
+    "ninth": 9,
+    "tenth": 10,
+    "twelfth": 12,
+    "sixteenth": 16,
+    "twentieth": 20,
+    "hundredth": 100,
+    "thousandth": 1000,
+}
+_ORDINALS.update({k + "s": v for k, v in list(_ORDINALS.items())})
+
+
+def _wordset(words: str) -> frozenset[str]:
+    return frozenset(words.split())
+
+
+#: A number right after these words is part of a name, not a stated value
+#: ("ResNet fifty", "top one", "GPT four", "fp 16").
+_NAME_BEFORE = _wordset(
+    """resnet resnets vgg gpt llama bert top fp bf int uint float version v llama mistral
+    phi qwen gemma opus claude gemini mobilenet efficientnet densenet inception yolo"""
+)
+#: ... and a number right before these ("zero grad", "one hot", "zero shot").
+_NAME_AFTER = _wordset("grad grads shot shots hot padding")
+#: A number after these (within the same clause) is hypothetical or contrasted, not the
+#: answer: "if you see six or seven", "anything like five", "rather than ten", "not 0".
+_HYPOTHETICAL = _wordset(
+    """if unless anything instead rather not isn't isnt wasn't never otherwise whereas
+    versus vs"""
+)
+#: ... unless one of these comes between the cue and the number.
+_HYPOTHETICAL_BREAK = _wordset(
+    """so but then therefore thus answer answer's equals = get gets gives which"""
+)
 
 # unit word -> (quantity, factor to the quantity's base unit, canonical name)
 _UNIT_TABLE: dict[str, tuple[str, float, str]] = {}
@@ -187,6 +234,9 @@ class NumberMention:
     """Introduced by "the answer is" / "my answer is"."""
     vague: bool = False
     """Said vaguely ("forty something minutes", "fifty odd"): not an exact answer."""
+    hypothetical: bool = False
+    """Said in a conditional or contrasting clause ("if you see six", "rather than ten"):
+    never displaces a plainly stated answer."""
 
 
 def _tokenise(text: str) -> list[_Tok]:
@@ -433,6 +483,14 @@ def _expression(toks: list[_Tok], i: int) -> tuple[float, int, str] | None:
         if inner:
             f = _FRACTIONS_OF[toks[k].text]
             return inner[0] * f, inner[1], f"{toks[k].text} of {_fmt(inner[0])}"
+    # "a sixteenth", "an eighth"
+    if (
+        t.text in ("a", "an")
+        and i + 1 < n
+        and toks[i + 1].text in _ORDINALS
+        and not toks[i + 1].text.endswith("s")
+    ):
+        return 1 / _ORDINALS[toks[i + 1].text], i + 2, f"1/{_ORDINALS[toks[i + 1].text]}"
     if t.text in _MULTIPLES and i + 1 < n:
         inner = _expression(toks, i + 1)
         if inner:
@@ -455,6 +513,10 @@ def _expression(toks: list[_Tok], i: int) -> tuple[float, int, str] | None:
         p = _power_of_ten(toks, j + 1)
         if p:
             value, j = value * 10.0 ** p[0], p[1]
+    # ordinal fraction: "one sixteenth", "three eighths"
+    if j < n and toks[j].text in _ORDINALS and toks[j].kind == "word" and t.kind == "word":
+        den = _ORDINALS[toks[j].text]
+        return value / den, j + 1, f"{_fmt(value)}/{den}"
     # fraction: "one over sixteen", "1/16"
     if j + 1 < n and toks[j].text in ("over", "/"):
         d = _base(toks, j + 1)
@@ -546,6 +608,46 @@ def _cued(toks: list[_Tok], i: int) -> bool:
     return any(w in _STRONG_CUES for w in before[-3:])
 
 
+def _is_name(toks: list[_Tok], i: int, j: int) -> bool:
+    """The number at ``toks[i:j]`` is part of a name: "fp16", "ResNet fifty", "zero grad",
+    "zero-shot", "top one"."""
+    t = toks[i]
+    if i > 0:
+        prev = toks[i - 1]
+        if prev.kind == "word" and prev.end == t.start and t.kind == "num":
+            return True  # glued to letters: fp16, bf16, int8, gpt4
+        if prev.text in _NAME_BEFORE and j == i + 1:
+            return True
+    if j < len(toks):
+        nxt = toks[j]
+        if nxt.text in _NAME_AFTER:
+            return True
+        if (
+            nxt.text == "-"
+            and nxt.start == toks[j - 1].end
+            and j + 1 < len(toks)
+            and toks[j + 1].kind == "word"
+            and toks[j + 1].text not in _UNIT_TABLE
+            and toks[j + 1].text not in _ORDINALS
+        ):
+            return True  # "zero-shot", "one-hot", "two-layer"
+    return False
+
+
+def _is_hypothetical(toks: list[_Tok], i: int) -> bool:
+    for k in range(i - 1, max(-1, i - 8), -1):
+        w = toks[k].text
+        if w in _HYPOTHETICAL_BREAK:
+            return False
+        if w in _HYPOTHETICAL:
+            if w == "instead":
+                return k + 1 < len(toks) and toks[k + 1].text == "of"
+            if w == "rather":
+                return k + 1 < len(toks) and toks[k + 1].text == "than"
+            return True
+    return False
+
+
 def find_numbers(text: str) -> list[NumberMention]:
     """Every number stated in ``text``, in order, with unit and span."""
     toks = _tokenise(text)
@@ -564,6 +666,9 @@ def find_numbers(text: str) -> list[NumberMention]:
             and toks[i].text == "one"
             and not (j < n and (_unit_at(toks, j) or toks[j].text in ("point",)))
         ):
+            i = j
+            continue
+        if _is_name(toks, i, j):
             i = j
             continue
         vague = False
@@ -607,6 +712,7 @@ def find_numbers(text: str) -> list[NumberMention]:
                 operand=_operand(toks, i, max(j, end_j)),
                 explicit=_explicit(toks, i),
                 vague=vague,
+                hypothetical=_is_hypothetical(toks, start_i),
             )
         )
         i = max(j, end_j)
@@ -662,11 +768,20 @@ def unit_info(unit: str, accept: list[str] | tuple[str, ...] = ()) -> tuple[str,
     return None
 
 
-def _pick(mentions: list[NumberMention], quantity: str | None) -> NumberMention | None:
+def _pick(
+    mentions: list[NumberMention], quantity: str | None, bare_ok: bool = False
+) -> NumberMention | None:
+    """The final stated answer. ``bare_ok``: the rubric's unit is only a label (a count),
+    so a bare number is as good an answer as one with the unit, and the last stated of
+    either kind wins ("128 examples per GPU ... so the effective batch is 512")."""
     if not mentions:
         return None
+    plain = [m for m in mentions if not m.hypothetical]
+    mentions = plain or mentions
     pools: list[list[NumberMention]] = []
-    if quantity:
+    if quantity and bare_ok:
+        pools.append([m for m in mentions if m.quantity in (quantity, None)])
+    elif quantity:
         pools.append([m for m in mentions if m.quantity == quantity])
     pools.append([m for m in mentions if m.quantity is None])
     pools.append([m for m in mentions if m.quantity not in (None, "rate")])
@@ -687,7 +802,7 @@ def judge(numeric: NumericAnswer, text: str) -> NumericResult:
     want_q, want_f = want if want else (None, 1.0)
     unit_label = numeric.unit
     expected_txt = f"{_fmt(numeric.value)} {unit_label}".strip()
-    m = _pick(mentions, want_q)
+    m = _pick(mentions, want_q, bare_ok=not numeric.unit.strip() or want_q == "count")
     if m is None:
         return NumericResult(
             expected=numeric.value,
