@@ -24,6 +24,36 @@ import crash_harness  # noqa: E402
 import results_file  # noqa: E402
 
 
+def recover_again(home: Path, key: str) -> int:
+    """Recovery once more on a harness home (e.g. after a fix to decoding), figures updated."""
+    import os
+
+    from sayitout.recovery import Outcome, recover
+    from sayitout.store import Store
+
+    os.environ["SAYITOUT_HOME"] = str(home)
+    data = results_file.load().get(key)
+    if not data:
+        print(f"no figures under {key!r} in {results_file.RESULTS}")
+        return 1
+    with Store.open() as store:
+        results = recover(store)
+        left = len(store.orphan_recordings())
+    outcomes = {r.outcome.value: 0 for r in results}
+    for r in results:
+        outcomes[r.outcome.value] += 1
+    newly = sum(r.outcome is Outcome.RECOVERED for r in results)
+    data["orphans_recovered"] += newly
+    data["orphans_unusable"] = left
+    data["orphan_outcomes"] = {"recovered": data["orphans_recovered"]} | {
+        k: v for k, v in outcomes.items() if k != "recovered"
+    }
+    data["recovery_reruns"] = data.get("recovery_reruns", 0) + 1
+    results_file.record(key, data)
+    print(json.dumps(data))
+    return 0
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--kills", type=int, default=50)
@@ -39,7 +69,14 @@ def main() -> int:
     ap.add_argument(
         "--minutes", type=float, help="stop killing after this long, then recover and report"
     )
+    ap.add_argument(
+        "--recover-only",
+        action="store_true",
+        help="no kills: run recovery again on --home and update the figures under --key",
+    )
     args = ap.parse_args()
+    if args.recover_only:
+        return recover_again(args.home, args.key)
     home = args.home or Path(tempfile.mkdtemp(prefix="sayitout-crash-")) / "home"
     print(f"crash harness: {args.kills} kills, seed {args.seed}, home {home}", flush=True)
     deadline = time.time() + args.minutes * 60 if args.minutes else None

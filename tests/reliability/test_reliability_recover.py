@@ -178,3 +178,25 @@ def test_app_helpers_offer_and_recover_with_services(tmp_path: Path) -> None:
         (attempt,) = store.attempts()
         assert attempt.score == 55 and attempt.ended_by == "recovered"
         assert store.orphan_recordings() == []
+
+
+def test_recording_cut_off_by_a_kill_still_decodes(tmp_path: Path) -> None:
+    """A FLAC as it lies on disk when the process is killed a second into recording
+    (no final header update, a partial last frame): its audio is still read."""
+    from sayitout.speech.audio.decode import load_audio
+
+    path = tmp_path / "live.flac"
+    t = np.arange(16000 * 3) / 16000
+    audio = (0.5 * np.sin(2 * np.pi * 220 * t)).astype(np.float32)
+    snapshot = tmp_path / "killed.flac"
+    with sf.SoundFile(
+        str(path), "w", samplerate=16000, channels=1, format="FLAC", subtype="PCM_16"
+    ) as f:
+        for i in range(0, audio.size, 1024):
+            f.write(audio[i : i + 1024])
+            if i >= 16000:  # about a second in: copy what is on disk now, as a kill leaves it
+                snapshot.write_bytes(path.read_bytes())
+                break
+    assert snapshot.stat().st_size > 100
+    got = load_audio(snapshot)
+    assert got.size > 8000, got.size  # more than half a second of the answer survives

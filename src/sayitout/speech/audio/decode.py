@@ -91,9 +91,19 @@ def iter_audio_blocks(path: Path | str, block: int = _BLOCK) -> Iterator[np.ndar
                     yield out
         except (RuntimeError, ValueError) as exc:  # truncated or damaged data
             if produced == 0:
-                raise AudioError(
-                    f"Cannot decode the audio file {path}: damaged data ({exc})", _fix(path)
-                ) from exc
+                # libsndfile gives up on a FLAC cut off mid-stream (a recording killed
+                # in its first second); FFmpeg still reads the frames that were written
+                try:
+                    audio = _decode_av(path)
+                except AudioError:
+                    audio = np.zeros(0, dtype=np.float32)
+                if audio.size == 0:
+                    raise AudioError(
+                        f"Cannot decode the audio file {path}: damaged data ({exc})", _fix(path)
+                    ) from exc
+                for i in range(0, audio.size, block):
+                    yield audio[i : i + block]
+                return
             # keep what could be read; a truncated recording is still an answer
         tail = rs.flush()
         if tail.size:
