@@ -68,15 +68,16 @@ Progress = Callable[[int, int, "RecoveryResult"], None]
 def pending_recoveries(store: Store | None = None) -> list[OrphanRecording]:
     """Recordings on disk that no attempt refers to, oldest first (cheap: no models).
 
-    Opens the default store when none is given. Raises :class:`StorageError` when the
-    database cannot be opened.
+    Empty (0-byte) files are left out: nothing was recorded in them, so there is nothing
+    to offer (:func:`recover` deletes them). Opens the default store when none is given;
+    raises :class:`StorageError` when the database cannot be opened.
     """
     if store is not None:
-        return store.orphan_recordings()
+        return [o for o in store.orphan_recordings() if o.size > 0]
     from sayitout.store import Store
 
     with Store.open() as opened:
-        return opened.orphan_recordings()
+        return [o for o in opened.orphan_recordings() if o.size > 0]
 
 
 def offer_message(orphans: Sequence[OrphanRecording]) -> str:
@@ -165,8 +166,9 @@ def recover(
     The attempt gets the recording's own time (its file's modification time), no
     session, and ``ended_by="recovered"``. A recording that cannot become an attempt
     is kept (and reported) unless ``discard_unusable`` is set, in which case files
-    with no question id, no readable audio or no speech are deleted. Transcribing or
-    scoring failures never delete anything.
+    with no question id, no readable audio or no speech are deleted; empty (0-byte)
+    files hold nothing and are always deleted. Transcribing or scoring failures never
+    delete anything.
     """
     todo = list(store.orphan_recordings() if orphans is None else orphans)
     models = _Models(settings, transcriber, scorer)
@@ -177,7 +179,8 @@ def recover(
     results: list[RecoveryResult] = []
     for i, orphan in enumerate(todo, 1):
         result = _recover_one(store, orphan, bank, models)
-        if discard_unusable and result.outcome in UNUSABLE:
+        empty = orphan.size == 0  # killed as the file was created: it holds nothing at all
+        if (discard_unusable or empty) and result.outcome in UNUSABLE:
             try:
                 store.discard_recording(orphan.path)
                 result = RecoveryResult(

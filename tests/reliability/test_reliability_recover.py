@@ -61,7 +61,8 @@ def _orphans(store: Store, spoken: np.ndarray) -> dict[str, Path]:
 def test_recover_cli_lists_asks_and_attaches(spoken: np.ndarray) -> None:
     with Store.open() as store:
         files = _orphans(store, spoken)
-        assert len(pending_recoveries(store)) == 5
+        assert len(store.orphan_recordings()) == 5
+        assert len(pending_recoveries(store)) == 4  # the 0-byte file is not worth offering
 
     code, out = _cli("recover", "--list")
     assert code == 0 and "5 recordings not saved" in out and "dl-fp16-nan" in out
@@ -110,8 +111,9 @@ def test_unusable_recordings_are_kept_and_explained(tmp_path: Path) -> None:
         assert outcomes[empty.name] is Outcome.UNREADABLE
         assert outcomes[gone.name] is Outcome.UNKNOWN_QUESTION
         assert all(r.message for r in results)
-        assert nameless.exists() and empty.exists() and gone.exists()
-        assert len(store.orphan_recordings()) == 3
+        assert nameless.exists() and gone.exists()
+        assert not empty.exists()  # 0 bytes: nothing was recorded, so it is cleared away
+        assert len(store.orphan_recordings()) == 2
 
 
 def test_app_helpers_offer_and_recover_with_services(tmp_path: Path) -> None:
