@@ -199,6 +199,10 @@ def recover(
     return results
 
 
+def _why(exc: Exception) -> str:
+    return exc.message if isinstance(exc, SayitoutError) else f"{type(exc).__name__}: {exc}"
+
+
 def _recover_one(
     store: Store, orphan: OrphanRecording, bank: Any, models: _Models
 ) -> RecoveryResult:
@@ -229,14 +233,14 @@ def _recover_one(
         return result(Outcome.UNREADABLE, f"no audio could be read: {exc.message}")
     try:
         transcript = models.transcriber.transcribe(audio, terms=rubric.all_terms())
-    except SayitoutError as exc:
-        return result(Outcome.FAILED, f"transcription failed: {exc.message}")
+    except Exception as exc:  # a model failing must not stop the other recoveries
+        return result(Outcome.FAILED, f"transcription failed: {_why(exc)}")
     if transcript.is_empty:
         return result(Outcome.NO_SPEECH, "no speech was heard in the recording")
     try:
         score = models.scorer.score(rubric, transcript)
-    except SayitoutError as exc:
-        return result(Outcome.FAILED, f"scoring failed: {exc.message}")
+    except Exception as exc:
+        return result(Outcome.FAILED, f"scoring failed: {_why(exc)}")
     try:
         attempt_id = store.save_attempt(
             None,
