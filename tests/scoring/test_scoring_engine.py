@@ -190,3 +190,25 @@ def test_broken_model_dir_is_a_model_error(monkeypatch, tmp_path) -> None:
         Embedder("cpu").load()
     assert "all-MiniLM-L6-v2" in info.value.message
     assert "reinstall" in (info.value.hint or "")
+
+
+def test_direction_said_after_the_window_counts(scorer, lr_rubric) -> None:
+    # the window naming the learning rate states no direction; the direction comes later
+    r = scorer.score(
+        lr_rubric,
+        "The first thing I change is the learning rate. After thinking about it for a while "
+        "I would raise it.",
+    )
+    assert status(r, "lower-lr") == "missed"
+    assert "raise-lr" in flagged(r)
+    r = scorer.score(
+        lr_rubric,
+        "The first thing I change is the learning rate. After thinking about it for a while "
+        "I would lower it.",
+    )
+    assert status(r, "lower-lr") == "covered"
+    assert "raise-lr" not in flagged(r)
+    r = scorer.score(
+        lr_rubric, "The first thing I change is the learning rate. I divide it by ten."
+    )
+    assert "raise-lr" not in flagged(r)

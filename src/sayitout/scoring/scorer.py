@@ -34,6 +34,7 @@ from sayitout.scoring.text import (
     Window,
     content_stems,
     looks_english,
+    tidy_quote,
     windows,
     words,
 )
@@ -240,6 +241,18 @@ class Scorer:
                 pol_cache[j] = polarity.analyse(ans.text[start:end])
             return pol_cache[j]
 
+        wide_cache: dict[int, polarity.Polarity] = {}
+
+        def wide_pol(j: int) -> polarity.Polarity:
+            """Direction words further out: "the first thing I change is the learning rate.
+            After a while I would lower it" states its direction after the window."""
+            if j not in wide_cache:
+                w = wins[j]
+                start = all_words[max(0, w.first - 3)].start
+                end = all_words[min(len(all_words) - 1, w.last + WIDE_AFTER)].end
+                wide_cache[j] = polarity.analyse(ans.text[start:end])
+            return wide_cache[j]
+
         def win_nums(j: int) -> list[numbers.NumberMention]:
             if j not in num_cache:
                 num_cache[j] = numbers.find_numbers(wins[j].text)
@@ -248,7 +261,13 @@ class Scorer:
         win_stems = [content_stems(w.text) | number_tokens(win_nums(j)) for j, w in enumerate(wins)]
 
         def valid(rt: RubricText, j: int, is_mis: bool) -> bool:
-            if polarity.direction_conflict(rt.polarity, win_pol(j)):
+            pol = win_pol(j)
+            if rt.polarity.mentions and not pol.mentions:
+                pol = wide_pol(j)
+                # a misconception about a direction needs the direction stated
+                if is_mis and not pol.mentions:
+                    return False
+            if polarity.direction_conflict(rt.polarity, pol):
                 return False
             if is_mis and polarity.negation_differs(rt.polarity, win_pol(j)):
                 return False
@@ -281,6 +300,9 @@ class Scorer:
                     cand = Candidate(cand.match, cand.cos, j, row)
             return cand
 
+        def quote(j: int) -> Window:
+            return tidy_quote(ans.text, all_words, wins[j].first, wins[j].last)
+
         kp_results = []
         kp_best: list[Candidate] = []
         for item in prep.items:
@@ -294,7 +316,7 @@ class Scorer:
                 status = "covered"
             elif c.window is not None and c.match >= p.partial:
                 status = "partial"
-            w = wins[c.window] if c.window is not None and status != "missed" else None
+            w = quote(c.window) if c.window is not None and status != "missed" else None
             kp_results.append(
                 KeyPointResult(
                     id=kp.id,
@@ -322,7 +344,7 @@ class Scorer:
                 for k in kp_best
             ):
                 continue
-            w = wins[c.window]
+            w = quote(c.window)
             mis_results.append(
                 MisconceptionResult(
                     id=mis.id,
@@ -335,6 +357,11 @@ class Scorer:
                 )
             )
         return kp_results, mis_results
+
+
+#: How many words after a window are searched for a direction word when the window
+#: itself states none.
+WIDE_AFTER = 12
 
 
 def _best_cos(sims: np.ndarray, item: _Item) -> float:

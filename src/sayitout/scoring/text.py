@@ -121,6 +121,52 @@ def windows(text: str, ws: list[Span] | None = None) -> tuple[list[Window], bool
     return out, truncated
 
 
+#: A quote should not end on these ("... works per", "... so I"): they need what follows.
+_DANGLING = _wordset(
+    """a an the and or but so to of in on at by for with from into onto than as per i we you
+    they he she i'd we'd you'd i'll we'll i'm we're is are was were be been would will can
+    could should my your our their its very um uh erm er like because which when if then also
+    just whether"""
+)
+#: ... nor start on these ("and see if the NaNs go away").
+_LEADING = _wordset("and or but so then also um uh erm er ah like because well okay ok yeah")
+_CLAUSE_END = ",.;:!?…"
+
+
+def tidy_quote(text: str, ws: list[Span], first: int, last: int) -> Window:
+    """The words ``first..last`` as a quote that reads well: no leading "and"/"so"/"um",
+    cut at a clause break near either end ("The learning rate is too high, so I" -> "The
+    learning rate is too high"), and never ending on a word that needs what follows
+    ("BatchNorm works per" -> "BatchNorm works per example", up to three more words)."""
+    last = min(last, len(ws) - 1)
+
+    def ends_clause(k: int) -> bool:
+        return text[ws[k].end - 1] in _CLAUSE_END
+
+    # a clause break in the first two words: start after it ("it. The rate is too high")
+    for k in range(first, min(first + 2, last - 3)):
+        if ends_clause(k):
+            first = k + 1
+    # a clause break followed by at most three function words ("so I"): end there
+    for k in range(last - 1, max(first + 2, last - 4), -1):
+        if ends_clause(k):
+            tail = [w.norm for w in ws[k + 1 : last + 1]]
+            if all(w in STOPWORDS or w in _DANGLING for w in tail):
+                last = k
+            break
+    while last - first >= 3 and ws[first].norm in _LEADING:
+        first += 1
+    extended = 0
+    while (
+        ws[last].norm in _DANGLING and not ends_clause(last) and last + 1 < len(ws) and extended < 3
+    ):
+        last += 1
+        extended += 1
+    while ws[last].norm in _DANGLING and last - first >= 3:
+        last -= 1
+    return _window(text, ws, first, last)
+
+
 #: Spelled-out numbers are matched by value (see ``matching.number_tokens``), not as words.
 NUMBER_WORDS = _wordset(
     """zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen
