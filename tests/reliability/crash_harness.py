@@ -349,7 +349,8 @@ def run(
             if r.outcome is Outcome.FAILED:
                 figures.problems.append(f"recovery of {r.path.name} failed: {r.message}")
         left = check_home(home, reported, figures)
-        if len(left) != figures.orphans_unusable:
+        kept = sum(r.outcome is not Outcome.RECOVERED and not r.discarded for r in results)
+        if len(left) != kept:
             figures.problems.append(f"{len(left)} orphans left after recovery")
     figures.seconds = time.monotonic() - started
     return figures
