@@ -7,20 +7,21 @@ window) and in an initial prompt written in a hesitant, spoken style, which keep
 "um"s and "like"s that delivery feedback counts. Voice-activity filtering is always
 on: silence or noise alone gives an empty transcript, never an invented sentence.
 
-Every call pads audio to a full 30 s window: Whisper's encoder costs the same for a
-2 s stretch as for a 30 s one (about 0.5 s of a 2-core CPU for tiny.en), so the
-incremental transcriber keeps calls few and the last one short. (Feeding the encoder a
-shortened window was 3-4x faster but, with the terms in the prompt, made tiny.en
-invent endings such as "Thanks." and loop through temperature fallbacks; measured and
-dropped.)
+Two changes to faster-whisper's window loop (:func:`_model_class`):
 
-One change to faster-whisper's window loop (:func:`_model_class`): when a window
-already holds all the remaining audio, it is the last one. Upstream, with word
+- When a window already holds all the remaining audio, it is the last one. Upstream, with word
 timestamps, decoding restarts after the last word, so a short stretch of speech cost
 two windows, and the second, on the trailing half second of silence, is where
 tiny.en invented "Thank you for watching." or ". . . ." and, with hotwords, cycled
 through every fallback temperature (measured: 12 short answers took 114 s of CPU
 before, 13.6 s after, with a lower word error rate).
+- Short audio (a stretch of speech of up to 26 s, what the incremental transcriber
+  decodes) gets a shortened window: the audio plus 3 s (at least 10 s) instead of a
+  padded 30 s. Whisper's encoder costs the same for 2 s as for 30 s of audio (0.5 s of
+  this 2-core CPU for tiny.en), so this makes a short stretch about 3x faster (median
+  0.33 s against 1.0 s) at the same accuracy (word error rate 0.041 against 0.045 on
+  19 short clips, real and synthesised). It only became safe with the change above:
+  before it, the second window on the trailing silence invented text.
 
 :class:`~sayitout.speech.asr.incremental.IncrementalTranscriber` builds on it.
 """
@@ -28,6 +29,7 @@ before, 13.6 s after, with a lower word error rate).
 from __future__ import annotations
 
 import logging
+import math
 import threading
 import time
 from collections.abc import Iterable, Sequence
@@ -49,6 +51,9 @@ FILLER_PROMPT = "Umm, let me think like, hmm... Okay, here's what I'm, like, thi
 """A hesitant opening: Whisper copies the style of its prompt, so fillers survive."""
 
 _SILENCE_PEAK = 1e-4
+_SHORT_MAX_S = 26.0
+_SHORT_PAD_S = 3.0
+_SHORT_MIN_S = 10
 _HALLUCINATIONS = frozenset(
     {
         "thank you.",
@@ -74,6 +79,8 @@ class DecodeOptions:
     """Pass the rubric terms as ``hotwords`` (applies to every 30 s window)."""
     use_prompt: bool = True
     """Start from :data:`FILLER_PROMPT` plus the terms (first window only)."""
+    short_context: bool = True
+    """Decode audio of up to 26 s with a window just longer than it (3x faster)."""
     condition_on_previous_text: bool = False
     """False stops a mistake in one window from repeating through the next ones."""
     word_timestamps: bool = True
@@ -105,6 +112,15 @@ def _model_class() -> type:
         return WhisperModel
 
     class OneLastWindowWhisper(WhisperModel):
+        audio_ctx_frames: int | None = None
+        token_cap: int | None = None
+
+        def encode(self, features: np.ndarray) -> Any:
+            n = self.audio_ctx_frames
+            if n and features.shape[-1] > n:
+                features = features[..., :n]
+            return super().encode(features)
+
         def _split_segments_by_timestamps(  # type: ignore[override]
             self, tokenizer, tokens, time_offset, segment_size, segment_duration, seek
         ):
@@ -344,7 +360,11 @@ class Transcriber:
             hotwords=build_hotwords(terms) if opts.use_hotwords else None,
             initial_prompt=build_prompt(terms) if opts.use_prompt else None,
         )
-        kwargs["chunk_length"] = 30  # explicit: faster-whisper remembers the last one
+        seconds = a.size / SAMPLE_RATE
+        short = opts.short_context and seconds <= _SHORT_MAX_S
+        # explicit every time: faster-whisper's feature extractor remembers the last one
+        chunk = min(30, max(_SHORT_MIN_S, math.ceil(seconds + _SHORT_PAD_S))) if short else 30
+        kwargs["chunk_length"] = chunk
         kwargs["max_new_tokens"] = _token_budget(
             loaded.model, a.size / SAMPLE_RATE, kwargs["hotwords"], kwargs["initial_prompt"]
         )
@@ -353,6 +373,7 @@ class Transcriber:
         cancelled = False
         with loaded.lock:
             loaded.model.token_cap = kwargs["max_new_tokens"]
+            loaded.model.audio_ctx_frames = chunk * 100 if short else None
             try:
                 segments, _info = loaded.model.transcribe(a, **kwargs)
                 for seg in segments:  # lazy: the decoding happens here
@@ -375,7 +396,9 @@ class Transcriber:
                 raise ModelError(
                     f"Transcription failed: {exc}", 'try asr.device = "cpu" or another asr.model'
                 ) from exc
-        meta: dict[str, Any] = {}
+            finally:
+                loaded.model.audio_ctx_frames = None
+        meta: dict[str, Any] = {"window_s": chunk}
         if cancelled:
             meta["cancelled"] = True
         return " ".join(texts).strip(), words, meta
