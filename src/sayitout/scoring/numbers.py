@@ -472,6 +472,10 @@ def _power_of_ten(toks: list[_Tok], i: int) -> tuple[int, int] | None:
     return e[0], k
 
 
+_MAX_EXP = 300
+"""Larger powers of ten overflow a float: such words are not an exponent."""
+
+
 def _expression(toks: list[_Tok], i: int) -> tuple[float, int, str] | None:
     """A full number: base, exponent, fraction, "half of"."""
     n = len(toks)
@@ -497,7 +501,7 @@ def _expression(toks: list[_Tok], i: int) -> tuple[float, int, str] | None:
             return inner[0] * _MULTIPLES[t.text], inner[1], f"{t.text} {_fmt(inner[0])}"
     # bare power of ten: "ten to the minus five"
     p = _power_of_ten(toks, i)
-    if p:
+    if p and abs(p[0]) <= _MAX_EXP:
         return 10.0 ** p[0], p[1], ""
     b = _base(toks, i)
     if b is None:
@@ -507,11 +511,11 @@ def _expression(toks: list[_Tok], i: int) -> tuple[float, int, str] | None:
     # exponent: "e minus four", "times ten to the minus five", "x 10^-5"
     if j < n and toks[j].text == "e":
         e = _signed_int(toks, j + 1)
-        if e:
+        if e and abs(e[0]) <= _MAX_EXP:  # "e 1e9" is no exponent (and would overflow)
             value, j = value * 10.0 ** e[0], e[1]
     elif j < n and toks[j].text in ("times", "x", "×", "*"):
         p = _power_of_ten(toks, j + 1)
-        if p:
+        if p and abs(p[0]) <= _MAX_EXP:
             value, j = value * 10.0 ** p[0], p[1]
     # ordinal fraction: "one sixteenth", "three eighths"
     if j < n and toks[j].text in _ORDINALS and toks[j].kind == "word" and t.kind == "word":
