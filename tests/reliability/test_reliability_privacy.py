@@ -85,8 +85,8 @@ def test_reports_escape_user_text(tmp_path: Path) -> None:
     assert "<script>" not in md_out.read_text(encoding="utf-8")
     record_case(
         "privacy",
-        "HTML/Markdown report of a transcript holding <script>",
-        {"times": 1, "passed": True, "message": "escaped (&lt;script&gt;), no live markup"},
+        "HTML/Markdown report of a transcript holding `<script>`",
+        {"times": 1, "passed": True, "message": "escaped (`&lt;script&gt;`), no live markup"},
     )
 
 
