@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import errno
+import os
 import sqlite3
 from pathlib import Path
 
@@ -26,6 +27,10 @@ def storage_error(action: str, path: Path, exc: BaseException) -> StorageError:
     elif "not a database" in text or "malformed" in text or "corrupt" in text:
         why = "the file is not a sayitout database or is damaged"
         hint = f"move {path} aside (sayitout starts a new one); keep it if you want to recover it"
+    elif "unable to open" in text and not os.access(path.parent, os.W_OK):
+        # SQLite says only "unable to open"; the usual cause is a read-only directory.
+        why = "the data directory is read-only"
+        hint = f"make {path.parent} writable, or set SAYITOUT_HOME to a writable directory"
     elif "unable to open" in text:
         why = "the database file cannot be opened"
         hint = f"check that {path.parent} exists and is writable, or set SAYITOUT_HOME"

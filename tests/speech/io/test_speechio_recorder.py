@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import stat
 import threading
 
 import numpy as np
@@ -86,6 +87,8 @@ def test_flac_written_before_return(answer):
     assert data.size == r.audio.size
     np.testing.assert_allclose(data, r.audio, atol=2 / 32768)
     assert r.duration == pytest.approx(data.size / SR)
+    # the candidate's voice: readable by its owner only
+    assert stat.S_IMODE(r.path.stat().st_mode) == 0o600
 
 
 def test_max_duration(answer):

@@ -27,6 +27,7 @@ from __future__ import annotations
 import bisect
 import logging
 import math
+import os
 import threading
 import time
 import uuid
@@ -148,6 +149,8 @@ class _FlacWriter:
 
         ensure_dir(path.parent)
         try:
+            # Owner-only from the first byte: a recording is the candidate's own voice.
+            os.close(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600))
             self._f = sf.SoundFile(
                 str(path), "w", samplerate=SAMPLE_RATE, channels=1, format="FLAC", subtype="PCM_16"
             )
