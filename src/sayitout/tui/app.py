@@ -13,7 +13,7 @@ from textual.binding import Binding, BindingType
 from sayitout.errors import SayitoutError
 from sayitout.session import events as ev
 from sayitout.tui.commands import SayitoutCommands
-from sayitout.tui.messages import ModelEvent
+from sayitout.tui.messages import ModelEvent, RecoveryDone, RecoveryOffer, RecoveryProgress
 
 if TYPE_CHECKING:
     from sayitout.config import Settings
@@ -57,6 +57,9 @@ class SayitoutApp(App):
         self.config_path = config_path
         self.load_models_on_start = load_models
         self.model_status: dict[str, str] = {}
+        self.recovery_status: str | None = None
+        """"recovering 1/3" while unsaved answers from an earlier run are being scored."""
+        self._recovery_offer: list | None = None
         self.theme = _THEMES[settings.theme]
 
     # --- start-up --------------------------------------------------------------------------
@@ -71,6 +74,7 @@ class SayitoutApp(App):
             # After the first paint: importing the model libraries holds the GIL for a
             # while, and the first screen must not wait for it.
             self.set_timer(0.3, self.load_models)
+        self.check_recoveries()
 
     def on_unmount(self) -> None:
         self.services.close()
@@ -79,6 +83,104 @@ class SayitoutApp(App):
     def load_models(self) -> None:
         """Check the microphone and load the models while the first screen is in use."""
         self.services.warm_up(lambda event: self.post_message(ModelEvent(event)))
+
+    # --- answers recorded by an earlier run but never scored -------------------------------
+
+    @work(thread=True, exclusive=True, exit_on_error=False, group="recovery-check")
+    def check_recoveries(self) -> None:
+        """Look for orphan recordings (cheap: a directory walk and one query)."""
+        from sayitout.recovery import pending_recoveries
+
+        try:
+            store = self.services.store
+            if store is None:
+                return
+            orphans = pending_recoveries(store)
+        except SayitoutError:
+            return  # the home screen reports a store that cannot be opened
+        if orphans:
+            self.post_message(RecoveryOffer(orphans))
+
+    @on(RecoveryOffer)
+    def _recovery_offer_found(self, message: RecoveryOffer) -> None:
+        self._recovery_offer = message.orphans
+        self.offer_recovery()
+
+    def offer_recovery(self) -> None:
+        """Ask about the pending orphans, once, when Home is showing (not mid-session)."""
+        from sayitout.recovery import offer_message
+        from sayitout.tui.screens.confirm import ConfirmDialog
+        from sayitout.tui.screens.home import HomeScreen
+
+        orphans = self._recovery_offer
+        if not orphans or not isinstance(self.screen, HomeScreen):
+            return  # asked when Home is back (HomeScreen.on_screen_resume)
+        self._recovery_offer = None
+
+        def answered(yes: bool | None) -> None:
+            if yes:
+                self.recover_answers()
+            else:
+                self.notify(
+                    "They stay on disk and are offered again next time "
+                    "(or run `sayitout recover`).",
+                    title="Unsaved answers kept",
+                    timeout=6,
+                )
+
+        self.push_screen(
+            ConfirmDialog("Unsaved answers found", offer_message(orphans), "Recover", "Not now"),
+            answered,
+        )
+
+    @work(thread=True, exclusive=True, exit_on_error=False, group="recovery")
+    def recover_answers(self) -> None:
+        """Transcribe, score and save the orphans, reporting progress to Home."""
+        from sayitout.recovery import recover_with_services
+
+        def progress(done: int, total: int, result) -> None:
+            self.post_message(RecoveryProgress(done, total, result))
+
+        self.post_message(RecoveryProgress(0, 0, None))
+        try:
+            results = recover_with_services(self.services, progress)
+        except SayitoutError as exc:
+            self.post_message(RecoveryDone([], (exc.title, exc.message, exc.hint)))
+            return
+        except Exception as exc:  # a model library failing in a way nobody foresaw
+            error = ("Recovery failed", f"{type(exc).__name__}: {exc}", "run `sayitout recover`")
+            self.post_message(RecoveryDone([], error))
+            return
+        self.post_message(RecoveryDone(results))
+
+    @on(RecoveryProgress)
+    def _recovery_progress(self, message: RecoveryProgress) -> None:
+        if message.total:
+            self.recovery_status = f"recovering answers {message.done}/{message.total}…"
+        else:
+            self.recovery_status = "recovering answers…"
+        self._refresh_home()
+
+    @on(RecoveryDone)
+    def _recovery_done(self, message: RecoveryDone) -> None:
+        from sayitout.tui.recovery import recovery_report
+
+        self.recovery_status = None
+        if message.error is not None:
+            self.show_error(*message.error)
+        else:
+            title, text, severity = recovery_report(message.results)
+            self.notify(text, title=title, severity=severity, timeout=12)
+        self._refresh_home(reload=True)
+
+    def _refresh_home(self, *, reload: bool = False) -> None:
+        from sayitout.tui.screens.home import HomeScreen
+
+        for screen in self.screen_stack:
+            if isinstance(screen, HomeScreen):
+                screen.refresh_models()
+                if reload:
+                    screen.load_data()
 
     @on(ModelEvent)
     def _model_event(self, message: ModelEvent) -> None:

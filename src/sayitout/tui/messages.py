@@ -53,3 +53,28 @@ class LoadFailed(Message):
         self.title = title
         self.message = message
         self.hint = hint
+
+
+class RecoveryOffer(Message):
+    """Recordings from an earlier run that were never scored (found at start)."""
+
+    def __init__(self, orphans: list[Any]) -> None:
+        super().__init__()
+        self.orphans = orphans
+
+
+class RecoveryProgress(Message):
+    def __init__(self, done: int, total: int, result: Any) -> None:
+        super().__init__()
+        self.done = done
+        self.total = total
+        self.result = result
+
+
+class RecoveryDone(Message):
+    def __init__(
+        self, results: list[Any], error: tuple[str, str, str | None] | None = None
+    ) -> None:
+        super().__init__()
+        self.results = results
+        self.error = error

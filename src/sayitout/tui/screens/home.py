@@ -142,6 +142,9 @@ class HomeScreen(Screen):
     def on_screen_resume(self) -> None:
         self.load_data()
         self.refresh_models()
+        offer = getattr(self.app, "offer_recovery", None)
+        if offer is not None:
+            offer()  # unsaved answers found while a session was running
 
     @work(thread=True, exclusive=True, exit_on_error=False, group="home")
     def load_data(self) -> None:
@@ -198,6 +201,9 @@ class HomeScreen(Screen):
         why = self.services.spoken_answers_unavailable()
         if why is not None:
             line.append(f"answers typed: {why[0]}", style="yellow")
+        recovering = getattr(self.app, "recovery_status", None)
+        if recovering:
+            line.append(recovering, style="bold yellow")
         self.query_one("#models", Static).update(line)
 
     def plan_from_form(self) -> SessionPlan:
