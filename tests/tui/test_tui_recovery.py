@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import os
 import sys
+import time
 from pathlib import Path
 from types import SimpleNamespace
 
@@ -43,6 +45,7 @@ def orphan(tmp_path) -> Path:
     with Store.open(tmp_path / "db.sqlite") as store:  # the same store fake_services opens
         path = store.new_recording_path(QID)
         sf.write(path, audio, sr, format="FLAC")
+        os.utime(path, (time.time() - 60, time.time() - 60))  # written by an earlier run
         assert [o.path for o in store.orphan_recordings()] == [path]
     return path
 
@@ -157,3 +160,30 @@ def test_report_says_why_others_were_not_recovered():
     assert "2 files are kept" in text
     assert severity == "warning"
     assert recovery_report([r(Outcome.FAILED, "transcription failed: boom")])[2] == "error"
+
+
+async def test_offer_waits_until_home_when_the_app_opens_into_a_session(bank, tmp_path, orphan):
+    from sayitout.session.plan import SessionPlan
+    from sayitout.tui.screens.session import SessionScreen
+    from sayitout.tui.screens.summary import SummaryScreen
+
+    services = fake_services(bank, tmp_path, mic_reason="no microphone")
+    plan = SessionPlan(question_ids=(QID,), count=1)
+    app = make_app(Settings(), plan=plan, services=services, load_models=False)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_until(pilot, lambda: isinstance(app.screen, SessionScreen), what="session")
+        await pilot.pause(0.5)
+        assert not any(isinstance(s, ConfirmDialog) for s in app.screen_stack)
+        await pilot.press("escape")
+        await wait_until(pilot, lambda: isinstance(app.screen, SummaryScreen), what="summary")
+        await pilot.press("enter")
+        await wait_until(pilot, lambda: isinstance(app.screen, ConfirmDialog), what="offer")
+
+
+async def test_a_recording_still_being_written_is_not_offered(bank, tmp_path, orphan):
+    os.utime(orphan)  # modified just now: another window may be recording it
+    app = make_app(Settings(), services=fake_services(bank, tmp_path), load_models=False)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_until(pilot, lambda: app.screen.decks, what="home data")
+        await pilot.pause(0.3)
+        assert isinstance(app.screen, HomeScreen)

@@ -21,6 +21,8 @@ if TYPE_CHECKING:
     from sayitout.session.services import SessionServices
 
 _THEMES = {"dark": "textual-dark", "light": "textual-light"}
+_RECENT_S = 10.0
+"""Recordings modified this recently are not offered for recovery (still being written)."""
 _MODEL_LABELS = {
     "speech": "speech model",
     "scoring": "scoring model",
@@ -59,7 +61,7 @@ class SayitoutApp(App):
         self.model_status: dict[str, str] = {}
         self.recovery_status: str | None = None
         """"recovering 1/3" while unsaved answers from an earlier run are being scored."""
-        self._recovery_offer: list | None = None
+        self._recovery_deferred = False
         self.theme = _THEMES[settings.theme]
 
     # --- start-up --------------------------------------------------------------------------
@@ -89,6 +91,8 @@ class SayitoutApp(App):
     @work(thread=True, exclusive=True, exit_on_error=False, group="recovery-check")
     def check_recoveries(self) -> None:
         """Look for orphan recordings (cheap: a directory walk and one query)."""
+        from datetime import UTC, datetime
+
         from sayitout.recovery import pending_recoveries
 
         try:
@@ -98,24 +102,23 @@ class SayitoutApp(App):
             orphans = pending_recoveries(store)
         except SayitoutError:
             return  # the home screen reports a store that cannot be opened
+        # A file written in the last seconds may be another sayitout window's answer
+        # being recorded right now (the FLAC grows as the candidate speaks).
+        now = datetime.now(UTC).timestamp()
+        orphans = [o for o in orphans if now - o.modified.timestamp() >= _RECENT_S]
         if orphans:
             self.post_message(RecoveryOffer(orphans))
 
     @on(RecoveryOffer)
     def _recovery_offer_found(self, message: RecoveryOffer) -> None:
-        self._recovery_offer = message.orphans
-        self.offer_recovery()
-
-    def offer_recovery(self) -> None:
-        """Ask about the pending orphans, once, when Home is showing (not mid-session)."""
         from sayitout.recovery import offer_message
         from sayitout.tui.screens.confirm import ConfirmDialog
         from sayitout.tui.screens.home import HomeScreen
 
-        orphans = self._recovery_offer
-        if not orphans or not isinstance(self.screen, HomeScreen):
-            return  # asked when Home is back (HomeScreen.on_screen_resume)
-        self._recovery_offer = None
+        if not isinstance(self.screen, HomeScreen):
+            # Not over a session or a dialog: look again (afresh) when Home is back.
+            self._recovery_deferred = True
+            return
 
         def answered(yes: bool | None) -> None:
             if yes:
@@ -129,9 +132,17 @@ class SayitoutApp(App):
                 )
 
         self.push_screen(
-            ConfirmDialog("Unsaved answers found", offer_message(orphans), "Recover", "Not now"),
+            ConfirmDialog(
+                "Unsaved answers found", offer_message(message.orphans), "Recover", "Not now"
+            ),
             answered,
         )
+
+    def offer_deferred_recovery(self) -> None:
+        """Home is showing again: ask about unsaved answers found while it was not."""
+        if self._recovery_deferred:
+            self._recovery_deferred = False
+            self.check_recoveries()
 
     @work(thread=True, exclusive=True, exit_on_error=False, group="recovery")
     def recover_answers(self) -> None:

@@ -142,7 +142,7 @@ class HomeScreen(Screen):
     def on_screen_resume(self) -> None:
         self.load_data()
         self.refresh_models()
-        offer = getattr(self.app, "offer_recovery", None)
+        offer = getattr(self.app, "offer_deferred_recovery", None)
         if offer is not None:
             offer()  # unsaved answers found while a session was running
 
