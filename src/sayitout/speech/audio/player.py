@@ -42,6 +42,7 @@ class PlaybackStream:
         self._finished = False  # no more writes
         self._done = threading.Event()  # playback over (drained, stopped, or failed)
         self._stopped = False
+        self._closed = False
         self.first_sound_at: float | None = None
         """``time.monotonic()`` when the first non-silent block went to the device."""
         self.samples_played = 0
@@ -118,15 +119,32 @@ class PlaybackStream:
         return not self._stopped
 
     def abort(self) -> None:
+        """Stop at once, from any thread, without ever blocking the caller.
+
+        The callback now writes silence and raises ``CallbackAbort``, so the stream ends
+        itself within one buffer. Calling ``Pa_AbortStream`` directly from here could
+        deadlock inside ALSA's pulse plugin while the callback ran (seen in the audio-loop
+        tests), so the PortAudio calls that may block run on a daemon thread.
+        """
         with self._lock:
+            if self._stopped:
+                return
             self._stopped = True
             self._queue.clear()
-        with contextlib.suppress(Exception):
-            self._stream.abort(ignore_errors=True)
+        threading.Thread(target=self._shut_down, name="sayitout-playback-stop", daemon=True).start()
+
+    def _shut_down(self) -> None:
+        if not self._done.wait(1.0):  # the callback did not end it: force it
+            with contextlib.suppress(Exception):
+                self._stream.abort(ignore_errors=True)
         self._done.set()
         self._close()
 
     def _close(self) -> None:
+        with self._lock:  # wait() and a stop may both get here: close once
+            if self._closed:
+                return
+            self._closed = True
         with contextlib.suppress(Exception):
             self._stream.close(ignore_errors=True)
         self.player._forget(self)
