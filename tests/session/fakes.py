@@ -71,12 +71,15 @@ class ScriptedSource:
         seconds: float = 0.2,
         reason: StopReason = StopReason.SILENCE,
         wait_for_stop: bool = False,
+        open_s: float = 0.0,
     ) -> None:
         self.name = name
         self.text = text
         self.seconds = seconds
         self.reason = reason
         self.wait_for_stop = wait_for_stop
+        self.open_s = open_s
+        """How long the "device" takes to deliver its first audio (then ``on_start``)."""
 
     def record(
         self,
@@ -87,8 +90,13 @@ class ScriptedSource:
         cancel: threading.Event,
         on_level,
         on_segment,
+        on_start=None,
     ) -> Recording:
         start = time.monotonic()
+        if self.open_s:
+            cancel.wait(self.open_s)
+        if on_start is not None:
+            on_start()
         reason = self.reason
         while True:
             elapsed = time.monotonic() - start
@@ -120,6 +128,24 @@ class ScriptedMicrophones:
 
     def next_source(self):
         return self.sources.pop(0) if self.sources else None
+
+
+class EarlyMicrophones(ScriptedMicrophones):
+    """Records when the engine asks for the microphone to be opened early and closed."""
+
+    def __init__(self, sources, log: list[str]) -> None:
+        super().__init__(sources)
+        self.log = log
+
+    def prepare(self) -> None:
+        self.log.append("prepare")
+
+    def release(self) -> None:
+        self.log.append("release")
+
+    def next_source(self):
+        self.log.append("next_source")
+        return super().next_source()
 
 
 class _Live:
@@ -158,13 +184,19 @@ class FakeRecognizer:
 
 
 class FakeVoice:
-    def __init__(self, seconds: float = 0.0) -> None:
+    def __init__(self, seconds: float = 0.0, log: list[str] | None = None) -> None:
         self.spoken: list[str] = []
         self.seconds = seconds
+        self.log = log if log is not None else []
+        self.warmed: list[str] = []
 
     def speak(self, text: str, cancel: threading.Event) -> None:
         self.spoken.append(text)
+        self.log.append("speak")
         cancel.wait(self.seconds)
+
+    def warm(self, texts: list[str]) -> None:
+        self.warmed.extend(texts)
 
     def stop(self) -> None:
         pass

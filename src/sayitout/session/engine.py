@@ -277,13 +277,39 @@ class SessionEngine:
         limit = self.plan.limit_for(question, self.services.settings.audio.max_answer_s)
         self._emit(ev.QuestionShown(self._index, len(self.questions), question, self.deck, limit))
         self._rec_cancel.clear()
-        self._speak("question", question.text)
-        self._think_then_answer(question, limit)
-        while True:
-            name, arg = self._next_command()
-            if name == "next":
-                return
-            self._handle(name, arg, question, limit)
+        self._prepare_turn(question)
+        try:
+            self._speak("question", question.text)
+            self._think_then_answer(question, limit)
+            while True:
+                name, arg = self._next_command()
+                if name == "next":
+                    return
+                self._handle(name, arg, question, limit)
+        finally:
+            release = getattr(self.services.microphones, "release", None)
+            if release is not None:
+                release()  # a microphone opened early and not used is closed again
+
+    def _prepare_turn(self, question) -> None:
+        """Open the microphone while the question is read (so the first word is not lost
+        to a slow device start) and synthesise this question's model answer ahead."""
+        if self._typed_only is None:
+            prepare = getattr(self.services.microphones, "prepare", None)
+            if prepare is not None:
+                try:
+                    prepare()
+                except Exception:  # the recorder's own start reports it properly
+                    log.debug("opening the microphone early failed", exc_info=True)
+        warm = getattr(self.services.voice, "warm", None)
+        if warm is not None and "voice" not in self.services.failed:
+            try:
+                model_answer = self.services.bank.rubric(question.id).model_answer
+            except SayitoutError:
+                model_answer = None
+            if model_answer:
+                with contextlib.suppress(Exception):  # best effort: warming is never needed
+                    warm([model_answer])
 
     def _handle(self, name: str, arg: Any, question, limit: float) -> None:
         if name == "replay":
@@ -407,6 +433,11 @@ class SessionEngine:
 
         self._set_phase(Phase.RECORDING)
         self._emit(ev.RecordingStarted(limit, source.name))
+        extra: dict[str, Any] = {}
+        if _accepts(source.record, "on_start"):
+            extra["on_start"] = lambda: self._emit(ev.Listening(source.name))
+        else:
+            self._emit(ev.Listening(source.name))
         try:
             recording = source.record(
                 path,
@@ -415,6 +446,7 @@ class SessionEngine:
                 cancel=self._rec_cancel,
                 on_level=on_level,
                 on_segment=live.add_segment,
+                **extra,
             )
         except SayitoutError as exc:
             live.cancel()
@@ -611,3 +643,14 @@ def _previous_session_mean(store, session_id: int, deck: str) -> float | None:
     if not earlier:
         return None
     return float(max(earlier, key=lambda r: r.id).mean_score)
+
+
+def _accepts(func: Callable, name: str) -> bool:
+    """Whether ``func`` takes a keyword argument ``name`` (older sources do not)."""
+    import inspect
+
+    try:
+        params = inspect.signature(func).parameters
+    except (TypeError, ValueError):
+        return False
+    return name in params or any(p.kind is p.VAR_KEYWORD for p in params.values())

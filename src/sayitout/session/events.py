@@ -140,6 +140,16 @@ class RecordingStarted(Event):
 
 
 @dataclass(frozen=True)
+class Listening(Event):
+    """The first audio of the answer arrived: the microphone is really listening now.
+
+    Follows :class:`RecordingStarted` (a microphone can take a second or two to open;
+    until this event the candidate should not start talking)."""
+
+    source: str
+
+
+@dataclass(frozen=True)
 class RecordingProgress(Event):
     """Sent several times a second while recording."""
 

@@ -63,7 +63,11 @@ class AnswerSource(Protocol):
         cancel: threading.Event,
         on_level: LevelCallback,
         on_segment: SegmentCallback,
-    ) -> Recording: ...
+        on_start: Callable[[], None] | None = None,
+    ) -> Recording:
+        """Record one answer; ``on_start()`` when its first audio arrives (optional:
+        a source whose ``record`` has no ``on_start`` is taken to listen at once)."""
+        ...
 
 
 class Microphones(Protocol):

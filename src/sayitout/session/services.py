@@ -7,6 +7,7 @@ not loaded here: :meth:`SessionServices.warm_up` loads them (in the background).
 
 from __future__ import annotations
 
+import contextlib
 import threading
 import time
 from collections.abc import Callable
@@ -91,7 +92,15 @@ class SessionServices:
         scoring: bool = True,
         voice: bool = True,
     ) -> None:
-        """Check the microphone and load the models now, reporting each step."""
+        """Check the microphone and load the models now, reporting each step.
+
+        The voice starts loading first, in its own thread (``prepare``), so it is ready
+        for the first question even while the bigger models are still loading.
+        """
+        prepare_voice = getattr(self.voice, "prepare", None)
+        if voice and prepare_voice is not None:
+            with contextlib.suppress(Exception):  # the voice job below reports it
+                prepare_voice()
         problem = self.microphones.unavailable()
         if problem is None:
             emit(ModelReady("microphone"))

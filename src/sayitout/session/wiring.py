@@ -48,7 +48,9 @@ class RecorderSource:
         self._audio = audio
         self.name = name
 
-    def record(self, path: Path, *, limit_s, stop, cancel, on_level, on_segment) -> Recording:
+    def record(
+        self, path: Path, *, limit_s, stop, cancel, on_level, on_segment, on_start=None
+    ) -> Recording:
         from sayitout.speech.audio import AnswerRecorder
 
         started = time.monotonic()
@@ -58,6 +60,7 @@ class RecorderSource:
             recordings_dir=path.parent,
             on_level=lambda dbfs: on_level(level_from_dbfs(dbfs), time.monotonic() - started),
             on_segment=lambda start_s, audio: on_segment(audio, start_s),
+            on_start=on_start,
         )
         started = time.monotonic()
         result = recorder.record(stop, cancel, path=path, max_answer_s=limit_s)
@@ -111,6 +114,7 @@ class LiveMicrophones:
         self._problem: tuple[str, str | None] | None = None
         self._lock = threading.Lock()
         self._device_name = "microphone"
+        self._early: _EarlyMicrophone | None = None
 
     def unavailable(self) -> tuple[str, str | None] | None:
         with self._lock:
@@ -131,14 +135,80 @@ class LiveMicrophones:
         self._device_name = device.name
         return None
 
-    def next_source(self) -> RecorderSource | None:
+    def _new_source(self) -> Any:
         from sayitout.speech.audio import MicrophoneSource
 
+        return MicrophoneSource(self._audio.input_device, pre_roll_s=self._audio.pre_roll_s)
+
+    def prepare(self) -> None:
+        """Open the microphone for the next answer now, in the background.
+
+        An input device can take 0.1 to 2 s before audio flows; opened while the question
+        is read, it is ready when recording starts, and the recorder keeps only the last
+        ``pre_roll_s`` of what came before, so the first word is never cut.
+        """
+        if self.unavailable() is not None:
+            return
+        with self._lock:
+            if self._early is not None:
+                return
+            self._early = _EarlyMicrophone(self._new_source())
+
+    def release(self) -> None:
+        """Close a microphone opened by :meth:`prepare` and not used."""
+        with self._lock:
+            early, self._early = self._early, None
+        if early is not None:
+            early.stop()
+
+    def next_source(self) -> RecorderSource | None:
         if self.unavailable() is not None:
             return None
-        return RecorderSource(
-            MicrophoneSource(self._audio.input_device), self._audio, self._device_name
-        )
+        with self._lock:
+            source, self._early = self._early, None
+        return RecorderSource(source or self._new_source(), self._audio, self._device_name)
+
+
+class _EarlyMicrophone:
+    """A microphone source started in a background thread ahead of its recording.
+
+    The recorder's own ``start()`` waits for that early start, then (the stream being
+    open) keeps only the pre-roll of what was captured meanwhile. An early start that
+    fails is simply retried by the recorder, which reports the error properly.
+    """
+
+    def __init__(self, source: Any) -> None:
+        self._source = source
+        self._stopped = False
+        self._lock = threading.Lock()
+        self._thread = threading.Thread(target=self._start_early, name="mic-early", daemon=True)
+        self._thread.start()
+
+    def _start_early(self) -> None:
+        with self._lock:
+            if self._stopped:
+                return
+            try:
+                self._source.start()
+            except Exception:  # reported by the recorder's start, if it happens again
+                return
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._source, name)
+
+    def start(self) -> None:
+        self._thread.join()
+        with self._lock:
+            self._stopped = False
+            self._source.start()
+
+    def read(self, timeout: float):
+        return self._source.read(timeout)
+
+    def stop(self) -> None:
+        with self._lock:
+            self._stopped = True
+            self._source.stop()
 
 
 # --- text to speech ---------------------------------------------------------------------
@@ -153,7 +223,7 @@ class LazyVoice:
         self._lock = threading.Lock()
         self.notice: str | None = None
 
-    def load(self) -> Any:
+    def _built(self) -> Any:
         with self._lock:
             if self._speaker is None:
                 from sayitout.speech.tts import make_speaker
@@ -167,6 +237,20 @@ class LazyVoice:
                 self._speaker = speaker
                 self.notice = getattr(speaker, "notice", None)
             return self._speaker
+
+    def prepare(self) -> None:
+        """Start loading the voice in the background (the engine's own thread)."""
+        prepare = getattr(self._built(), "prepare", None)
+        if prepare is not None:
+            prepare()
+
+    def load(self) -> Any:
+        """The speaker, its voice loaded (so a broken voice is reported before a question)."""
+        speaker = self._built()
+        load = getattr(speaker, "load", None)
+        if load is not None:
+            load()
+        return speaker
 
     @property
     def model_name(self) -> str:

@@ -88,6 +88,8 @@ class SessionScreen(Screen):
         self.index = 0
         self.speaking: str | None = None
         self.spoken_answers = True
+        self.listening = False
+        """Whether the microphone's first audio of this answer has arrived."""
         self.summary_shown = False
         self.finished: ev.SessionFinished | None = None
         self.dialogs = 0
@@ -152,7 +154,11 @@ class SessionScreen(Screen):
                 "bold yellow",
             ),
             Phase.FEEDBACK: ("", ""),
-            Phase.RECORDING: ("Answer now. Press Enter when you are done.", "bold"),
+            Phase.RECORDING: (
+                ("● Listening: answer now. Press Enter when you are done.", "bold green")
+                if self.listening
+                else ("Opening the microphone… (wait a moment before you speak)", "bold yellow")
+            ),
         }
         if self.phase in texts:
             text, style = texts[self.phase]
@@ -215,11 +221,17 @@ class SessionScreen(Screen):
         )
 
     def _show_RecordingStarted(self, event: ev.RecordingStarted) -> None:
+        self.listening = False
+        self._status_for_phase()
         meter = self.query_one(LevelMeter)
         meter.limit = event.limit_s
         meter.elapsed = 0.0
         meter.level = 0.0
         self.query_one("#live", Static).update(Text(f"Listening ({event.source})…", style="dim"))
+
+    def _show_Listening(self, event: ev.Listening) -> None:
+        self.listening = True
+        self._status_for_phase()
 
     def _show_RecordingProgress(self, event: ev.RecordingProgress) -> None:
         meter = self.query_one(LevelMeter)
