@@ -60,12 +60,20 @@ def main() -> int:
     ap.add_argument("--device", default="cpu")
     ap.add_argument("--threads", type=int, default=0, help="torch CPU threads (0: the scorer's)")
     ap.add_argument("--repeats", type=int, default=40, help="single answers to time")
+    ap.add_argument(
+        "--ab",
+        type=int,
+        default=0,
+        metavar="ROUNDS",
+        help="also time the per-window path against late chunking, interleaved, ROUNDS times",
+    )
     args = ap.parse_args()
 
     import torch
 
     from sayitout.bank.loader import load_bank
     from sayitout.scoring import Scorer
+    from sayitout.scoring.matching import Params
 
     rows = [json.loads(x) for x in CALIBRATION.read_text().splitlines() if x.strip()]
     bank = load_bank(user=False)
@@ -129,6 +137,13 @@ def main() -> int:
     print(f"model load: {load_s:.2f} s; embedding 33 rubrics: {prep_s:.2f} s")
     print(f"batch: {batch_rate:.1f} answers/s ({batch_s:.2f} s for {len(items)})")
     print(f"single answer warm: median {single_ms:.1f} ms over {len(singles)}")
+    ab = _ab(scorer, Params, items, args.ab, args.repeats) if args.ab else None
+    if ab:
+        for path, fig in ab.items():
+            print(
+                f"A/B {path}: batch {fig['batch_answers_per_s']} answers/s, single median "
+                f"{fig['single_answer_ms_median']} ms"
+            )
     print(
         json.dumps(
             {
@@ -145,10 +160,44 @@ def main() -> int:
                 "device": scorer.embedder.device,
                 "torch_threads": torch.get_num_threads(),
                 "load_average": load_avg,
+                "late_chunking": scorer.params.late_chunking,
+                "ab": ab,
             }
         )
     )
     return 0
+
+
+def _ab(scorer, params_cls, items, rounds: int, repeats: int) -> dict:
+    """Per-window encoding (A) against late chunking (B) on one shared model, alternating
+    A and B so that both see the same load from other processes."""
+    from sayitout.scoring import Scorer
+
+    paths = {
+        "per_window": Scorer(embedder=scorer.embedder, params=params_cls.per_window()),
+        "late_chunking": Scorer(embedder=scorer.embedder, params=params_cls()),
+    }
+    for s in paths.values():
+        s.prepare_many([r for r, _ in items])
+    batch: dict[str, list[float]] = {k: [] for k in paths}
+    single: dict[str, list[float]] = {k: [] for k in paths}
+    for _ in range(rounds):
+        for name, s in paths.items():
+            t0 = time.perf_counter()
+            s.score_many(items)
+            batch[name].append(len(items) / (time.perf_counter() - t0))
+    for rubric, answer in items[:repeats]:
+        for name, s in paths.items():
+            t0 = time.perf_counter()
+            s.score(rubric, answer)
+            single[name].append((time.perf_counter() - t0) * 1000)
+    return {
+        name: {
+            "batch_answers_per_s": round(statistics.median(batch[name]), 2),
+            "single_answer_ms_median": round(statistics.median(single[name]), 2),
+        }
+        for name in paths
+    }
 
 
 if __name__ == "__main__":

@@ -20,12 +20,12 @@ CALIBRATION = Path(__file__).resolve().parents[1] / "calibration" / "deep-learni
 GRADES = {"strong": 2, "partial": 1, "wrong": 0}
 
 KNOWN_MISORDERED = {
-    "dl-effective-batch": "the partial answer stops at 32 'times something'; a wrong answer "
-    "that says 32 confidently covers as many key points by topic",
-    "dl-bf16-vs-fp16": "the partial answer ('bf16 has a bigger range') reads like the "
-    "misconception 'fp16 has more range than bf16': who has more range is lost to MiniLM",
-    "dl-batchnorm-vs-layernorm": "a wrong answer that swaps the two norms uses all the right "
-    "words; role swaps are invisible to embeddings and to the lexical check",
+    "dl-warmup-step-500": "the partial answer ('a quarter of the peak, I'd have to work out "
+    "the number') and a wrong answer ('already at the full rate, 3e-4') both cover the "
+    "linear-warmup key point by topic and both miss the number: they tie",
+    "dl-loss-spikes": "a wrong answer that says 'turn off gradient clipping' still earns the "
+    "clipping key point (the key point's own wording has a negation, 'can't blow up', so the "
+    "negation check stands aside) and the partial answer covers one point of six",
 }
 
 
@@ -82,8 +82,7 @@ def test_bands(scored) -> None:
     strong = [s for r, s in scored if r["grade"] == "strong"]
     partial = [s for r, s in scored if r["grade"] == "partial"]
     wrong = [s for r, s in scored if r["grade"] == "wrong"]
-    # every strong answer scores 60 or more; wrong answers 40 or less (one known miss:
-    # the batch-norm/layer-norm swap, see KNOWN_MISORDERED)
+    # every strong answer scores 60 or more; wrong answers 40 or less (one miss allowed)
     assert min(strong) >= 60, sorted(strong)[:5]
     assert sum(s <= 40 for s in wrong) >= len(wrong) - 1, sorted(wrong)[-5:]
     assert statistics.mean(strong) >= 80

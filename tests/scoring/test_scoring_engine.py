@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import threading
+from dataclasses import replace
 
 import numpy as np
 
 from sayitout.scoring.embedder import Embedder
+from sayitout.scoring.matching import Params
 from sayitout.scoring.scorer import Scorer
 from sayitout.speech.transcript import Transcript, Word
 
@@ -101,19 +103,27 @@ def test_deterministic_and_batch_matches_single(scorer, lr_rubric, minutes_rubri
 def test_rubric_embeddings_are_cached(scorer, lr_rubric) -> None:
     scorer.score(lr_rubric, "lower the learning rate")
     calls: list[int] = []
+    span_calls: list[int] = []
     original = scorer.embedder.encode
+    original_spans = scorer.embedder.encode_spans
 
     def counting(texts):
         calls.append(len(texts))
         return original(texts)
 
+    def counting_spans(texts, spans):
+        span_calls.append(len(texts))
+        return original_spans(texts, spans)
+
     scorer.embedder.encode = counting  # type: ignore[method-assign]
+    scorer.embedder.encode_spans = counting_spans  # type: ignore[method-assign]
     try:
         scorer.score(lr_rubric, "lower the learning rate and clip the gradients please")
     finally:
         del scorer.embedder.encode
-    assert len(calls) == 1  # only the answer's windows
-    assert calls[0] <= 4
+        del scorer.embedder.encode_spans
+    assert calls == []  # the rubric side is cached
+    assert span_calls == [1]  # one pass over the one answer
 
 
 def test_long_answer_is_noted(scorer, lr_rubric) -> None:
@@ -212,3 +222,39 @@ def test_direction_said_after_the_window_counts(scorer, lr_rubric) -> None:
         lr_rubric, "The first thing I change is the learning rate. I divide it by ten."
     )
     assert "raise-lr" not in flagged(r)
+
+
+def test_words_that_state_a_misconception_earn_no_key_point(scorer, lr_rubric) -> None:
+    answer = "I would raise the learning rate so the model learns faster"
+    claims = scorer.score(lr_rubric, answer)
+    assert "raise-lr" in flagged(claims)
+    assert status(claims, "lower-lr") == "missed"
+    no_claims = Scorer(
+        embedder=scorer.embedder, params=replace(Params(), misconception_claims=False)
+    ).score(lr_rubric, answer)
+    assert claims.score <= no_claims.score
+
+
+def test_late_chunking_and_per_window_agree_on_clear_answers(scorer, lr_rubric) -> None:
+    assert scorer.params.late_chunking
+    per_window = Scorer(embedder=scorer.embedder, params=Params.per_window())
+    strong = (
+        "the loss jumping around means the learning rate is too high so I'd lower it by ten "
+        "times and add gradient clipping"
+    )
+    wrong = "I would raise the learning rate so it learns faster"
+    for s in (scorer, per_window):
+        assert s.score(lr_rubric, strong).score >= 60
+        assert s.score(lr_rubric, wrong).score <= 10
+
+
+def test_late_chunking_pools_long_answers_in_chunks(scorer) -> None:
+    text = " ".join(["the learning rate is too high so I would lower it"] * 80)  # > 256 tokens
+    spans = [(0, 40), (len(text) // 2, len(text) // 2 + 60), (len(text) - 40, len(text))]
+    (vecs,) = scorer.embedder.encode_spans([text], [spans])
+    assert vecs.shape == (3, 384)
+    assert np.allclose(np.linalg.norm(vecs, axis=1), 1.0, atol=1e-5)
+    # a whole short text pooled from its own pass is close to its sentence embedding
+    short = "lower the learning rate and clip the gradients"
+    (one,) = scorer.embedder.encode_spans([short], [[(0, len(short))]])
+    assert float(one[0] @ scorer.embedder.encode([short])[0]) > 0.98

@@ -111,6 +111,100 @@ class Embedder:
             self._model = model
             self.load_seconds = time.perf_counter() - t0
 
+    def encode_spans(
+        self, texts: list[str], spans: list[list[tuple[int, int]]], batch_size: int = 16
+    ) -> list[np.ndarray]:
+        """Late chunking: one transformer pass per text, each span pooled from it.
+
+        Every text is tokenised once and run through the transformer once (texts longer
+        than the model's limit in overlapping chunks, half a chunk apart); the embedding
+        of a character span ``(start, end)`` is the mean of the contextual token vectors
+        of the tokens inside it, taken from the chunk where the span sits most centrally,
+        L2-normalised. The texts of one call are batched together, sorted by length so
+        that little padding is computed. Returns one array (len(spans[i]), 384) per text.
+        """
+        if not texts:
+            return []
+        self.load()
+        import torch
+
+        module = self._model[0]
+        tok = module.tokenizer
+        model = module.auto_model
+        body = min(int(getattr(module, "max_seq_length", 256) or 256), 512) - 2
+        enc = tok(
+            texts,
+            add_special_tokens=False,
+            return_offsets_mapping=True,
+            return_attention_mask=False,
+            return_token_type_ids=False,
+            truncation=False,
+            verbose=False,
+        )
+        ids: list[list[int]] = enc["input_ids"]
+        offsets = [np.asarray(o, dtype=np.int64).reshape(-1, 2) for o in enc["offset_mapping"]]
+        chunks: list[tuple[int, int, int]] = []  # (text, first token, end token)
+        per_text: list[list[int]] = [[] for _ in texts]
+        for t, seq in enumerate(ids):
+            n = len(seq)
+            start = 0
+            while True:
+                end = min(n, start + body)
+                per_text[t].append(len(chunks))
+                chunks.append((t, start, end))
+                if end >= n:
+                    break
+                start += body // 2
+        hidden: list[np.ndarray | None] = [None] * len(chunks)
+        order = sorted(range(len(chunks)), key=lambda c: chunks[c][2] - chunks[c][1])
+        device = next(model.parameters()).device
+        cls_id, sep_id, pad_id = tok.cls_token_id, tok.sep_token_id, tok.pad_token_id or 0
+        with torch.inference_mode():
+            for b in range(0, len(order), batch_size):
+                group = order[b : b + batch_size]
+                width = max(chunks[c][2] - chunks[c][1] for c in group) + 2
+                input_ids = torch.full((len(group), width), pad_id, dtype=torch.long)
+                mask = torch.zeros((len(group), width), dtype=torch.long)
+                for r, c in enumerate(group):
+                    t, s, e = chunks[c]
+                    row = [cls_id, *ids[t][s:e], sep_id]
+                    input_ids[r, : len(row)] = torch.tensor(row, dtype=torch.long)
+                    mask[r, : len(row)] = 1
+                out = model(
+                    input_ids=input_ids.to(device),
+                    attention_mask=mask.to(device),
+                    token_type_ids=torch.zeros_like(input_ids).to(device),
+                ).last_hidden_state
+                out = out.float().cpu().numpy()
+                for r, c in enumerate(group):
+                    _, s, e = chunks[c]
+                    hidden[c] = out[r, 1 : 1 + e - s]
+        result = []
+        for t, text_spans in enumerate(spans):
+            off = offsets[t]
+            real = off[:, 1] > off[:, 0]
+            vecs = np.zeros((len(text_spans), self.dim), dtype=np.float32)
+            for k, (cs, ce) in enumerate(text_spans):
+                inside = np.nonzero((off[:, 0] >= cs) & (off[:, 1] <= ce) & real)[0]
+                if len(inside) == 0:
+                    continue
+                a, z = int(inside[0]), int(inside[-1]) + 1
+                best, best_room = per_text[t][0], -(10**9)
+                for c in per_text[t]:
+                    _, s, e = chunks[c]
+                    room = min(a - s, e - z)
+                    if room > best_room:
+                        best, best_room = c, room
+                _, s, e = chunks[best]
+                lo, hi = max(a, s), min(z, e)
+                h = hidden[best]
+                assert h is not None
+                v = h[lo - s : hi - s].mean(axis=0)
+                norm = float(np.linalg.norm(v))
+                vecs[k] = v / norm if norm else v
+            result.append(vecs)
+        return result
+
     def encode(self, texts: list[str]) -> np.ndarray:
         """Embed ``texts``; returns an array of shape (len(texts), 384)."""
         if not texts:

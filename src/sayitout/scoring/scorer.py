@@ -1,8 +1,11 @@
 """The scoring engine: rubric + answer -> AnswerScore.
 
 ``Scorer`` embeds each rubric once (cached by question id, version and a hash of its
-content) and, per answer, only the answer's windows. ``score_many`` embeds the
-windows of many answers in one batch.
+content). Per answer, the model runs once over the whole answer and every window's
+embedding is the mean of its tokens' contextual vectors from that pass ("late
+chunking", ``Embedder.encode_spans``); ``Params.per_window()`` switches back to
+encoding every window on its own (about four times slower on a CPU). ``score_many``
+runs the answers of a batch together, sorted by length.
 """
 
 from __future__ import annotations
@@ -167,8 +170,7 @@ class Scorer:
         answers = [_prepare_answer(a) for _, a in pairs]
         need_model = any(a.windows for a in answers)
         prepared = self.prepare_many([r for r, _ in pairs]) if need_model else [None] * len(pairs)
-        flat = [w.text for a in answers for w in a.windows]
-        emb = self.embedder.encode(flat) if flat else np.zeros((0, 384), dtype=np.float32)
+        emb = self._embed_windows(answers)
         out = []
         offset = 0
         for (rubric, _), prep, ans in zip(pairs, prepared, answers, strict=True):
@@ -176,6 +178,20 @@ class Scorer:
             out.append(self._grade(rubric, prep, ans, emb[offset : offset + n]))
             offset += n
         return out
+
+    def _embed_windows(self, answers: list[_Answer]) -> np.ndarray:
+        """The embeddings of every answer's windows, stacked in order."""
+        if self.params.late_chunking:
+            todo = [a for a in answers if a.windows]
+            if not todo:
+                return np.zeros((0, self.embedder.dim), dtype=np.float32)
+            texts = [a.text[: max(w.end for w in a.windows)] for a in todo]
+            spans = [[(w.start, w.end) for w in a.windows] for a in todo]
+            return np.concatenate(self.embedder.encode_spans(texts, spans), axis=0)
+        flat = [w.text for a in answers for w in a.windows]
+        if not flat:
+            return np.zeros((0, self.embedder.dim), dtype=np.float32)
+        return self.embedder.encode(flat)
 
     def _grade(
         self,
@@ -275,7 +291,7 @@ class Scorer:
                 return False
             return numbers_agree(rt.numbers, win_nums(j), require=is_mis)
 
-        def best(item: _Item, is_mis: bool) -> Candidate:
+        def best(item: _Item, is_mis: bool, exclude: frozenset[int] = frozenset()) -> Candidate:
             margin = p.misconception_margin if is_mis else p.min_margin
             scored = []
             for row in item.text_rows:
@@ -283,7 +299,7 @@ class Scorer:
                 floor = prep.baseline[row] + margin
                 for j in range(len(wins)):
                     cos = float(sims[row, j])
-                    if cos >= floor:
+                    if cos >= floor and j not in exclude:
                         lex = lexical(rt.stems, win_stems[j], item.term_stems)
                         scored.append(((1 - p.lex_weight) * cos + p.lex_weight * lex, cos, row, j))
             scored.sort(key=lambda s: (-s[0], s[2], s[3]))
@@ -303,32 +319,10 @@ class Scorer:
         def quote(j: int) -> Window:
             return tidy_quote(ans.text, all_words, wins[j].first, wins[j].last)
 
-        kp_results = []
-        kp_best: list[Candidate] = []
-        for item in prep.items:
-            if item.kind != "kp":
-                continue
-            kp = rubric.key_points[item.index]
-            c = best(item, False)
-            kp_best.append(c)
-            status = "missed"
-            if c.window is not None and c.match >= p.covered:
-                status = "covered"
-            elif c.window is not None and c.match >= p.partial:
-                status = "partial"
-            w = quote(c.window) if c.window is not None and status != "missed" else None
-            kp_results.append(
-                KeyPointResult(
-                    id=kp.id,
-                    text=kp.text,
-                    weight=kp.weight,
-                    status=status,
-                    similarity=round(c.cos if c.window is not None else _best_cos(sims, item), 4),
-                    evidence=w.text if w else None,
-                    evidence_span=(w.start, w.end) if w else None,
-                )
-            )
+        kp_items = [item for item in prep.items if item.kind == "kp"]
+        kp_best = [best(item, False) for item in kp_items]
         mis_results = []
+        claimed: list[Candidate] = []
         for item in prep.items:
             if item.kind != "mis":
                 continue
@@ -344,6 +338,7 @@ class Scorer:
                 for k in kp_best
             ):
                 continue
+            claimed.append(c)
             w = quote(c.window)
             mis_results.append(
                 MisconceptionResult(
@@ -354,6 +349,41 @@ class Scorer:
                     evidence=w.text,
                     evidence_span=(w.start, w.end),
                     penalty=mis.penalty,
+                )
+            )
+        if p.misconception_claims and claimed:
+            # Words that state a misconception better than they state a key point earn
+            # that key point nothing ("LayerNorm uses the batch statistics, BatchNorm works
+            # per example" is the swap, not the key point about batch statistics).
+            for n, item in enumerate(kp_items):
+                exclude: set[int] = set()
+                c = kp_best[n]
+                while c.window is not None and any(
+                    m.match >= c.match and _overlap(wins, m.window, c.window)
+                    for m in claimed
+                    if m.window is not None
+                ):
+                    exclude.add(c.window)
+                    c = best(item, False, frozenset(exclude))
+                kp_best[n] = c
+        kp_results = []
+        for item, c in zip(kp_items, kp_best, strict=True):
+            kp = rubric.key_points[item.index]
+            status = "missed"
+            if c.window is not None and c.match >= p.covered:
+                status = "covered"
+            elif c.window is not None and c.match >= p.partial:
+                status = "partial"
+            w = quote(c.window) if c.window is not None and status != "missed" else None
+            kp_results.append(
+                KeyPointResult(
+                    id=kp.id,
+                    text=kp.text,
+                    weight=kp.weight,
+                    status=status,
+                    similarity=round(c.cos if c.window is not None else _best_cos(sims, item), 4),
+                    evidence=w.text if w else None,
+                    evidence_span=(w.start, w.end) if w else None,
                 )
             )
         return kp_results, mis_results
