@@ -365,8 +365,10 @@ class Transcriber:
         # explicit every time: faster-whisper's feature extractor remembers the last one
         chunk = min(30, max(_SHORT_MIN_S, math.ceil(seconds + _SHORT_PAD_S))) if short else 30
         kwargs["chunk_length"] = chunk
-        kwargs["max_new_tokens"] = _token_budget(
-            loaded.model, a.size / SAMPLE_RATE, kwargs["hotwords"], kwargs["initial_prompt"]
+        kwargs["max_new_tokens"] = (
+            None  # the previous window's text takes an unknown share of the 448 tokens
+            if opts.condition_on_previous_text
+            else _token_budget(loaded.model, seconds, kwargs["hotwords"], kwargs["initial_prompt"])
         )
         texts: list[str] = []
         words: list[Word] = []
