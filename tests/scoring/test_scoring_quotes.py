@@ -41,3 +41,9 @@ def test_quote_of_a_cut_window_in_the_engine(scorer, lr_rubric) -> None:
         if kp.evidence:
             assert kp.evidence.split()[-1].lower() not in {"so", "i", "the", "and", "per"}
             assert r.answer[kp.evidence_span[0] : kp.evidence_span[1]].strip(".,") == kp.evidence
+
+
+def test_a_number_in_words_is_quoted_whole() -> None:
+    text = "so the loss should be log of ten which is two point three oh three, if you see"
+    ws = words(text)
+    assert tidy_quote(text, ws, 4, 11).text == "log of ten which is two point three oh three"

@@ -129,7 +129,9 @@ _DANGLING = _wordset(
     just whether"""
 )
 #: ... nor start on these ("and see if the NaNs go away").
-_LEADING = _wordset("and or but so then also um uh erm er ah like because well okay ok yeah")
+_LEADING = _wordset(
+    "and or but so then also um uh erm er ah like because well okay ok yeah be is are was were"
+)
 _CLAUSE_END = ",.;:!?…"
 
 
@@ -159,6 +161,17 @@ def tidy_quote(text: str, ws: list[Span], first: int, last: int) -> Window:
     extended = 0
     while (
         ws[last].norm in _DANGLING and not ends_clause(last) and last + 1 < len(ws) and extended < 3
+    ):
+        last += 1
+        extended += 1
+    # a number said in words is quoted whole ("two point" -> "two point three oh three")
+    extended = 0
+    while (
+        last + 1 < len(ws)
+        and extended < 6
+        and not ends_clause(last)
+        and (ws[last].norm in ("point", "oh") or ws[last].norm in NUMBER_WORDS)
+        and (ws[last + 1].norm in NUMBER_WORDS or ws[last + 1].norm in ("oh", "point"))
     ):
         last += 1
         extended += 1
