@@ -54,6 +54,8 @@ class Embedder:
         two threads spinning against speech recognition were 5x slower than one)."""
         self._model: Any = None
         self._lock = threading.Lock()
+        self._tok_lock = threading.Lock()
+        """Fast tokenizers raise "Already borrowed" when two threads use one at once."""
         self.load_seconds: float | None = None
 
     @property
@@ -132,15 +134,16 @@ class Embedder:
         tok = module.tokenizer
         model = module.auto_model
         body = min(int(getattr(module, "max_seq_length", 256) or 256), 512) - 2
-        enc = tok(
-            texts,
-            add_special_tokens=False,
-            return_offsets_mapping=True,
-            return_attention_mask=False,
-            return_token_type_ids=False,
-            truncation=False,
-            verbose=False,
-        )
+        with self._tok_lock:
+            enc = tok(
+                texts,
+                add_special_tokens=False,
+                return_offsets_mapping=True,
+                return_attention_mask=False,
+                return_token_type_ids=False,
+                truncation=False,
+                verbose=False,
+            )
         ids: list[list[int]] = enc["input_ids"]
         offsets = [np.asarray(o, dtype=np.int64).reshape(-1, 2) for o in enc["offset_mapping"]]
         chunks: list[tuple[int, int, int]] = []  # (text, first token, end token)
