@@ -97,3 +97,17 @@ def test_stems_and_english() -> None:
     assert looks_english(words("so I would lower the learning rate and add warmup"))
     assert not looks_english(words("il faut baisser le taux d'apprentissage tout de suite"))
     assert not looks_english(words("学习率太高了 应该降低 学习率 然后 再 试试 看"))
+
+
+@pytest.mark.parametrize(
+    ("answer", "conflicts"),
+    [
+        ("bring the learning rate up", True),
+        ("turn the learning rate down", False),
+        ("multiply the learning rate by ten", True),
+        ("divide the learning rate by ten", False),
+    ],
+)
+def test_up_down_multiply_divide_are_directions(answer: str, conflicts: bool) -> None:
+    rubric = analyse("lower the learning rate")
+    assert direction_conflict(rubric, analyse(answer)) is conflicts
