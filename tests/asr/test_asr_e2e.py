@@ -131,3 +131,22 @@ def test_transcribe_file_reads_other_formats(tmp_path, gold_clips):
     t = transcribe_file(path)
     assert "quilter" in t.text.lower()
     assert t.duration == pytest.approx(clip["seconds"], abs=0.1)
+
+
+@pytest.mark.parametrize("condition", [False, True])
+def test_audio_longer_than_a_window(shared_speech, condition, tech):
+    """52 s of speech spans two windows; both decode options work with a long prompt."""
+    from sayitout.config import AsrSettings
+
+    clip = shared_speech / "realtimestt_asr_reference.wav"
+    if not clip.is_file():
+        pytest.skip(f"{clip} is missing")
+    tr = Transcriber(
+        AsrSettings(model="tiny.en", device="cpu"),
+        DecodeOptions(condition_on_previous_text=condition),
+    )
+    t = tr.transcribe(clip, terms=tech["terms"] * 3)
+    assert t.meta["window_s"] == 30
+    assert "real-time transcription" in t.text.lower()
+    assert t.text.lower().rstrip(".!").endswith("enjoyed the demo")
+    assert t.words[-1].end <= t.duration + 0.05
