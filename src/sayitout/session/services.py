@@ -74,13 +74,19 @@ class SessionServices:
             if close is not None:
                 close()
 
-    def spoken_answers_unavailable(self) -> tuple[str, str | None] | None:
-        """Why answers must be typed (no microphone, no speech model), or None."""
+    def spoken_answers_unavailable(self, *, block: bool = True) -> tuple[str, str | None] | None:
+        """Why answers must be typed (no microphone, no speech model), or None.
+
+        ``block=False`` never waits for the microphone check (opening the sound library
+        takes a while): a microphone not checked yet counts as available.
+        """
         if self.recognizer is None:
             return ("speech recognition is not available", "answers are typed instead")
         if "speech" in self.failed:
             err = self.failed["speech"]
             return (f"the speech model failed to load: {err.message}", err.hint)
+        if not block and not getattr(self.microphones, "checked", True):
+            return None
         return self.microphones.unavailable()
 
     def warm_up(

@@ -116,6 +116,11 @@ class LiveMicrophones:
         self._device_name = "microphone"
         self._early: _EarlyMicrophone | None = None
 
+    @property
+    def checked(self) -> bool:
+        """Whether :meth:`unavailable` has looked at the sound system yet."""
+        return self._checked
+
     def unavailable(self) -> tuple[str, str | None] | None:
         with self._lock:
             if not self._checked:

@@ -16,11 +16,15 @@ from sayitout.tui.commands import SayitoutCommands
 from sayitout.tui.messages import ModelEvent, RecoveryDone, RecoveryOffer, RecoveryProgress
 
 if TYPE_CHECKING:
+    from textual.timer import Timer
+
     from sayitout.config import Settings
     from sayitout.session.plan import SessionPlan
     from sayitout.session.services import SessionServices
 
 _THEMES = {"dark": "textual-dark", "light": "textual-light"}
+_MODELS_AT_LATEST_S = 1.5
+"""Start loading the models this long after start-up even if Home has not filled in."""
 _RECENT_S = 10.0
 """Recordings modified this recently are not offered for recovery (still being written)."""
 _MODEL_LABELS = {
@@ -62,6 +66,8 @@ class SayitoutApp(App):
         self.recovery_status: str | None = None
         """"recovering 1/3" while unsaved answers from an earlier run are being scored."""
         self._recovery_deferred = False
+        self._models_started = False
+        self._models_timer: Timer | None = None
         self.theme = _THEMES[settings.theme]
 
     # --- start-up --------------------------------------------------------------------------
@@ -73,10 +79,25 @@ class SayitoutApp(App):
         if self.start_plan is not None:
             self.start_session(self.start_plan)
         if self.load_models_on_start:
-            # After the first paint: importing the model libraries holds the GIL for a
-            # while, and the first screen must not wait for it.
-            self.set_timer(0.3, self.load_models)
-        self.check_recoveries()
+            # After the first screen is filled in: importing the model libraries holds
+            # the GIL for seconds, and neither the first paint nor the deck table (its
+            # own worker) should wait for that. Home calls ``home_ready``; the timer
+            # is the fallback when it never does.
+            self._models_timer = self.set_timer(_MODELS_AT_LATEST_S, self._start_models_once)
+        self.call_after_refresh(self.check_recoveries)
+
+    def home_ready(self) -> None:
+        """Home has shown its data (or failed to): the models may load now."""
+        if self.load_models_on_start:
+            self._start_models_once()
+
+    def _start_models_once(self) -> None:
+        if self._models_started:
+            return
+        self._models_started = True
+        if self._models_timer is not None:
+            self._models_timer.stop()
+        self.load_models()
 
     def on_unmount(self) -> None:
         self.services.close()

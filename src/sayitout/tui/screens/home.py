@@ -137,7 +137,9 @@ class HomeScreen(Screen):
         table = self.query_one("#decks", DataTable)
         table.add_columns("Deck", "Questions", "Due", "New", "Last sessions")
         self.refresh_models()
-        self.load_data()
+        # After the first paint: the worker's imports (YAML, pydantic models, SQLite)
+        # hold the GIL and would otherwise delay the first frame.
+        self.call_after_refresh(self.load_data)
 
     def on_screen_resume(self) -> None:
         self.load_data()
@@ -183,11 +185,18 @@ class HomeScreen(Screen):
                 f"\n{message.problems} bank problem(s): run `sayitout check`.", style="yellow"
             )
         self.query_one("#recent", Static).update(recent)
+        self._ready()
 
     @on(LoadFailed)
     def _load_failed(self, message: LoadFailed) -> None:
         self.query_one("#recent", Static).update(Text(message.message, style="red"))
         self.app.show_error(message.title, message.message, message.hint)
+        self._ready()
+
+    def _ready(self) -> None:
+        ready = getattr(self.app, "home_ready", None)
+        if ready is not None:
+            ready()
 
     def refresh_models(self) -> None:
         status = getattr(self.app, "model_status", {})
@@ -198,7 +207,9 @@ class HomeScreen(Screen):
             line.append(f"{label}: ", style="dim")
             line.append(state, style=style)
             line.append("   ")
-        why = self.services.spoken_answers_unavailable()
+        # Never open the sound library here (UI thread): the warm-up worker checks the
+        # microphone and this line is redrawn when it has.
+        why = self.services.spoken_answers_unavailable(block=False)
         if why is not None:
             line.append(f"answers typed: {why[0]}", style="yellow")
         recovering = getattr(self.app, "recovery_status", None)
