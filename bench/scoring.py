@@ -65,7 +65,8 @@ def main() -> int:
         type=int,
         default=0,
         metavar="ROUNDS",
-        help="also time the per-window path against late chunking, interleaved, ROUNDS times",
+        help="also time the per-window path and late chunking with and without isolated "
+        "misconception windows, interleaved, ROUNDS times",
     )
     args = ap.parse_args()
 
@@ -169,13 +170,19 @@ def main() -> int:
 
 
 def _ab(scorer, params_cls, items, rounds: int, repeats: int) -> dict:
-    """Per-window encoding (A) against late chunking (B) on one shared model, alternating
-    A and B so that both see the same load from other processes."""
+    """Per-window encoding, late chunking (misconceptions judged on the pooled windows,
+    the default) and late chunking with misconceptions judged on isolated windows, on one
+    shared model, taking turns so that all see the same load from other processes."""
+    from dataclasses import replace
+
     from sayitout.scoring import Scorer
 
     paths = {
         "per_window": Scorer(embedder=scorer.embedder, params=params_cls.per_window()),
         "late_chunking": Scorer(embedder=scorer.embedder, params=params_cls()),
+        "late_chunking_isolated_misconceptions": Scorer(
+            embedder=scorer.embedder, params=replace(params_cls(), isolate_misconceptions=2)
+        ),
     }
     for s in paths.values():
         s.prepare_many([r for r, _ in items])

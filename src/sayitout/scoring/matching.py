@@ -65,6 +65,25 @@ class Params:
     """Embed each answer once and pool its windows from the token vectors of that one
     pass (``Embedder.encode_spans``) instead of encoding every window on its own: about
     six times less model time, the same agreement on the calibration set."""
+    isolate_misconceptions: int = 0
+    """Opt-in, off by default. With late chunking, judge misconceptions on windows
+    encoded on their own: the best ``isolate_misconceptions`` windows per misconception
+    (by late-chunked ``match``, at least ``iso_candidate``) are re-encoded in isolation
+    and judged with the ``iso_*`` thresholds (those of ``per_window()``). It catches the
+    role swap "LayerNorm uses the batch statistics, BatchNorm works per example" that
+    pooled vectors miss, but MiniLM on a lone window is close to a bag of words: it
+    flags the textbook-correct "batch norm normalises over the batch, layer norm
+    normalises each example over its features" just the same (78 -> 0), adds false
+    misconceptions to two strong calibration answers, and costs about 30 % of batch
+    speed (bench/scoring.py --ab). It needs an order-aware check before it can be on."""
+    iso_candidate: float = 0.55
+    """Late-chunked ``match`` a window needs to be re-encoded for a misconception
+    (0.55: 0.7 windows per calibration answer instead of 2.1, the same flags)."""
+    iso_lex_weight: float = 0.35
+    iso_misconception: float = 0.64
+    iso_margin: float = 0.15
+    """``cos`` over the off-topic baseline needed on an isolated window, for a
+    misconception and for the key point it is compared with."""
 
     @classmethod
     def per_window(cls) -> Params:
@@ -78,6 +97,7 @@ class Params:
             misconception_margin=0.15,
             partial_credit=0.4,
             late_chunking=False,
+            isolate_misconceptions=0,
         )
 
 

@@ -4,15 +4,18 @@
 content). Per answer, the model runs once over the whole answer and every window's
 embedding is the mean of its tokens' contextual vectors from that pass ("late
 chunking", ``Embedder.encode_spans``); ``Params.per_window()`` switches back to
-encoding every window on its own (about four times slower on a CPU). ``score_many``
-runs the answers of a batch together, sorted by length.
+encoding every window on its own (about four times slower on a CPU). As an opt-in
+(``Params.isolate_misconceptions``, off: see there why), the few best candidate
+windows of each misconception are re-encoded on their own and the misconception is
+judged there. ``score_many`` runs the answers of a batch together, sorted by length,
+and any isolated windows of all answers in one more batch.
 """
 
 from __future__ import annotations
 
 import hashlib
 import threading
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Generator, Iterable, Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -171,13 +174,20 @@ class Scorer:
         need_model = any(a.windows for a in answers)
         prepared = self.prepare_many([r for r, _ in pairs]) if need_model else [None] * len(pairs)
         emb = self._embed_windows(answers)
-        out = []
+        jobs: list[_MatchJob | None] = []
         offset = 0
         for (rubric, _), prep, ans in zip(pairs, prepared, answers, strict=True):
             n = len(ans.windows)
-            out.append(self._grade(rubric, prep, ans, emb[offset : offset + n]))
+            if prep is None or not ans.windows:
+                jobs.append(None)
+            else:
+                jobs.append(self._match(rubric, prep, ans, emb[offset : offset + n]))
             offset += n
-        return out
+        matched = _run_jobs(jobs, self.embedder.encode)
+        return [
+            self._grade(rubric, ans, m)
+            for (rubric, _), ans, m in zip(pairs, answers, matched, strict=True)
+        ]
 
     def _embed_windows(self, answers: list[_Answer]) -> np.ndarray:
         """The embeddings of every answer's windows, stacked in order."""
@@ -196,9 +206,8 @@ class Scorer:
     def _grade(
         self,
         rubric: Rubric,
-        prep: PreparedRubric | None,
         ans: _Answer,
-        win_emb: np.ndarray,
+        matched: tuple[list[KeyPointResult], list[MisconceptionResult]] | None,
     ) -> AnswerScore:
         p = self.params
         notes: list[str] = []
@@ -213,13 +222,13 @@ class Scorer:
             notes.append(f"Recognised language was {ans.transcript.language!r}, not English.")
         kp_results: list[KeyPointResult] = []
         mis_results: list[MisconceptionResult] = []
-        if prep is None or not ans.windows:
+        if matched is None:
             kp_results = [
                 KeyPointResult(kp.id, kp.text, kp.weight, "missed", 0.0, None, None)
                 for kp in rubric.key_points
             ]
         else:
-            kp_results, mis_results = self._match(rubric, prep, ans, win_emb)
+            kp_results, mis_results = matched
         numeric = numbers.judge(rubric.numeric, ans.text) if rubric.numeric else None
         score = overall_score(kp_results, numeric, mis_results, p)
         if not ans.text.strip():
@@ -240,7 +249,9 @@ class Scorer:
 
     def _match(
         self, rubric: Rubric, prep: PreparedRubric, ans: _Answer, win_emb: np.ndarray
-    ) -> tuple[list[KeyPointResult], list[MisconceptionResult]]:
+    ) -> _MatchJob:
+        """Match one answer. A generator: it may first yield the texts of windows it
+        wants encoded on their own and is sent their embeddings (``_run_jobs``)."""
         p = self.params
         sims = prep.emb @ win_emb.T  # texts x windows
         wins = ans.windows
@@ -320,23 +331,92 @@ class Scorer:
             return tidy_quote(ans.text, all_words, wins[j].first, wins[j].last)
 
         kp_items = [item for item in prep.items if item.kind == "kp"]
+        mis_items = [item for item in prep.items if item.kind == "mis"]
+
+        def top_windows(item: _Item) -> list[int]:
+            """The item's best valid windows by late-chunked match, best first."""
+            scored = []
+            for row in item.text_rows:
+                rt = prep.texts[row]
+                floor = prep.baseline[row] + p.misconception_margin
+                for j in range(len(wins)):
+                    cos = float(sims[row, j])
+                    if cos >= floor:
+                        lex = lexical(rt.stems, win_stems[j], item.term_stems)
+                        scored.append(((1 - p.lex_weight) * cos + p.lex_weight * lex, row, j))
+            scored.sort(key=lambda s: (-s[0], s[1], s[2]))
+            picked: list[int] = []
+            for match, row, j in scored:
+                if match < p.iso_candidate:
+                    break
+                if j not in picked and valid(prep.texts[row], j, True):
+                    picked.append(j)
+                    if len(picked) >= p.isolate_misconceptions:
+                        break
+            return picked
+
+        iso: dict[int, np.ndarray] = {}
+        if p.late_chunking and p.isolate_misconceptions > 0 and mis_items:
+            picks: list[int] = []
+            for item in mis_items:
+                picks.extend(j for j in top_windows(item) if j not in picks)
+            if picks:
+                vecs = yield [wins[j].text for j in picks]
+                iso = dict(zip(picks, vecs, strict=True))
+
+        def iso_best(item: _Item, j: int, is_mis: bool) -> Candidate:
+            """The item's match on window ``j`` encoded on its own (per-window scale)."""
+            cand = Candidate()
+            for row in item.text_rows:
+                rt = prep.texts[row]
+                cos = float(prep.emb[row] @ iso[j])
+                if cos < prep.baseline[row] + p.iso_margin or not valid(rt, j, is_mis):
+                    continue
+                lex = lexical(rt.stems, win_stems[j], item.term_stems)
+                match = (1 - p.iso_lex_weight) * cos + p.iso_lex_weight * lex
+                if match > cand.match:
+                    cand = Candidate(match, cos, j, row, {"isolated": True})
+            return cand
+
+        def mis_candidate(item: _Item) -> Candidate | None:
+            if not iso:
+                c = best(item, True)
+                if c.window is None or c.match < p.misconception:
+                    return None
+                return c
+            c = Candidate()
+            for j in iso:
+                m = iso_best(item, j, True)
+                if m.window is not None and (m.match, -_length(wins[j])) > (
+                    c.match,
+                    -_length(wins[c.window]) if c.window is not None else 0,
+                ):
+                    c = m
+            if c.window is None or c.match < p.iso_misconception:
+                return None
+            return c
+
+        def kp_beats(m: Candidate, n: int, k: Candidate, by: float) -> bool:
+            """Whether key point ``n`` (best window ``k``) explains misconception
+            candidate ``m``'s words at least ``by`` better than the misconception does."""
+            if k.window is None or not _overlap(wins, k.window, m.window):
+                return False
+            if m.extra.get("isolated"):
+                # compare on the same isolated window, on one scale
+                alt = iso_best(kp_items[n], m.window, False)
+                return alt.window is not None and alt.match >= m.match + by
+            return k.match >= m.match + by
+
         kp_best = [best(item, False) for item in kp_items]
         mis_results = []
         claimed: list[Candidate] = []
-        for item in prep.items:
-            if item.kind != "mis":
-                continue
+        for item in mis_items:
             mis = rubric.misconceptions[item.index]
-            c = best(item, True)
-            if c.window is None or c.match < p.misconception:
+            c = mis_candidate(item)
+            if c is None:
                 continue
             # The same words explain a key point better: topical overlap, not a misconception.
-            if any(
-                k.window is not None
-                and k.match >= c.match + 0.03
-                and _overlap(wins, k.window, c.window)
-                for k in kp_best
-            ):
+            if any(kp_beats(c, n, k, 0.03) for n, k in enumerate(kp_best)):
                 continue
             claimed.append(c)
             w = quote(c.window)
@@ -359,7 +439,7 @@ class Scorer:
                 exclude: set[int] = set()
                 c = kp_best[n]
                 while c.window is not None and any(
-                    m.match >= c.match and _overlap(wins, m.window, c.window)
+                    not kp_beats(m, n, c, 1e-9) and _overlap(wins, m.window, c.window)
                     for m in claimed
                     if m.window is not None
                 ):
@@ -387,6 +467,40 @@ class Scorer:
                 )
             )
         return kp_results, mis_results
+
+
+_MatchResult = tuple[list[KeyPointResult], list[MisconceptionResult]]
+_MatchJob = Generator[list[str], np.ndarray, _MatchResult]
+
+
+def _run_jobs(
+    jobs: list[_MatchJob | None], encode: Callable[[list[str]], np.ndarray]
+) -> list[_MatchResult | None]:
+    """Run match generators: collect the windows each wants encoded on its own, encode
+    them all in one batch, send each its rows, and return their results."""
+    out: list[_MatchResult | None] = [None] * len(jobs)
+    asks: list[tuple[int, list[str]]] = []
+    for i, job in enumerate(jobs):
+        if job is None:
+            continue
+        try:
+            asks.append((i, next(job)))
+        except StopIteration as done:
+            out[i] = done.value
+    texts = [t for _, ask in asks for t in ask]
+    vecs = encode(texts) if texts else np.zeros((0, 0), dtype=np.float32)
+    offset = 0
+    for i, ask in asks:
+        job = jobs[i]
+        assert job is not None
+        try:
+            job.send(vecs[offset : offset + len(ask)])
+        except StopIteration as done:
+            out[i] = done.value
+        else:
+            raise RuntimeError("a match job asked twice for isolated windows")
+        offset += len(ask)
+    return out
 
 
 #: How many words after a window are searched for a direction word when the window
