@@ -20,31 +20,18 @@ import time
 from collections import defaultdict
 from pathlib import Path
 
+from scipy.stats import spearmanr
+
 ROOT = Path(__file__).resolve().parents[1]
 CALIBRATION = ROOT / "tests" / "calibration" / "deep-learning.jsonl"
 GRADES = {"strong": 2, "partial": 1, "wrong": 0}
 
 
-def _ranks(values: list[float]) -> list[float]:
-    order = sorted(range(len(values)), key=lambda i: values[i])
-    ranks = [0.0] * len(values)
-    i = 0
-    while i < len(order):
-        j = i
-        while j + 1 < len(order) and values[order[j + 1]] == values[order[i]]:
-            j += 1
-        for k in range(i, j + 1):
-            ranks[order[k]] = (i + j) / 2 + 1
-        i = j + 1
-    return ranks
-
-
 def spearman(a: list[float], b: list[float]) -> float:
-    ra, rb = _ranks(a), _ranks(b)
-    ma, mb = statistics.mean(ra), statistics.mean(rb)
-    cov = sum((x - ma) * (y - mb) for x, y in zip(ra, rb, strict=True))
-    var = (sum((x - ma) ** 2 for x in ra) * sum((y - mb) ** 2 for y in rb)) ** 0.5
-    return cov / var if var else 0.0
+    """Rank correlation (ties get their mean rank); 0 when either side is constant."""
+    if len(set(a)) < 2 or len(set(b)) < 2:
+        return 0.0
+    return float(spearmanr(a, b).statistic)
 
 
 def in_band(grade: str, score: int) -> bool:
