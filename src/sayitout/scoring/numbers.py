@@ -807,31 +807,30 @@ def judge(numeric: NumericAnswer, text: str) -> NumericResult:
     unit_label = numeric.unit
     expected_txt = f"{_fmt(numeric.value)} {unit_label}".strip()
     m = _pick(mentions, want_q, bare_ok=not numeric.unit.strip() or want_q == "count")
-    if m is None:
+
+    def result(reason: str, *, heard=None, heard_unit=None, correct=False) -> NumericResult:
         return NumericResult(
             expected=numeric.value,
             tolerance=numeric.tolerance,
             unit=numeric.unit,
-            heard=None,
-            heard_unit=None,
-            heard_text=None,
-            correct=False,
-            reason=f"No number was heard; the answer is {expected_txt}.",
+            heard=heard,
+            heard_unit=heard_unit,
+            heard_text=m.text if m is not None else None,
+            correct=correct,
+            reason=reason,
         )
+
+    if m is None:
+        return result(f"No number was heard; the answer is {expected_txt}.")
     value = m.value
     converted = ""
     accepted_spellings = {u.lower() for u in (numeric.unit, *numeric.accept_units)}
     if m.quantity is not None and want_q is not None and m.quantity != want_q:
-        return NumericResult(
-            expected=numeric.value,
-            tolerance=numeric.tolerance,
-            unit=numeric.unit,
+        return result(
+            f"Heard {_fmt(m.value)} {m.unit}, which is not a quantity in {unit_label}; "
+            f"the answer is {expected_txt}.",
             heard=m.value,
             heard_unit=m.unit,
-            heard_text=m.text,
-            correct=False,
-            reason=f"Heard {_fmt(m.value)} {m.unit}, which is not a quantity in {unit_label}; "
-            f"the answer is {expected_txt}.",
         )
     if m.quantity is not None and want_q is not None and m.unit:
         factor = (
@@ -850,16 +849,10 @@ def judge(numeric: NumericAnswer, text: str) -> NumericResult:
         and m.unit.lower() not in accepted_spellings
     ):
         # the rubric's unit is not one we know: only its own spellings count
-        return NumericResult(
-            expected=numeric.value,
-            tolerance=numeric.tolerance,
-            unit=numeric.unit,
+        return result(
+            f"Heard {_fmt(m.value)} {m.unit}, but the answer is in {unit_label}: {expected_txt}.",
             heard=m.value,
             heard_unit=m.unit,
-            heard_text=m.text,
-            correct=False,
-            reason=f"Heard {_fmt(m.value)} {m.unit}, but the answer is in {unit_label}: "
-            f"{expected_txt}.",
         )
     tol = numeric.tolerance + 1e-9 * max(1.0, abs(numeric.value))
     correct = abs(value - numeric.value) <= tol and not m.vague
@@ -879,13 +872,6 @@ def judge(numeric: NumericAnswer, text: str) -> NumericResult:
         reason = f"Heard {said}, which is {_fmt(value)} {unit_label}; the answer is {expected_txt}."
     else:
         reason = f"Heard {said}{how} as your final answer, but it is {expected_txt}."
-    return NumericResult(
-        expected=numeric.value,
-        tolerance=numeric.tolerance,
-        unit=numeric.unit,
-        heard=value,
-        heard_unit=m.unit if not converted else numeric.unit,
-        heard_text=m.text,
-        correct=correct,
-        reason=reason,
+    return result(
+        reason, heard=value, heard_unit=numeric.unit if converted else m.unit, correct=correct
     )
