@@ -76,17 +76,15 @@ def verdict(
     )
     parts: list[str] = []
     if numeric is not None:
+        expected = _quantity(numeric.expected, numeric.unit)
         if numeric.correct:
             heard = _fmt(numeric.heard) if numeric.heard is not None else "?"
-            unit = numeric.unit or ""
-            parts.append(f"Right number ({heard} {unit})".replace(" )", ")"))
+            parts.append(f"Right number ({_quantity_text(heard, numeric.unit)})")
         elif numeric.heard is None:
-            parts.append(f"No final number heard (it is {_fmt(numeric.expected)} {numeric.unit})")
+            parts.append(f"No final number heard (it is {expected})")
         else:
-            heard = f"{_fmt(numeric.heard)} {numeric.heard_unit or ''}".strip()
-            parts.append(
-                f"Wrong number: {heard}, expected {_fmt(numeric.expected)} {numeric.unit}".rstrip()
-            )
+            heard = _quantity(numeric.heard, numeric.heard_unit)
+            parts.append(f"Wrong number: {heard}, expected {expected}")
         if missed:
             parts.append(f"{_gap(missed[0])}: {_short(missed[0].text)}")
         elif numeric.correct:
@@ -108,3 +106,12 @@ def verdict(
         parts.append(f"states a misconception: {_short(worst.text, 70)}{extra}")
     line = "; ".join(parts)
     return line if line.endswith(("…", ".")) else line + "."
+
+
+def _quantity_text(number: str, unit: str | None) -> str:
+    return f"{number} {unit}" if unit else number
+
+
+def _quantity(value: float, unit: str | None) -> str:
+    """``2.303`` or ``14 GB``: a number with its unit, when it has one."""
+    return _quantity_text(_fmt(value), unit)
