@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any, ClassVar
 
 from rich.text import Text
-from textual import on, work
+from textual import events, on, work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
@@ -62,7 +62,7 @@ def attempt_cells(a: AttemptSummary) -> tuple[Any, ...]:
         audio = Text("typed", style="dim")
     else:
         audio = Text("yes") if a.recording_path.is_file() else Text("gone", style="yellow")
-    return when, a.question_id, score, cover, wpm, fill, audio
+    return when, score, a.question_id, cover, wpm, fill, audio
 
 
 # ------------------------------------------------------------------------- messages
@@ -110,6 +110,9 @@ class ReportDone(Message):
 
 
 # --------------------------------------------------------------------------- screen
+NARROW_COLUMNS = 130
+
+
 class HistoryScreen(Screen):
     """Every stored session and attempt. ``enter`` opens an attempt in full."""
 
@@ -119,6 +122,9 @@ class HistoryScreen(Screen):
     HistoryScreen #panes { height: 1fr; }
     HistoryScreen #sessions-pane { width: 48; min-width: 30; }
     HistoryScreen #attempts-pane { width: 1fr; }
+    HistoryScreen.narrow #panes { layout: vertical; }
+    HistoryScreen.narrow #sessions-pane { width: 1fr; height: 7; }
+    HistoryScreen.narrow #attempts-pane { width: 1fr; height: 1fr; }
     HistoryScreen .pane-title { padding: 0 1; color: $text-muted; text-style: bold; }
     HistoryScreen DataTable { height: 1fr; }
     HistoryScreen #status { height: 1; padding: 0 1; color: $text-muted; }
@@ -147,6 +153,11 @@ class HistoryScreen(Screen):
         self._attempt_ids: list[int] = []
 
     # ------------------------------------------------------------------ layout
+    def on_resize(self, event: events.Resize) -> None:
+        # Side by side needs about 130 columns; below that the panes stack, so the
+        # attempts table keeps the full width for its score and figures.
+        self.set_class(event.size.width < NARROW_COLUMNS, "narrow")
+
     def compose(self) -> ComposeResult:
         yield Header()
         with Horizontal(id="filters"):
@@ -179,7 +190,7 @@ class HistoryScreen(Screen):
             sessions.add_column(label, key=key, width=width)
         attempts = self.query_one("#attempts", DataTable)
         for label, key, width in (
-            ("When", "when", 16), ("Question", "q", 26), ("Score", "score", 5),
+            ("When", "when", 16), ("Score", "score", 5), ("Question", "q", 24),
             ("Cover", "cover", 5), ("WPM", "wpm", 4), ("Fill/m", "fill", 6), ("Audio", "audio", 5),
         ):  # fmt: skip
             attempts.add_column(label, key=key, width=width)
