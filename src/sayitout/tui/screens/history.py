@@ -214,13 +214,18 @@ class HistoryScreen(Screen):
     # ----------------------------------------------------------------- loading
     def reload(self) -> None:
         """Reload sessions and the first page of attempts for the current filter."""
+        self._restart_attempts()
+        self._load_sessions(self._generation, self.filter)
+
+    def _restart_attempts(self) -> None:
+        """Empty the attempts table and load its first page; pages of an older
+        generation that arrive later are dropped."""
         self._generation += 1
         self._loaded = 0
         self._total = 0
         self._attempt_ids = []
         self._loading = True
         self.query_one("#attempts", DataTable).clear()
-        self._load_sessions(self._generation, self.filter)
         self._load_attempts(self._generation, self.filter, 0)
 
     def _query_kwargs(self, flt: HistoryFilter) -> dict[str, Any]:
@@ -331,13 +336,7 @@ class HistoryScreen(Screen):
         if key is None or key == self.filter.session:
             return
         self.filter = HistoryFilter(self.filter.deck, self.filter.topic, self.filter.band, key)
-        self._generation += 1
-        self._loaded = 0
-        self._total = 0
-        self._attempt_ids = []
-        self._loading = True
-        self.query_one("#attempts", DataTable).clear()
-        self._load_attempts(self._generation, self.filter, 0)
+        self._restart_attempts()
 
     @on(Select.Changed)
     def _filter_changed(self, event: Select.Changed) -> None:
