@@ -31,31 +31,27 @@ _STOP_WORDS = {
     ev.StopReason.CANCELLED: "cancelled",
 }
 
+# Every phase of a question's turn, from asking to feedback.
+_IN_A_TURN = {
+    Phase.ASKING,
+    Phase.THINKING,
+    Phase.RECORDING,
+    Phase.AWAITING_ANSWER,
+    Phase.NO_SPEECH,
+    Phase.FEEDBACK,
+}
+
 # Which phases each action is offered in (the footer shows only what works now).
 _ACTIONS: dict[str, set[Phase]] = {
     "skip": {Phase.ASKING},
     "replay": {Phase.THINKING, Phase.AWAITING_ANSWER, Phase.FEEDBACK, Phase.NO_SPEECH},
     "record": {Phase.THINKING, Phase.AWAITING_ANSWER, Phase.NO_SPEECH},
     "stop": {Phase.RECORDING},
-    "type": {
-        Phase.ASKING,
-        Phase.THINKING,
-        Phase.RECORDING,
-        Phase.AWAITING_ANSWER,
-        Phase.NO_SPEECH,
-        Phase.FEEDBACK,
-    },
+    "type": _IN_A_TURN,
     "again": {Phase.FEEDBACK, Phase.NO_SPEECH},
     "edit": {Phase.FEEDBACK},
     "model": {Phase.FEEDBACK},
-    "next": {
-        Phase.ASKING,
-        Phase.THINKING,
-        Phase.RECORDING,
-        Phase.AWAITING_ANSWER,
-        Phase.NO_SPEECH,
-        Phase.FEEDBACK,
-    },
+    "next": _IN_A_TURN,
     "quit_session": set(Phase) - {Phase.FINISHED},
 }
 
