@@ -248,3 +248,34 @@ async def test_enter_opens_the_attempt_and_escape_comes_back(store: Store) -> No
         await pilot.press("escape")
         await settle(pilot, app)
         assert app.screen is screen
+
+
+# ------------------------------------------------------------------------ snapshots
+# 80x24, a synthetic history with fixed dates so the pictures hold still. After an
+# intended change: ``pytest tests/store --snapshot-update``, and look at the report.
+SNAPSHOT_SIZE = (80, 24)
+
+
+@pytest.fixture
+def small_history(store: Store) -> Store:
+    fill_history(store, sample_questions(), 40, end=T0, days=10, seed=3)
+    return store
+
+
+async def _hold_still(pilot: Any) -> None:
+    for _ in range(3):
+        await settle(pilot, pilot.app)
+    pilot.app.clear_notifications()
+    await pilot.wait_for_scheduled_animations()
+    await pilot.pause()
+
+
+def test_snapshot_history(snap_compare, small_history: Store) -> None:
+    app = Host(HistoryScreen(small_history, None))
+    assert snap_compare(app, terminal_size=SNAPSHOT_SIZE, run_before=_hold_still)
+
+
+def test_snapshot_attempt(snap_compare, small_history: Store) -> None:
+    latest = small_history.attempts(limit=1)[0]
+    app = Host(AttemptScreen(small_history, latest.id, FakePlayer()))
+    assert snap_compare(app, terminal_size=SNAPSHOT_SIZE, run_before=_hold_still)
