@@ -269,7 +269,6 @@ TIGHT_RIGHT = (
     "batch norm normalises over the batch, layer norm normalises each example over its "
     "features, so transformers use layer norm"
 )
-ISOLATED = replace(Params(), isolate_misconceptions=2)
 
 
 def _bn_rubric():
@@ -278,13 +277,6 @@ def _bn_rubric():
     return load_bank(user=False).rubric("dl-batchnorm-vs-layernorm")
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="late chunking pools the swap's window from the whole answer's pass, where it "
-    "reads like the key points: 58 with nothing flagged. Isolated misconception windows "
-    "(Params.isolate_misconceptions) catch it but flag TIGHT_RIGHT as the swap too, so "
-    "they are off until an order-aware check exists",
-)
 def test_role_swap_is_flagged(scorer) -> None:
     r = scorer.score(_bn_rubric(), ROLE_SWAP)
     assert "swapped-axes" in flagged(r)
@@ -298,40 +290,29 @@ def test_tight_right_comparison_is_not_a_misconception(scorer) -> None:
     assert r.score >= 60
 
 
-def test_isolated_misconception_windows_catch_the_role_swap(scorer) -> None:
-    """The opt-in path: the swap's window encoded on its own reads as the swap."""
+def test_role_swap_earns_no_key_point_and_says_where(scorer) -> None:
+    """The order-aware check quotes the swapped clause and withholds its key point."""
     rubric = _bn_rubric()
-    iso = Scorer(embedder=scorer.embedder, params=ISOLATED)
-    r = iso.score(rubric, ROLE_SWAP)
-    assert "swapped-axes" in flagged(r)
-    assert r.score <= 40
+    r = scorer.score(rubric, ROLE_SWAP)
     m = next(m for m in r.misconceptions if m.id == "swapped-axes")
     assert "LayerNorm uses the batch statistics" in m.evidence
     assert status(r, "bn-batch-statistics") != "covered"
     # a batch gives the same result as a single answer
     vague = "they're pretty much the same thing honestly"
-    swap_b, _ = iso.score_many([(rubric, ROLE_SWAP), (rubric, vague)])
+    swap_b, _ = scorer.score_many([(rubric, ROLE_SWAP), (rubric, vague)])
     assert swap_b.to_dict() == r.to_dict()
 
 
-def test_isolated_windows_are_few(scorer) -> None:
-    """Only a misconception's best windows are re-encoded, however long the answer."""
+def test_role_swap_in_speech_without_punctuation(scorer) -> None:
     rubric = _bn_rubric()
-    iso = Scorer(embedder=scorer.embedder, params=ISOLATED)
-    iso.warm_up()
-    iso.prepare(rubric)
-    calls: list[list[str]] = []
-    original = scorer.embedder.encode
-
-    def counting(texts):
-        calls.append(list(texts))
-        return original(texts)
-
-    scorer.embedder.encode = counting  # type: ignore[method-assign]
-    try:
-        r = iso.score(rubric, " ".join([ROLE_SWAP] * 6))
-    finally:
-        del scorer.embedder.encode
-    assert "swapped-axes" in flagged(r)
-    assert len(calls) == 1
-    assert 0 < len(calls[0]) <= ISOLATED.isolate_misconceptions * len(rubric.misconceptions)
+    said = (
+        "so um layer norm uses the batch statistics and batch norm works per example "
+        "which is why transformers use it"
+    )
+    assert "swapped-axes" in flagged(scorer.score(rubric, said))
+    right = (
+        "so um batch norm uses the batch statistics and layer norm works per example "
+        "which is why transformers use layer norm"
+    )
+    r = scorer.score(rubric, right)
+    assert "swapped-axes" not in flagged(r)

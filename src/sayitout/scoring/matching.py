@@ -20,6 +20,7 @@ counts.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any
 
 from sayitout.scoring import numbers, polarity
 from sayitout.scoring.text import content_stems
@@ -38,24 +39,24 @@ DISTRACTORS: tuple[str, ...] = (
 
 @dataclass(frozen=True)
 class Params:
-    """Thresholds and weights, calibrated on the calibration set (bench/scoring.py).
+    """Thresholds and weights, fitted on the development part of the calibration set
+    (bench/scoring.py).
 
     The defaults go with late chunking (each answer embedded once, windows pooled from
-    its token vectors); ``Params.per_window()`` is the set calibrated for embedding every
+    its token vectors); ``Params.per_window()`` is the strategy of embedding every
     window on its own, the slower way used before.
     """
 
     lex_weight: float = 0.5
-    covered: float = 0.55
-    """``match`` at or above which a key point is covered."""
-    partial: float = 0.51
-    """``match`` at or above which a key point is partly covered."""
+    partial: float = 0.45
+    """``match`` above which a key point earns some credit."""
+    covered: float = 0.58
+    """``match`` at or above which a key point earns full credit (``credit``)."""
     min_margin: float = 0.05
     """``cos`` must beat the off-topic baseline by this much for any credit."""
     misconception: float = 0.63
     """``match`` at or above which a misconception is flagged."""
     misconception_margin: float = 0.0
-    partial_credit: float = 0.3
     numeric_share: float = 0.6
     """Share of the score earned by the right final number on numeric questions."""
     misconception_claims: bool = True
@@ -65,40 +66,32 @@ class Params:
     """Embed each answer once and pool its windows from the token vectors of that one
     pass (``Embedder.encode_spans``) instead of encoding every window on its own: about
     six times less model time, the same agreement on the calibration set."""
-    isolate_misconceptions: int = 0
-    """Opt-in, off by default. With late chunking, judge misconceptions on windows
-    encoded on their own: the best ``isolate_misconceptions`` windows per misconception
-    (by late-chunked ``match``, at least ``iso_candidate``) are re-encoded in isolation
-    and judged with the ``iso_*`` thresholds (those of ``per_window()``). It catches the
-    role swap "LayerNorm uses the batch statistics, BatchNorm works per example" that
-    pooled vectors miss, but MiniLM on a lone window is close to a bag of words: it
-    flags the textbook-correct "batch norm normalises over the batch, layer norm
-    normalises each example over its features" just the same (78 -> 0), adds false
-    misconceptions to two strong calibration answers, and costs about 30 % of batch
-    speed (bench/scoring.py --ab). It needs an order-aware check before it can be on."""
-    iso_candidate: float = 0.55
-    """Late-chunked ``match`` a window needs to be re-encoded for a misconception
-    (0.55: 0.7 windows per calibration answer instead of 2.1, the same flags)."""
-    iso_lex_weight: float = 0.35
-    iso_misconception: float = 0.64
-    iso_margin: float = 0.15
-    """``cos`` over the off-topic baseline needed on an isolated window, for a
-    misconception and for the key point it is compared with."""
+    role_bound: float = 0.66
+    """Share of a misconception clause's content words that an answer clause must state
+    about the same entity for the misconception to count as stated (``roles``)."""
 
     @classmethod
     def per_window(cls) -> Params:
-        """The thresholds calibrated for encoding each window separately."""
+        """The strategy of encoding each window separately, with its own thresholds."""
         return cls(
             lex_weight=0.35,
-            covered=0.64,
-            partial=0.53,
+            partial=0.5,
+            covered=0.66,
             min_margin=0.15,
             misconception=0.64,
             misconception_margin=0.15,
-            partial_credit=0.4,
             late_chunking=False,
-            isolate_misconceptions=0,
         )
+
+
+def credit(match: float, params: Params) -> float:
+    """The share of a key point an answer earns: 0 at or below ``partial``, 1 at or
+    above ``covered``, in proportion between (near misses earn part of it)."""
+    if match >= params.covered:
+        return 1.0
+    if match <= params.partial:
+        return 0.0
+    return (match - params.partial) / (params.covered - params.partial)
 
 
 @dataclass(frozen=True)
@@ -119,7 +112,7 @@ class Candidate:
     cos: float = 0.0
     window: int | None = None
     text_index: int | None = None
-    extra: dict = field(default_factory=dict)
+    extra: dict[str, Any] = field(default_factory=dict)
 
 
 def number_tokens(found: list[numbers.NumberMention] | tuple[numbers.NumberMention, ...]):

@@ -18,11 +18,23 @@ class KeyPointResult:
     weight: float
     status: Status
     similarity: float
-    """Best cosine similarity between the key point (or a paraphrase) and an answer window."""
+    """How closely the answer's best stretch states the key point, 0..1: the match
+    (embedding similarity blended with shared content words) that ``credit`` is read
+    from. Scores stored before graded credit hold the plain cosine here."""
     evidence: str | None
     """The stretch of the answer that earned the credit (None when missed)."""
     evidence_span: tuple[int, int] | None = None
     """Character offsets of ``evidence`` in the answer text, for highlighting."""
+    credit: float | None = None
+    """Share of the key point earned, 0..1: 1 when covered, 0 when missed, between for
+    a partial statement. None in scores stored before graded credit (see ``earned``)."""
+
+    @property
+    def earned(self) -> float:
+        """``credit``, or for older scores the fixed credit of their status."""
+        if self.credit is not None:
+            return self.credit
+        return {"covered": 1.0, "partial": 0.3}.get(self.status, 0.0)
 
 
 @dataclass(frozen=True)

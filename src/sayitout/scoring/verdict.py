@@ -8,17 +8,12 @@ from sayitout.scoring.numbers import _fmt
 from sayitout.scoring.result import KeyPointResult, MisconceptionResult, NumericResult
 
 
-def coverage(key_points: list[KeyPointResult], params: Params) -> float:
-    """Weighted key-point coverage in 0..1 (covered = 1, partial = ``partial_credit``)."""
+def coverage(key_points: list[KeyPointResult]) -> float:
+    """Weighted key-point coverage in 0..1: each key point's weight times its credit."""
     total = sum(k.weight for k in key_points)
     if total <= 0:
         return 0.0
-    got = sum(
-        k.weight * (1.0 if k.status == "covered" else params.partial_credit)
-        for k in key_points
-        if k.status != "missed"
-    )
-    return got / total
+    return sum(k.weight * k.earned for k in key_points) / total
 
 
 def overall_score(
@@ -28,7 +23,7 @@ def overall_score(
     params: Params,
 ) -> int:
     """Weighted coverage (and, for numeric questions, the final number), minus penalties."""
-    cov = coverage(key_points, params)
+    cov = coverage(key_points)
     if numeric is not None:
         share = params.numeric_share
         raw = 100.0 * (share * (1.0 if numeric.correct else 0.0) + (1 - share) * cov)

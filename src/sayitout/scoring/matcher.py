@@ -1,0 +1,304 @@
+"""One answer against one prepared rubric: which stretch of the answer states each key
+point, how much of it, and which misconceptions the answer asserts.
+
+A :class:`Matcher` is built per answer from the rubric's prepared texts, the answer's
+windows and their embeddings (``Scorer`` computes those, batched over many answers).
+For every rubric sentence and window it blends the cosine with lexical support
+(``matching.lexical``) into ``match``; a window only counts when its direction,
+negation and numbers agree with the sentence (``_valid``). Key points earn credit in
+proportion to their best valid ``match`` (``matching.credit``). Misconceptions are
+flagged when a window states one clearly and no key point explains the same words
+better, or when an answer clause binds a misconception's content to the same entity
+(``roles``: the order-aware check that catches role swaps); a misconception the answer
+states the other way round (the correct contrast) is not flagged.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from sayitout.bank.models import Rubric
+from sayitout.scoring import numbers, polarity
+from sayitout.scoring.matching import (
+    Candidate,
+    Params,
+    RubricText,
+    credit,
+    lexical,
+    number_tokens,
+    numbers_agree,
+)
+from sayitout.scoring.result import KeyPointResult, MisconceptionResult
+from sayitout.scoring.roles import Clause, Roles
+from sayitout.scoring.text import Span, Window, content_stems, tidy_quote
+from sayitout.speech.transcript import Transcript
+
+#: How many words after a window are searched for a direction word when the window
+#: itself states none.
+WIDE_AFTER = 12
+
+
+@dataclass(frozen=True)
+class Item:
+    """One key point or misconception of a prepared rubric."""
+
+    kind: str  # "kp" | "mis"
+    index: int
+    text_rows: tuple[int, ...]
+    """Rows of the prepared rubric's embedding matrix: the text and its paraphrases."""
+    term_stems: tuple[frozenset[str], ...]
+
+
+@dataclass(frozen=True)
+class PreparedRubric:
+    """A rubric with its sentences embedded and analysed, ready to match answers."""
+
+    rubric: Rubric
+    texts: tuple[RubricText, ...]
+    emb: np.ndarray
+    baseline: np.ndarray
+    """Per text row: best cosine to a content-free answer."""
+    items: tuple[Item, ...]
+    roles: Roles
+    clauses: tuple[tuple[Clause, ...], ...]
+    """Per text row: its clauses, bound to the rubric's entities (empty without roles)."""
+
+
+@dataclass(frozen=True)
+class AnswerText:
+    """An answer as matching sees it: its text, words and windows."""
+
+    text: str
+    transcript: Transcript
+    words: list[Span]
+    windows: list[Window]
+    truncated: bool
+    english: bool
+
+
+MatchResult = tuple[list[KeyPointResult], list[MisconceptionResult]]
+
+
+class Matcher:
+    """Matches one answer against one prepared rubric (see the module docstring)."""
+
+    def __init__(
+        self, params: Params, prep: PreparedRubric, answer: AnswerText, win_emb: np.ndarray
+    ) -> None:
+        self.p = params
+        self.prep = prep
+        self.answer = answer
+        self.wins = answer.windows
+        self.sims = prep.emb @ win_emb.T  # texts x windows
+        self._pol: dict[int, polarity.Polarity] = {}
+        self._wide: dict[int, polarity.Polarity] = {}
+        self._nums = [numbers.find_numbers(w.text) for w in self.wins]
+        self._stems = [
+            content_stems(w.text) | number_tokens(self._nums[j]) for j, w in enumerate(self.wins)
+        ]
+        self._clauses: list[Clause] | None = None
+        self.kp_items = [i for i in prep.items if i.kind == "kp"]
+        self.mis_items = [i for i in prep.items if i.kind == "mis"]
+
+    # ---- what a window says --------------------------------------------------
+    def _around(self, j: int, after: int) -> polarity.Polarity:
+        ws, w = self.answer.words, self.wins[j]
+        start = ws[max(0, w.first - 3)].start
+        end = ws[min(len(ws) - 1, w.last + after)].end
+        return polarity.analyse(self.answer.text[start:end])
+
+    def polarity(self, j: int) -> polarity.Polarity:
+        """Direction and negation of window ``j``, with three words either side (a
+        negation just outside the window still counts)."""
+        if j not in self._pol:
+            self._pol[j] = self._around(j, 3)
+        return self._pol[j]
+
+    def wide_polarity(self, j: int) -> polarity.Polarity:
+        """Direction words further out: "the first thing I change is the learning rate.
+        After a while I would lower it" states its direction after the window."""
+        if j not in self._wide:
+            self._wide[j] = self._around(j, WIDE_AFTER)
+        return self._wide[j]
+
+    def clauses(self) -> list[Clause]:
+        if self._clauses is None:
+            self._clauses = self.prep.roles.clauses(self.answer.text)
+        return self._clauses
+
+    def _valid(self, rt: RubricText, j: int, is_mis: bool) -> bool:
+        pol = self.polarity(j)
+        if rt.polarity.mentions and not pol.mentions:
+            pol = self.wide_polarity(j)
+            # a misconception about a direction needs the direction stated
+            if is_mis and not pol.mentions:
+                return False
+        if polarity.direction_conflict(rt.polarity, pol):
+            return False
+        if is_mis and polarity.negation_differs(rt.polarity, self.polarity(j)):
+            return False
+        if polarity.negates(rt.polarity, rt.stems, self.polarity(j)):
+            return False
+        return numbers_agree(rt.numbers, self._nums[j], require=is_mis)
+
+    def _match(self, item: Item, row: int, j: int) -> float:
+        lex = lexical(self.prep.texts[row].stems, self._stems[j], item.term_stems)
+        return (1 - self.p.lex_weight) * float(self.sims[row, j]) + self.p.lex_weight * lex
+
+    # ---- the best window for an item -----------------------------------------
+    def best(self, item: Item, is_mis: bool, exclude: frozenset[int] = frozenset()) -> Candidate:
+        """The item's best valid window; among windows within 0.02 of the best, the
+        shortest (a tighter quote for the same credit)."""
+        p = self.p
+        margin = p.misconception_margin if is_mis else p.min_margin
+        scored = []
+        for row in item.text_rows:
+            floor = self.prep.baseline[row] + margin
+            for j in range(len(self.wins)):
+                cos = float(self.sims[row, j])
+                if cos >= floor and j not in exclude:
+                    scored.append((self._match(item, row, j), cos, row, j))
+        scored.sort(key=lambda s: (-s[0], s[2], s[3]))
+        cand = Candidate()
+        for match, cos, row, j in scored:
+            if cand.window is not None and match < cand.match - 0.02:
+                break
+            if not self._valid(self.prep.texts[row], j, is_mis):
+                continue
+            if cand.window is None:
+                cand = Candidate(match, cos, j, row)
+            elif _length(self.wins[j]) < _length(self.wins[cand.window]):
+                cand = Candidate(cand.match, cand.cos, j, row)
+        return cand
+
+    def _role_binding(self, item: Item) -> tuple[float, bool, tuple[int, int] | None]:
+        """The best binding of the item's sentences to the answer's clauses."""
+        if not self.prep.roles:
+            return 0.0, False, None
+        bound, swapped, span = 0.0, False, None
+        for row in item.text_rows:
+            b = self.prep.roles.bind(self.prep.clauses[row], self.clauses())
+            swapped = swapped or b.swapped
+            if b.bound > bound:
+                bound, span = b.bound, b.evidence
+        return bound, swapped, span
+
+    def _window_for(self, span: tuple[int, int]) -> int | None:
+        """The shortest window that holds most of the character span."""
+        best, key = None, None
+        for j, w in enumerate(self.wins):
+            inside = min(w.end, span[1]) - max(w.start, span[0])
+            if inside <= 0:
+                continue
+            k = (-inside, _length(w))
+            if key is None or k < key:
+                best, key = j, k
+        return best
+
+    def misconception(self, item: Item) -> tuple[Candidate, Window] | None:
+        """The item's evidence when the answer asserts it, else None."""
+        bound, swapped, span = self._role_binding(item)
+        if bound >= self.p.role_bound and span is not None:
+            j = self._window_for(span)
+            if j is not None:
+                quote = self._quote_span(span)
+                return Candidate(1.0, bound, j, None, {"roles": True}), quote
+        c = self.best(item, True)
+        if c.window is None or c.match < self.p.misconception:
+            return None
+        if swapped and bound < self.p.role_bound:
+            return None  # the answer states the correct contrast, the other way round
+        return c, self.quote(c.window)
+
+    # ---- quotes --------------------------------------------------------------
+    def quote(self, j: int) -> Window:
+        w = self.wins[j]
+        return tidy_quote(self.answer.text, self.answer.words, w.first, w.last)
+
+    def _quote_span(self, span: tuple[int, int]) -> Window:
+        ws = self.answer.words
+        idx = [k for k, w in enumerate(ws) if w.start >= span[0] and w.end <= span[1]]
+        return tidy_quote(self.answer.text, self.answer.words, idx[0], idx[-1])
+
+    # ---- the whole answer ----------------------------------------------------
+    def _kp_beats(self, m: Candidate, k: Candidate, by: float) -> bool:
+        """Whether a key point's best window ``k`` explains misconception candidate
+        ``m``'s words at least ``by`` better than the misconception does."""
+        if k.window is None or m.window is None or not _overlap(self.wins, k.window, m.window):
+            return False
+        return k.match >= m.match + by
+
+    def match(self) -> MatchResult:
+        rubric = self.prep.rubric
+        kp_best = [self.best(item, False) for item in self.kp_items]
+        mis_results = []
+        claimed: list[Candidate] = []
+        for item in self.mis_items:
+            found = self.misconception(item)
+            if found is None:
+                continue
+            c, w = found
+            # The same words explain a key point better: topical overlap, not a misconception.
+            if any(self._kp_beats(c, k, 0.03) for k in kp_best):
+                continue
+            claimed.append(c)
+            mis = rubric.misconceptions[item.index]
+            mis_results.append(
+                MisconceptionResult(
+                    id=mis.id,
+                    text=mis.text,
+                    correction=mis.correction,
+                    similarity=round(c.cos, 4),
+                    evidence=w.text,
+                    evidence_span=(w.start, w.end),
+                    penalty=mis.penalty,
+                )
+            )
+        if self.p.misconception_claims and claimed:
+            # Words that state a misconception better than they state a key point earn
+            # that key point nothing ("LayerNorm uses the batch statistics, BatchNorm works
+            # per example" is the swap, not the key point about batch statistics).
+            for n, item in enumerate(self.kp_items):
+                exclude: set[int] = set()
+                c = kp_best[n]
+                while c.window is not None and any(
+                    m.window is not None
+                    and not self._kp_beats(m, c, 1e-9)
+                    and _overlap(self.wins, m.window, c.window)
+                    for m in claimed
+                ):
+                    exclude.add(c.window)
+                    c = self.best(item, False, frozenset(exclude))
+                kp_best[n] = c
+        kp_results = [
+            self._key_point_result(item, c) for item, c in zip(self.kp_items, kp_best, strict=True)
+        ]
+        return kp_results, mis_results
+
+    def _key_point_result(self, item: Item, c: Candidate) -> KeyPointResult:
+        kp = self.prep.rubric.key_points[item.index]
+        match = max(0.0, c.match) if c.window is not None else 0.0
+        earned = round(credit(match, self.p), 4)
+        status = "covered" if earned >= 1.0 else "partial" if earned > 0 else "missed"
+        w = self.quote(c.window) if c.window is not None and earned > 0 else None
+        return KeyPointResult(
+            id=kp.id,
+            text=kp.text,
+            weight=kp.weight,
+            status=status,
+            similarity=round(min(1.0, match), 4),
+            evidence=w.text if w else None,
+            evidence_span=(w.start, w.end) if w else None,
+            credit=earned,
+        )
+
+
+def _length(w: Window) -> int:
+    return w.last - w.first
+
+
+def _overlap(wins: list[Window], a: int, b: int) -> bool:
+    wa, wb = wins[a], wins[b]
+    return not (wa.last < wb.first or wb.last < wa.first)

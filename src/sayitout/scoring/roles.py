@@ -1,0 +1,195 @@
+"""Who does what: an order-aware check for role swaps.
+
+Sentence embeddings read "layer norm uses the batch statistics, batch norm works per
+example" almost exactly like "batch norm uses the batch statistics, layer norm works per
+example": the same words, the roles swapped. This module reads both the rubric and the
+answer as *clauses*, each bound to the first *entity* it names, and compares the
+bindings:
+
+* The entities are the rubric's names for the things a misconception confuses: the
+  hotwords and key point terms ("BatchNorm", "layer norm") that a misconception names
+  together with another one (a swap needs two roles), plus, for rubrics with no terms
+  (as ``sayitout import`` drafts them), the two words that open each clause of a
+  misconception when the key points use them too. "batch norm", "batch-norm" and
+  "BatchNorm" are one entity.
+* A clause ends at punctuation or before a linking word (and, but, while, whereas,
+  so, because...); a clause that names no entity belongs to the one before it ("uses
+  the mean and variance of the batch" stays one clause).
+* An answer clause *binds* a rubric clause when it names the same entity and states at
+  least half of the rubric clause's content words (at least two when it has two), with
+  the same negation. It *swaps* it when it states that content about the other entity.
+
+A misconception whose clauses the answer binds is stated, whatever the embeddings say;
+one the answer only swaps (it states the correct contrast) is not.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+from sayitout.scoring import polarity
+from sayitout.scoring.text import STOPWORDS, content_stems, stem, words
+
+_LINKS = frozenset(
+    "and but while whereas whilst so because although though however unlike versus vs then".split()  # noqa: SIM905
+)
+_CLAUSE_PUNCT = ",.;:!?…"
+_MAX_NAME_WORDS = 3
+
+
+def _canon(tokens: Sequence[str]) -> str:
+    toks = [t.replace("-", "") for t in tokens if t.replace("-", "")]
+    if not toks:
+        return ""
+    return "".join(toks[:-1]) + stem(toks[-1])
+
+
+def _name_tokens(name: str) -> list[str]:
+    return [w.norm for w in words(name.replace("-", " "))]
+
+
+@dataclass(frozen=True)
+class Clause:
+    entity: str | None
+    stems: frozenset[str]
+    negated: bool
+    start: int
+    end: int
+
+
+@dataclass(frozen=True)
+class Binding:
+    """How an answer relates to one rubric sentence's role structure."""
+
+    bound: float
+    """Best content overlap of an answer clause bound to the same entity (0: none)."""
+    swapped: bool
+    """Some answer clause states a rubric clause's content about the other entity."""
+    evidence: tuple[int, int] | None = None
+    """Character span of the best bound answer clause."""
+
+
+NO_BINDING = Binding(0.0, False)
+
+
+class Roles:
+    """The entities of one rubric, and clause reading with them."""
+
+    def __init__(self, entities: Iterable[str]) -> None:
+        self.entities = frozenset(e for e in entities if e)
+
+    def __bool__(self) -> bool:
+        return len(self.entities) >= 2
+
+    @classmethod
+    def for_rubric(
+        cls, names: Iterable[str], misconceptions: Iterable[str], key_points: Iterable[str]
+    ) -> Roles:
+        """The entities a misconception names together (see the module docstring)."""
+        mis_texts = list(misconceptions)
+        kp_texts = list(key_points)
+        known = {_canon(_name_tokens(n)) for n in names}
+        kp_bigrams = set()
+        for t in kp_texts:
+            toks = [w.norm for w in words(t)]
+            kp_bigrams.update(_canon(toks[i : i + 2]) for i in range(len(toks) - 1))
+        for t in mis_texts:
+            for toks in _clause_tokens(t):
+                opening = [w for w in toks if w not in STOPWORDS][:2]
+                if len(opening) == 2 and _canon(opening) in kp_bigrams:
+                    known.add(_canon(opening))
+        known.discard("")
+        probe = cls(known)
+        found: set[str] = set()
+        for t in mis_texts:
+            named = {c.entity for c in probe.clauses(t) if c.entity}
+            if len(named) >= 2:
+                found |= named
+        return cls(found)
+
+    def _entity_at(self, norms: list[str], i: int) -> tuple[str, int] | None:
+        for k in range(_MAX_NAME_WORDS, 0, -1):
+            if i + k <= len(norms):
+                key = _canon(norms[i : i + k])
+                if key in self.entities:
+                    return key, k
+        return None
+
+    def clauses(self, text: str) -> list[Clause]:
+        """``text`` as clauses bound to the first entity each names."""
+        ws = words(text)
+        norms = [w.norm for w in ws]
+        raw: list[tuple[int, int]] = []  # word index ranges
+        first = 0
+        for i, w in enumerate(ws):
+            if i > first and norms[i] in _LINKS:
+                raw.append((first, i - 1))
+                first = i
+            if text[w.end - 1] in _CLAUSE_PUNCT:
+                raw.append((first, i))
+                first = i + 1
+        if first < len(ws):
+            raw.append((first, len(ws) - 1))
+        out: list[Clause] = []
+        for a, z in raw:
+            entity = None
+            content: list[str] = []
+            i = a
+            while i <= z:
+                hit = self._entity_at(norms, i)
+                if hit is not None:
+                    if entity is None:
+                        entity = hit[0]
+                    i += hit[1]
+                    continue
+                content.append(norms[i])
+                i += 1
+            stems = content_stems(" ".join(content))
+            neg = polarity.analyse(" ".join(norms[a : z + 1])).negated
+            if entity is None and out:
+                prev = out[-1]
+                out[-1] = Clause(
+                    prev.entity, prev.stems | stems, prev.negated or neg, prev.start, ws[z].end
+                )
+                continue
+            out.append(Clause(entity, stems, neg, ws[a].start, ws[z].end))
+        return out
+
+    def bind(self, rubric: Sequence[Clause], answer: Sequence[Clause]) -> Binding:
+        """How the answer's clauses relate to one rubric sentence's clauses."""
+        best, span, swapped = 0.0, None, False
+        for r in rubric:
+            if r.entity is None or not r.stems:
+                continue
+            need = min(2, len(r.stems))
+            for a in answer:
+                if a.entity is None or a.entity not in self.entities:
+                    continue
+                shared = len(r.stems & a.stems)
+                share = shared / len(r.stems)
+                if shared < need or share < 0.5:
+                    continue
+                if a.entity == r.entity:
+                    if a.negated == r.negated and share > best:
+                        best, span = share, (a.start, a.end)
+                else:
+                    swapped = True
+        return Binding(best, swapped, span)
+
+
+def _clause_tokens(text: str) -> list[list[str]]:
+    out: list[list[str]] = [[]]
+    for raw in re.split(r"\s+", text):
+        w = raw.strip().lower()
+        if not w:
+            continue
+        norm = w.strip(".,;:!?\"'()")
+        if norm in _LINKS and out[-1]:
+            out.append([])
+        if norm:
+            out[-1].append(norm)
+        if w[-1] in _CLAUSE_PUNCT and out[-1]:
+            out.append([])
+    return [c for c in out if c]
