@@ -32,6 +32,7 @@ from sayitout.scoring.matching import (
 )
 from sayitout.scoring.result import KeyPointResult, MisconceptionResult
 from sayitout.scoring.roles import Clause, Roles
+from sayitout.scoring.statements import asked_words, is_keyword_list
 from sayitout.scoring.text import Span, Window, content_stems, tidy_quote
 from sayitout.speech.transcript import Transcript
 
@@ -64,6 +65,8 @@ class PreparedRubric:
     roles: Roles
     clauses: tuple[tuple[Clause, ...], ...]
     """Per text row: its clauses, bound to the rubric's entities (empty without roles)."""
+    weights: dict[str, float]
+    """Per content stem: its weight in ``lexical`` (``matching.stem_weights``)."""
 
 
 @dataclass(frozen=True)
@@ -77,6 +80,11 @@ class AnswerText:
     truncated: bool
     english: bool
 
+    @property
+    def listed(self) -> bool:
+        """The answer only lists terms (``statements.is_keyword_list``)."""
+        return is_keyword_list(self.text)
+
 
 MatchResult = tuple[list[KeyPointResult], list[MisconceptionResult]]
 
@@ -85,9 +93,20 @@ class Matcher:
     """Matches one answer against one prepared rubric (see the module docstring)."""
 
     def __init__(
-        self, params: Params, prep: PreparedRubric, answer: AnswerText, win_emb: np.ndarray
+        self,
+        params: Params,
+        prep: PreparedRubric,
+        answer: AnswerText,
+        win_emb: np.ndarray,
+        *,
+        number_right: bool = False,
     ) -> None:
+        """``number_right``: the answer's final number is the rubric's; a right
+        computation does not state a misconception about the computation, however many
+        of its quantities it shares."""
         self.p = params
+        self.number_right = number_right
+        self.listed = answer.listed
         self.prep = prep
         self.answer = answer
         self.wins = answer.windows
@@ -99,6 +118,10 @@ class Matcher:
             content_stems(w.text) | number_tokens(self._nums[j]) for j, w in enumerate(self.wins)
         ]
         self._clauses: list[Clause] | None = None
+        asked = asked_words(answer.text, answer.words)
+        self._asked = [
+            sum(asked[w.first : w.last + 1]) * 2 > w.last - w.first + 1 for w in self.wins
+        ]
         self.kp_items = [i for i in prep.items if i.kind == "kp"]
         self.mis_items = [i for i in prep.items if i.kind == "mis"]
 
@@ -129,6 +152,8 @@ class Matcher:
         return self._clauses
 
     def _valid(self, rt: RubricText, j: int, is_mis: bool) -> bool:
+        if self._asked[j]:
+            return False  # the question read back states nothing
         pol = self.polarity(j)
         if rt.polarity.mentions and not pol.mentions:
             pol = self.wide_polarity(j)
@@ -144,7 +169,9 @@ class Matcher:
         return numbers_agree(rt.numbers, self._nums[j], require=is_mis)
 
     def _match(self, item: Item, row: int, j: int) -> float:
-        lex = lexical(self.prep.texts[row].stems, self._stems[j], item.term_stems)
+        lex = lexical(
+            self.prep.texts[row].stems, self._stems[j], item.term_stems, self.prep.weights
+        )
         return (1 - self.p.lex_weight) * float(self.sims[row, j]) + self.p.lex_weight * lex
 
     # ---- the best window for an item -----------------------------------------
@@ -199,6 +226,8 @@ class Matcher:
 
     def misconception(self, item: Item) -> tuple[Candidate, Window] | None:
         """The item's evidence when the answer asserts it, else None."""
+        if self.number_right and any(self.prep.texts[r].numbers for r in item.text_rows):
+            return None
         bound, swapped, span = self._role_binding(item)
         if bound >= self.p.role_bound and span is not None:
             j = self._window_for(span)
@@ -281,6 +310,8 @@ class Matcher:
         kp = self.prep.rubric.key_points[item.index]
         match = max(0.0, c.match) if c.window is not None else 0.0
         earned = round(credit(match, self.p), 4)
+        if self.listed:
+            earned = min(earned, self.p.list_credit)
         status = "covered" if earned >= 1.0 else "partial" if earned > 0 else "missed"
         w = self.quote(c.window) if c.window is not None and earned > 0 else None
         return KeyPointResult(

@@ -19,6 +19,7 @@ counts.
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -48,9 +49,9 @@ class Params:
     """
 
     lex_weight: float = 0.5
-    partial: float = 0.45
+    partial: float = 0.38
     """``match`` above which a key point earns some credit."""
-    covered: float = 0.58
+    covered: float = 0.55
     """``match`` at or above which a key point earns full credit (``credit``)."""
     min_margin: float = 0.05
     """``cos`` must beat the off-topic baseline by this much for any credit."""
@@ -66,6 +67,15 @@ class Params:
     """Embed each answer once and pool its windows from the token vectors of that one
     pass (``Embedder.encode_spans``) instead of encoding every window on its own: about
     six times less model time, the same agreement on the calibration set."""
+    full_coverage: float = 0.8
+    """Weighted key point coverage that earns the whole key point share of the score."""
+    idf_power: float = 0.5
+    """How much a stem shared by several of the rubric's items is discounted in
+    ``lexical`` (0: every stem counts the same)."""
+    split_key_points: bool = True
+    """Also match each clause of a long key point on its own (``scorer._parts``)."""
+    list_credit: float = 0.4
+    """The most a key point earns from an answer that only lists terms."""
     role_bound: float = 0.66
     """Share of a misconception clause's content words that an answer clause must state
     about the same entity for the misconception to count as stated (``roles``)."""
@@ -134,16 +144,32 @@ def lexical(
     rubric_stems: frozenset[str],
     window_stems: frozenset[str],
     term_stems: tuple[frozenset[str], ...] = (),
+    weights: Mapping[str, float] | None = None,
 ) -> float:
-    """Share of the rubric sentence's content stems in the window; a key point's term
-    found whole in the window counts as strong support."""
+    """Share of the rubric sentence's content stems in the window, each stem weighted by
+    how specific it is to its item within the rubric (``stem_weights``: "identity" counts
+    more than "layer", which every key point says); a key point's term found whole in
+    the window counts as strong support."""
     if not rubric_stems:
         return 0.0
-    share = len(rubric_stems & window_stems) / len(rubric_stems)
+    if weights:
+        total = sum(weights.get(s, 1.0) for s in rubric_stems)
+        share = sum(weights.get(s, 1.0) for s in rubric_stems & window_stems) / total
+    else:
+        share = len(rubric_stems & window_stems) / len(rubric_stems)
     for term in term_stems:
         if term and term <= window_stems:
             share = max(share, 0.5) + 0.15
     return min(1.0, share)
+
+
+def stem_weights(items: Iterable[Iterable[frozenset[str]]], power: float) -> dict[str, float]:
+    """Per stem: 1 / (number of the rubric's items whose sentences hold it) ** power."""
+    df: dict[str, int] = {}
+    for sentences in items:
+        for s in frozenset().union(*sentences):
+            df[s] = df.get(s, 0) + 1
+    return {s: 1.0 / n**power for s, n in df.items()}
 
 
 def numbers_agree(

@@ -12,6 +12,7 @@ its rubric is ``matcher.Matcher``'s; the overall score and verdict are ``verdict
 from __future__ import annotations
 
 import hashlib
+import re
 import threading
 from collections.abc import Iterable, Sequence
 
@@ -22,7 +23,13 @@ from sayitout.scoring import numbers
 from sayitout.scoring.delivery import delivery_metrics
 from sayitout.scoring.embedder import Embedder
 from sayitout.scoring.matcher import AnswerText, Item, Matcher, MatchResult, PreparedRubric
-from sayitout.scoring.matching import DISTRACTORS, Params, RubricText, make_rubric_text
+from sayitout.scoring.matching import (
+    DISTRACTORS,
+    Params,
+    RubricText,
+    make_rubric_text,
+    stem_weights,
+)
 from sayitout.scoring.result import AnswerScore, KeyPointResult, MisconceptionResult
 from sayitout.scoring.roles import Roles
 from sayitout.scoring.text import (
@@ -99,7 +106,9 @@ class Scorer:
             for kind, group in (("kp", rubric.key_points), ("mis", rubric.misconceptions)):
                 for idx, entry in enumerate(group):
                     rows = []
-                    for t in (entry.text, *entry.paraphrases):
+                    split = kind == "kp" and self.params.split_key_points
+                    parts = _parts(entry.text) if split else []
+                    for t in dict.fromkeys((entry.text, *entry.paraphrases, *parts)):
                         rows.append(len(texts))
                         texts.append(make_rubric_text(t))
                     terms = tuple(content_stems(t) for t in getattr(entry, "terms", ()))
@@ -113,6 +122,7 @@ class Scorer:
         for rubric, (texts, items) in zip(rubrics, per_rubric, strict=True):
             n = len(texts)
             roles = _roles(rubric)
+            sentences = [[texts[r].stems for r in item.text_rows] for item in items]
             out.append(
                 PreparedRubric(
                     rubric=rubric,
@@ -122,6 +132,7 @@ class Scorer:
                     items=tuple(items),
                     roles=roles,
                     clauses=tuple(tuple(roles.clauses(t.text)) if roles else () for t in texts),
+                    weights=stem_weights(sentences, self.params.idf_power),
                 )
             )
             offset += n
@@ -146,7 +157,8 @@ class Scorer:
                 matched.append(None)
             else:
                 win_emb = emb[offset : offset + n]
-                matched.append(Matcher(self.params, prep, ans, win_emb).match())
+                right = _number_right(prep.rubric, ans.text)
+                matched.append(Matcher(self.params, prep, ans, win_emb, number_right=right).match())
             offset += n
         return [
             self._grade(rubric, ans, m)
@@ -180,6 +192,11 @@ class Scorer:
                 f"Long answer ({len(ans.words):,} words): key points were matched in the first "
                 f"{MAX_WINDOW_WORDS:,} words only."
             )
+        if ans.listed:
+            notes.append(
+                "The answer lists terms without saying what they do: each key point earns "
+                "at most part of its credit."
+            )
         if not ans.english:
             notes.append("The answer does not look like English; scoring assumes English.")
         if ans.transcript.language and ans.transcript.language != "en":
@@ -210,6 +227,25 @@ class Scorer:
             embedding_model=self.model_name,
             notes=tuple(notes),
         )
+
+
+_PART_BREAK = re.compile(
+    r"\s*(?:[;:]|,?\s+(?:so|because|which|since|while|whereas|but|and then)\b"
+    r"|,\s+(?=\w+ing\b))\s*",
+    re.IGNORECASE,
+)
+
+
+def _parts(text: str) -> list[str]:
+    """The clauses of a long key point ("X, so Y" -> "X", "so Y"): a candidate often
+    says one of them in its own words, and each is matched on its own."""
+    pieces = [p.strip(" ,.") for p in _PART_BREAK.split(text)]
+    pieces = [p for p in pieces if len(p.split()) >= 4]
+    return pieces if len(pieces) >= 2 else []
+
+
+def _number_right(rubric: Rubric, text: str) -> bool:
+    return rubric.numeric is not None and numbers.judge(rubric.numeric, text).correct
 
 
 def _roles(rubric: Rubric) -> Roles:

@@ -188,11 +188,29 @@ NUMBER_WORDS = _wordset(
 )
 _NUMERAL = re.compile(r"^[\d.,]+$")
 _SUFFIXES = (
-    "ational",
+    "izations",
+    "isations",
     "ization",
     "isation",
+    "ational",
+    "izing",
+    "ising",
+    "izers",
+    "isers",
     "ations",
+    "izer",
+    "iser",
+    "ized",
+    "ised",
+    "izes",
+    "ises",
     "ation",
+    "ating",
+    "ated",
+    "ates",
+    "ize",
+    "ise",
+    "ate",
     "ings",
     "ing",
     "ies",
@@ -204,15 +222,20 @@ _SUFFIXES = (
     "ly",
     "s",
 )
+#: Suffixes that make a word family's verb and noun meet ("normalize", "normalisation",
+#: "saturate", "saturation", "optimizer"): they need a longer stem left over.
+_FAMILY = frozenset(s for s in _SUFFIXES if s.startswith(("iz", "is", "at")))
 
 
 def stem(word: str) -> str:
-    """A light suffix-stripping stemmer: enough to match "scaling"/"scale"/"scaled"."""
+    """A light suffix-stripping stemmer: "scaling"/"scale"/"scaled" meet, and so do word
+    families ("normalize"/"normalization"/"normalise", "saturate"/"saturation",
+    "optimizer"/"optimization", "initialize"/"initialization")."""
     w = word.lower().strip(_STRIP)
     if len(w) <= 3 or any(c.isdigit() for c in w):
         return w
     for suf in _SUFFIXES:
-        if w.endswith(suf) and len(w) - len(suf) >= 3:
+        if w.endswith(suf) and len(w) - len(suf) >= (4 if suf in _FAMILY else 3):
             w = w[: -len(suf)]
             break
     if w.endswith("e") and len(w) > 3:
@@ -238,6 +261,7 @@ def content_stems(text: str) -> frozenset[str]:
     return frozenset(out)
 
 
+_NUMBERISH = re.compile(r"^[\d.,=+×x*/^()√%≈-]+$|^(times|plus|minus|over|divided|squared)$")
 _ENGLISH_MARKERS = _wordset(
     "the a an and is are of to it you i that this in for with be so on if we not"
 )
@@ -245,6 +269,9 @@ _ENGLISH_MARKERS = _wordset(
 
 def looks_english(ws: list[Span]) -> bool:
     """False for text that has almost none of the commonest English function words."""
+    # numbers, in words or digits, are neutral: "three times three times sixty four
+    # times one hundred twenty eight plus the biases" is English
+    ws = [w for w in ws if w.norm not in NUMBER_WORDS and not _NUMBERISH.match(w.norm)]
     if len(ws) < 6:
         return True
     ascii_words = sum(1 for w in ws if w.norm.isascii())

@@ -22,8 +22,11 @@ def overall_score(
     misconceptions: list[MisconceptionResult],
     params: Params,
 ) -> int:
-    """Weighted coverage (and, for numeric questions, the final number), minus penalties."""
-    cov = coverage(key_points)
+    """Weighted coverage (and, for numeric questions, the final number), minus penalties.
+
+    Coverage counts in full from ``params.full_coverage``: a strong answer makes the
+    main points and their reasons, not every point a rubric lists."""
+    cov = min(1.0, coverage(key_points) / params.full_coverage)
     if numeric is not None:
         share = params.numeric_share
         raw = 100.0 * (share * (1.0 if numeric.correct else 0.0) + (1 - share) * cov)
