@@ -11,10 +11,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-
-def _wordset(words: str) -> frozenset[str]:
-    return frozenset(words.split())
-
+from sayitout.scoring.lexicon import NUMBER_WORDS, wordset
 
 _WORD_RE = re.compile(r"\S+")
 _STRIP = ".,;:!?\"'()[]{}…“”‘’`"
@@ -29,7 +26,7 @@ LONG_ANSWER_WORDS = 250
 #: Words beyond this are not windowed (the rest of the answer is still used for numbers).
 MAX_WINDOW_WORDS = 1500
 
-STOPWORDS = _wordset(
+STOPWORDS = wordset(
     """a an the and or but if then so of to in on at by for with from into onto over under as
     is are was were be been being am do does did doing have has had having it its it's this that
     these those there here i i'm i'd i'll i've me my we we're our us you you're your he she they
@@ -122,14 +119,14 @@ def windows(text: str, ws: list[Span] | None = None) -> tuple[list[Window], bool
 
 
 #: A quote should not end on these ("... works per", "... so I"): they need what follows.
-_DANGLING = _wordset(
+_DANGLING = wordset(
     """a an the and or but so to of in on at by for with from into onto than as per i we you
     they he she i'd we'd you'd i'll we'll i'm we're is are was were be been would will can
     could should my your our their its very um uh erm er like because which when if then also
     just whether"""
 )
 #: ... nor start on these ("and see if the NaNs go away").
-_LEADING = _wordset(
+_LEADING = wordset(
     "and or but so then also um uh erm er ah like because well okay ok yeah be is are was were"
 )
 _CLAUSE_END = ",.;:!?…"
@@ -180,12 +177,6 @@ def tidy_quote(text: str, ws: list[Span], first: int, last: int) -> Window:
     return _window(text, ws, first, last)
 
 
-#: Spelled-out numbers are matched by value (see ``matching.number_tokens``), not as words.
-NUMBER_WORDS = _wordset(
-    """zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen
-    fifteen sixteen seventeen eighteen nineteen twenty thirty forty fifty sixty seventy eighty
-    ninety hundred thousand million billion trillion point half quarter"""
-)
 _NUMERAL = re.compile(r"^[\d.,]+$")
 _SUFFIXES = (
     "ational",
@@ -238,7 +229,7 @@ def content_stems(text: str) -> frozenset[str]:
     return frozenset(out)
 
 
-_ENGLISH_MARKERS = _wordset(
+_ENGLISH_MARKERS = wordset(
     "the a an and is are of to it you i that this in for with be so on if we not"
 )
 
