@@ -210,12 +210,13 @@ CUES: tuple[tuple[str, ...], ...] = (
     ("total", "is"),
     ("equals",),
     ("=",),
+    ("≈",),
     ("is", "just"),
     ("it", "is"),
     ("so",),
 )
 """Words that introduce a result ("so", "that's", "the answer is")."""
-STRONG_CUES = wordset("answer so that's thats equals = gives giving comes")
+STRONG_CUES = wordset("answer so that's thats equals = ≈ gives giving comes")
 APPROX = wordset("about around roughly approximately approx like ~ nearly almost just under over")
 """Approximation words before a number belong to its text."""
 FILLERS = wordset("um uh erm er ah like you know basically")

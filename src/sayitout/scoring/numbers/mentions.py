@@ -58,7 +58,7 @@ class NumberMention:
     """The value of an arithmetic chain the candidate said ("4096 x 4096 + 4096")."""
 
 
-_CLAUSE_BREAK = re.compile(r"[.;:!?,—–]|\s-\s|\n")
+_CLAUSE_BREAK = re.compile(r"[,.;:!?—–]|\s-\s|\n")
 _SENTENCE_BREAK = re.compile(r"[.;:!?—–]|\s-\s|\n")
 
 
@@ -187,7 +187,12 @@ def _is_lead(text: str, toks: list[Tok], start_i: int, end_j: int) -> bool:
     if end_j >= len(toks):
         return True
     gap = text[toks[end_j - 1].end : toks[end_j].start]
-    return bool(_CLAUSE_BREAK.search(gap)) or toks[end_j].text in lx.JUSTIFICATION
+    nxt = toks[end_j].text
+    if _SENTENCE_BREAK.search(gap) or nxt in lx.JUSTIFICATION:
+        return True
+    # a comma is a pause in a disfluent answer ("um, eight, uh, eight per micro batch"),
+    # not an answer's end, unless the justification follows ("14 GB, each parameter ...")
+    return "," in gap and nxt in ("each", "every", "which", "it's", "its")
 
 
 @dataclass(frozen=True)

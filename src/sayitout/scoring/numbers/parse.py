@@ -42,6 +42,10 @@ _SUPER = "⁻¹²³⁴⁵⁶⁷⁸⁹⁰"
 _CARDINAL_WORDS = frozenset({*lx.SMALL_NUMBERS, *lx.TENS, "hundred", *lx.SCALE_WORDS})
 _JOINABLE = _CARDINAL_WORDS | frozenset(lx.ORDINALS)
 """Number words a hyphen joins into one number: "forty-one", "one-tenth"."""
+_HYPHENATED = _JOINABLE | lx.wordset("and a e minus point oh to the power of times over")
+"""Words a hyphenated number may hold: "one-and-a-half", "three-e-minus-four"."""
+_FUNCTIONS = {"ln": math.log, "log": math.log, "exp": math.exp}
+"""Functions typed with brackets: "ln(10)", "-ln(1/10)", "exp(-1)"; "log" is natural."""
 
 MAX_EXP = 300
 """Larger powers of ten would overflow a float: such words are not an exponent."""
@@ -87,19 +91,31 @@ def tokenise(text: str) -> list[Tok]:
 
 
 def _join_hyphens(toks: list[Tok]) -> list[Tok]:
-    out: list[Tok] = []
-    for k, t in enumerate(toks):
-        if (
-            t.text == "-"
-            and 0 < k < len(toks) - 1
-            and toks[k - 1].end == t.start
-            and toks[k + 1].start == t.end
-            and toks[k - 1].text in _JOINABLE
-            and toks[k + 1].text in _JOINABLE
+    """Drop the hyphens of a hyphenated number ("forty-one", "one-and-a-half",
+    "three-e-minus-four"): a run of words glued by hyphens, all of them words of a number
+    and one at least a number word. "zero-shot" and "one-hot" keep theirs."""
+    drop: set[int] = set()
+    k = 0
+    n = len(toks)
+    while k < n:
+        end = k  # the run toks[k..end]: word (- word)*
+        while (
+            end + 2 < n
+            and toks[end + 1].text == "-"
+            and toks[end].end == toks[end + 1].start
+            and toks[end + 1].end == toks[end + 2].start
+            and toks[end + 2].kind in ("word", "num")
         ):
-            continue
-        out.append(t)
-    return out
+            end += 2
+        run = toks[k : end + 1 : 2]
+        if (
+            end > k
+            and all(t.text in _HYPHENATED for t in run if t.kind == "word")
+            and any(t.text in _JOINABLE for t in run)
+        ):
+            drop.update(range(k + 1, end, 2))
+        k = end + 1
+    return [t for x, t in enumerate(toks) if x not in drop]
 
 
 @dataclass(frozen=True)
@@ -136,7 +152,7 @@ def _cardinal(toks: list[Tok], i: int) -> tuple[float, int] | None:
             break
         if t in lx.SMALL_NUMBERS:
             v = lx.SMALL_NUMBERS[t]
-            if last == "unit" and v >= 10 and current < 10 and total == 0:
+            if last == "unit" and v >= 10 and current < 10:
                 current = current * 100 + v  # "five twelve"
                 last = "teen"
                 used = True
@@ -152,8 +168,9 @@ def _cardinal(toks: list[Tok], i: int) -> tuple[float, int] | None:
             v = lx.TENS[t]
             if last == "tens":
                 break
-            if last in ("unit", "teen") and current < 100 and total == 0:
-                current = current * 100 + v  # "two fifty six", "ten twenty four"
+            if last in ("unit", "teen") and current < 100 and (total == 0 or current < 10):
+                # "two fifty six", "ten twenty four", "seventy three thousand eight fifty six"
+                current = current * 100 + v
             elif last in ("unit", "teen"):
                 break
             else:
@@ -443,6 +460,20 @@ def expression(toks: list[Tok], i: int) -> Reading | None:
                 inner.end,
                 f"{t.text} {format_number(inner.value)}",
             )
+    # a typed minus sign: "-2", "-ln(1/10)" (not "1-10", "zero-shot" or a spaced minus)
+    if (
+        t.text == "-"
+        and i + 1 < n
+        and toks[i + 1].start == t.end
+        and (i == 0 or toks[i - 1].end < t.start or toks[i - 1].text in ("=", "("))
+    ):
+        inner = expression(toks, i + 1)
+        if inner is None:
+            return None
+        return Reading(-inner.value, inner.end, f"-{inner.note}" if inner.note else "")
+    fn = _function(toks, i)
+    if fn is not None:
+        return fn
     root = _sqrt(toks, i)
     if root is not None:
         value, j, note = root.value, root.end, root.note
@@ -493,6 +524,36 @@ def expression(toks: list[Tok], i: int) -> Reading | None:
     return Reading(value, j, note)
 
 
+def _function(toks: list[Tok], i: int) -> Reading | None:
+    """ "ln(10)", "log(10)", "log10(1000)", "exp(-1)": a function of a bracketed number."""
+    n = len(toks)
+    name = toks[i].text
+    if name not in _FUNCTIONS:
+        return None
+    j, base = i + 1, None
+    if name == "log" and j < n and toks[j].text in ("10", "2") and toks[j].start == toks[i].end:
+        base, j = float(toks[j].text), j + 1
+    if j >= n or toks[j].text != "(":
+        return None
+    inner = _parenthesised(toks, j)
+    if inner is None:
+        return None
+    v, end, shown = inner
+    try:
+        if name == "exp":
+            value = math.exp(min(v, 710.0))
+        elif v <= 0:
+            return None
+        else:
+            value = math.log(v, base) if base else math.log(v)
+    except (OverflowError, ValueError):
+        return None
+    label = f"log{int(base)}" if base else name
+    return Reading(
+        bounded(value), end, f"{label}{shown if shown.startswith('(') else f'({shown})'}"
+    )
+
+
 def _power(toks: list[Tok], j: int, value: float) -> tuple[float, int, int] | None:
     """ "4096 squared", "4096²", "2^12", "two cubed" after a number -> (value, end, k)."""
     n = len(toks)
@@ -519,6 +580,9 @@ def _power(toks: list[Tok], j: int, value: float) -> tuple[float, int, int] | No
 
 def _denominator(toks: list[Tok], i: int) -> tuple[float, int] | None:
     """The number after "over" or "/": a base number or a root ("one over root two")."""
+    fn = _function(toks, i)
+    if fn is not None:
+        return fn.value, fn.end
     root = _sqrt(toks, i)
     if root is not None:
         return root.value, root.end
