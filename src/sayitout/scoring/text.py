@@ -9,6 +9,7 @@ windows; nothing depends on them.
 from __future__ import annotations
 
 import re
+import unicodedata
 from dataclasses import dataclass
 
 from sayitout.scoring.lexicon import NUMBER_WORDS, wordset
@@ -36,6 +37,38 @@ STOPWORDS = wordset(
     know mean gonna wanna thing things stuff something get got go going one way lot bit s t don
     doesn didn isn aren wasn weren won wouldn shouldn couldn because since while"""
 )
+
+
+_LINE_BREAKS = re.compile(r"\r\n?|[\u2028\u2029\x85]")
+_SPACES = re.compile(r"[\t\x0b\x0c\xa0\u1680\u2000-\u200a\u202f\u205f\u3000]")
+
+
+def _nonchar(c: str) -> bool:
+    o = ord(c)
+    return 0xFDD0 <= o <= 0xFDEF or (o & 0xFFFE) == 0xFFFE
+
+
+def clean_text(text: str) -> str:
+    """Any text made safe to score, changing nothing a person could see or meant.
+
+    Lone surrogates ("\\ud800", from bad JSON or invalid UTF-8 read with
+    ``surrogateescape``) become U+FFFD (a pair is joined into its character); line
+    breaks become ``\\n`` and odd spaces a space; control and format characters and
+    noncharacters (NUL, zero-width spaces, a BOM, U+FFFF) are dropped; the result is
+    NFC. The scorer calls this once, at its entry, on every answer.
+    """
+    if not isinstance(text, str):
+        text = "" if text is None else str(text)
+    if any("\ud800" <= c <= "\udfff" for c in text):
+        text = text.encode("utf-16", "surrogatepass").decode("utf-16", "replace")
+    text = _SPACES.sub(" ", _LINE_BREAKS.sub("\n", text))
+    if not text.isprintable():
+        text = "".join(
+            c
+            for c in text
+            if c == "\n" or (unicodedata.category(c) not in ("Cc", "Cf") and not _nonchar(c))
+        )
+    return unicodedata.normalize("NFC", text)
 
 
 @dataclass(frozen=True)
