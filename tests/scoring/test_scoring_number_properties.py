@@ -318,3 +318,26 @@ def test_scorer_entry_never_fails(scorer, loss_rubric, text: str) -> None:
     result = scorer.score(loss_rubric, text)
     assert 0 <= result.score <= 100
     result.answer.encode("utf-8")
+
+
+_TENTH_FORMS = ["one tenth", "a tenth", "0.1", "1/10", "1-10", "point one"]
+
+
+@pytest.mark.parametrize(
+    "answer",
+    [
+        "With ten classes and a uniform output, each class gets a probability of {X}, so the "
+        "loss is minus log of {X}, which is about 2.3.",
+        "The model is uniform so the true class gets {X} and cross entropy is minus log {X}. "
+        "So about two point three.",
+        "uniform softmax over ten classes so {X} each and the loss is about 2.3",
+    ],
+)
+def test_equivalent_forms_score_the_same(scorer, loss_rubric, answer: str) -> None:
+    """Correcting Whisper's "1-10" to "one tenth" (or typing 0.1, 1/10) never changes the
+    score or a key point's status."""
+    results = scorer.score_many([(loss_rubric, answer.format(X=x)) for x in _TENTH_FORMS])
+    assert len({r.score for r in results}) == 1, [
+        (x, r.score) for x, r in zip(_TENTH_FORMS, results, strict=True)
+    ]
+    assert len({tuple(k.status for k in r.key_points) for r in results}) == 1

@@ -8,6 +8,7 @@ import pytest
 
 from sayitout.bank.models import NumericAnswer
 from sayitout.scoring.numbers import find_numbers, judge, same_number
+from sayitout.scoring.numbers.canonical import canonical_numbers
 
 
 @pytest.mark.parametrize(
@@ -384,3 +385,36 @@ def test_a_huge_number_is_a_wrong_answer() -> None:
     assert same_number(1e308 * 10, 1e308 * 10)
     assert not same_number(float("inf"), 2.0)
     assert not same_number(float("nan"), float("nan"))
+
+
+# ---- one spelling per number for the embedding model (issue 12 §3) ----------------------
+
+
+@pytest.mark.parametrize(
+    ("text", "respelled"),
+    [
+        ("each class gets one tenth", "each class gets 0.1"),
+        ("each class gets a tenth", "each class gets 0.1"),
+        ("each class gets 1/10", "each class gets 0.1"),
+        ("each class gets 1-10", "each class gets 0.1"),
+        ("each class gets point one", "each class gets 0.1"),
+        ("about forty-one point seven minutes", "about 41.7 minutes"),
+        ("seven point five times ten to the minus five", "7.5e-05"),
+        ("16,781,312 parameters", "16781312 parameters"),
+        # more than a number keeps its words; names are not numbers
+        ("half of three e minus four", "half of three e minus four"),
+        ("sqrt(2/512)", "sqrt(2/512)"),
+        ("fp16 and zero grad, the one that works", "fp16 and zero grad, the one that works"),
+    ],
+)
+def test_numbers_respelled_for_the_model(text: str, respelled: str) -> None:
+    assert canonical_numbers(text).text == respelled
+
+
+def test_respelled_offsets_map_spans() -> None:
+    text = "so about forty one point seven minutes ok"
+    c = canonical_numbers(text)
+    assert c.text == "so about 41.7 minutes ok"
+    start, end = text.index("about"), text.index(" ok")
+    assert c.text[c.offset(start) : c.offset(end)] == "about 41.7 minutes"
+    assert c.offset(len(text)) == len(c.text)

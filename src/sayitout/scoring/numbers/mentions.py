@@ -56,6 +56,9 @@ class NumberMention:
     came before."""
     computed: bool = False
     """The value of an arithmetic chain the candidate said ("4096 x 4096 + 4096")."""
+    number_span: tuple[int, int] | None = None
+    """Where the number itself is, without an approximation word or unit ("forty one
+    point seven" in "about forty one point seven minutes"); None for a chain's value."""
 
 
 _CLAUSE_BREAK = re.compile(r"[,.;:!?—–]|\s-\s|\n")
@@ -177,13 +180,20 @@ def _is_rate(toks: list[Tok], j: int) -> int | None:
     return None
 
 
-def _is_lead(text: str, toks: list[Tok], start_i: int, end_j: int) -> bool:
-    """The number at ``toks[start_i:end_j]`` opens the answer, said as the answer: only
-    preamble words before it ("So, um, it's about"), and a sentence break or a
-    justification ("because", "since") right after it."""
-    for t in toks[:start_i]:
+def _preamble_end(toks: list[Tok]) -> int:
+    """Index of the first token that is not a preamble word ("So, um, it's about")."""
+    for k, t in enumerate(toks):
         if t.text not in lx.PREAMBLE and t.text not in lx.FILLERS and t.text not in "=~≈":
-            return False
+            return k
+    return len(toks)
+
+
+def _is_lead(text: str, toks: list[Tok], start_i: int, end_j: int, preamble_end: int) -> bool:
+    """The number at ``toks[start_i:end_j]`` opens the answer, said as the answer: only
+    preamble words before it (``start_i <= preamble_end``), and a sentence break or a
+    justification ("because", "since") right after it."""
+    if start_i > preamble_end:
+        return False
     if end_j >= len(toks):
         return True
     gap = text[toks[end_j - 1].end : toks[end_j].start]
@@ -267,7 +277,9 @@ class _Found:
     """Index of the token after it (and its unit, or a counted thing: "8 GPUs")."""
 
 
-def _with_chains(text: str, toks: list[Tok], found: list[_Found]) -> list[NumberMention]:
+def _with_chains(
+    text: str, toks: list[Tok], found: list[_Found], preamble_end: int
+) -> list[NumberMention]:
     """Mentions in order, each arithmetic chain's value added after its last operand."""
     out: list[NumberMention] = []
     k = 0
@@ -307,7 +319,8 @@ def _with_chains(text: str, toks: list[Tok], found: list[_Found]) -> list[Number
                     operand=operand,
                     vague=False,
                     computed=True,
-                    lead=not operand and _is_lead(text, toks, head.start, tail.after),
+                    number_span=None,
+                    lead=not operand and _is_lead(text, toks, head.start, tail.after, preamble_end),
                 )
             )
         k = last + 1
@@ -318,6 +331,7 @@ def find_numbers(text: str) -> list[NumberMention]:
     """Every number stated in ``text``, in order, with unit and span."""
     toks = tokenise(text)
     found: list[_Found] = []
+    preamble_end = _preamble_end(toks)
     i = 0
     n = len(toks)
     while i < n:
@@ -381,9 +395,11 @@ def find_numbers(text: str) -> list[NumberMention]:
                     explicit=_explicit(toks, i),
                     vague=vague,
                     hypothetical=_is_hypothetical(toks, start_i),
-                    lead=not (vague or operand) and _is_lead(text, toks, start_i, after),
+                    lead=not (vague or operand)
+                    and _is_lead(text, toks, start_i, after, preamble_end),
                     approximate=start_i < i,
                     corrected=_corrected(text, toks, start_i),
+                    number_span=(toks[i].start, toks[expr.end - 1].end),
                 ),
                 start_i,
                 i,
@@ -391,4 +407,4 @@ def find_numbers(text: str) -> list[NumberMention]:
             )
         )
         i = after
-    return _with_chains(text, toks, found)
+    return _with_chains(text, toks, found, preamble_end)

@@ -47,6 +47,8 @@ _HYPHENATED = _JOINABLE | lx.wordset("and a e minus point oh to the power of tim
 _FUNCTIONS = {"ln": math.log, "log": math.log, "exp": math.exp}
 """Functions typed with brackets: "ln(10)", "-ln(1/10)", "exp(-1)"; "log" is natural."""
 
+MAX_DEPTH = 12
+"""Deeper nesting ("half of half of ...", "----5") is not read as one number."""
 MAX_EXP = 300
 """Larger powers of ten would overflow a float: such words are not an exponent."""
 
@@ -339,7 +341,7 @@ def _pow10(value: float, exp: int) -> float:
     return bounded(value * 10.0 ** max(-MAX_EXP, min(MAX_EXP, exp)))
 
 
-def _sqrt(toks: list[Tok], i: int) -> Reading | None:
+def _sqrt(toks: list[Tok], i: int, depth: int) -> Reading | None:
     """ "sqrt(2/512)", "√2", "square root of two over five twelve", "root two"."""
     n = len(toks)
     t = toks[i]
@@ -351,12 +353,14 @@ def _sqrt(toks: list[Tok], i: int) -> Reading | None:
     else:
         return None
     if j < n and toks[j].text == "(":
-        inner = _parenthesised(toks, j)
+        inner = _parenthesised(toks, j, depth)
         if inner is None:
             return None
         v, end, shown = inner
     elif j < n and toks[j].text == "of":
-        inner_r = expression(toks, j + 1) if j + 1 < n else None  # root of the whole fraction
+        inner_r = (
+            expression(toks, j + 1, depth + 1) if j + 1 < n else None
+        )  # root of the whole fraction
         if inner_r is None:
             return None
         v, end = inner_r.value, inner_r.end
@@ -372,16 +376,16 @@ def _sqrt(toks: list[Tok], i: int) -> Reading | None:
     return Reading(bounded(math.sqrt(v)), end, f"√{shown}")
 
 
-def _parenthesised(toks: list[Tok], i: int) -> tuple[float, int, str] | None:
+def _parenthesised(toks: list[Tok], i: int, depth: int) -> tuple[float, int, str] | None:
     """ "(2/512)", "(2 / 512)": an expression in brackets -> (value, end, shown)."""
     n = len(toks)
-    inner = expression(toks, i + 1) if i + 1 < n else None
+    inner = expression(toks, i + 1, depth + 1) if i + 1 < n else None
     if inner is None:
         return None
     value, j = inner.value, inner.end
     while j + 1 < n and toks[j].text in lx.TIMES | lx.DIVIDED | {"+", "-"}:
         op = toks[j].text
-        nxt = expression(toks, j + 1)
+        nxt = expression(toks, j + 1, depth + 1)
         if nxt is None:
             return None
         if op in lx.DIVIDED:
@@ -427,14 +431,16 @@ def _range_fraction(toks: list[Tok], i: int, value: float) -> Reading | None:
     )
 
 
-def expression(toks: list[Tok], i: int) -> Reading | None:
+def expression(toks: list[Tok], i: int, depth: int = 0) -> Reading | None:
     """A full number at ``toks[i]``: base, exponent, fraction, root, "half of"."""
+    if depth > MAX_DEPTH:
+        return None  # "half of half of ... ", "sqrt(sqrt(...": no number is nested deeper
     n = len(toks)
     t = toks[i]
     # "half of X", "a quarter of X"
     k = i + 1 if t.text in ("a", "one") else i
     if k < n and toks[k].text in lx.FRACTIONS_OF and k + 1 < n and toks[k + 1].text == "of":
-        inner = expression(toks, k + 2) if k + 2 < n else None
+        inner = expression(toks, k + 2, depth + 1) if k + 2 < n else None
         if inner:
             f = lx.FRACTIONS_OF[toks[k].text]
             return Reading(
@@ -453,7 +459,7 @@ def expression(toks: list[Tok], i: int) -> Reading | None:
         den = lx.ORDINALS[toks[i + 1].text]
         return Reading(1 / den, i + 2, f"1/{den}")
     if t.text in lx.MULTIPLES and i + 1 < n:
-        inner = expression(toks, i + 1)
+        inner = expression(toks, i + 1, depth + 1)
         if inner:
             return Reading(
                 bounded(inner.value * lx.MULTIPLES[t.text]),
@@ -467,14 +473,14 @@ def expression(toks: list[Tok], i: int) -> Reading | None:
         and toks[i + 1].start == t.end
         and (i == 0 or toks[i - 1].end < t.start or toks[i - 1].text in ("=", "("))
     ):
-        inner = expression(toks, i + 1)
+        inner = expression(toks, i + 1, depth + 1)
         if inner is None:
             return None
         return Reading(-inner.value, inner.end, f"-{inner.note}" if inner.note else "")
-    fn = _function(toks, i)
+    fn = _function(toks, i, depth)
     if fn is not None:
         return fn
-    root = _sqrt(toks, i)
+    root = _sqrt(toks, i, depth)
     if root is not None:
         value, j, note = root.value, root.end, root.note
     else:
@@ -516,7 +522,7 @@ def expression(toks: list[Tok], i: int) -> Reading | None:
         return Reading(value / den, j + 1, f"{format_number(value)}/{den}")
     # fraction: "one over sixteen", "1/16"
     if j + 1 < n and toks[j].text in ("over", "/"):
-        d = _denominator(toks, j + 1)
+        d = _denominator(toks, j + 1, depth)
         if d and d[0] != 0:
             shown = note or format_number(value)
             note = f"{shown} over {format_number(d[0])}"
@@ -524,7 +530,7 @@ def expression(toks: list[Tok], i: int) -> Reading | None:
     return Reading(value, j, note)
 
 
-def _function(toks: list[Tok], i: int) -> Reading | None:
+def _function(toks: list[Tok], i: int, depth: int) -> Reading | None:
     """ "ln(10)", "log(10)", "log10(1000)", "exp(-1)": a function of a bracketed number."""
     n = len(toks)
     name = toks[i].text
@@ -535,7 +541,7 @@ def _function(toks: list[Tok], i: int) -> Reading | None:
         base, j = float(toks[j].text), j + 1
     if j >= n or toks[j].text != "(":
         return None
-    inner = _parenthesised(toks, j)
+    inner = _parenthesised(toks, j, depth)
     if inner is None:
         return None
     v, end, shown = inner
@@ -578,12 +584,12 @@ def _power(toks: list[Tok], j: int, value: float) -> tuple[float, int, int] | No
         return bounded(math.copysign(math.inf, value) if k % 2 else math.inf), end, k
 
 
-def _denominator(toks: list[Tok], i: int) -> tuple[float, int] | None:
+def _denominator(toks: list[Tok], i: int, depth: int) -> tuple[float, int] | None:
     """The number after "over" or "/": a base number or a root ("one over root two")."""
-    fn = _function(toks, i)
+    fn = _function(toks, i, depth)
     if fn is not None:
         return fn.value, fn.end
-    root = _sqrt(toks, i)
+    root = _sqrt(toks, i, depth)
     if root is not None:
         return root.value, root.end
     return _base(toks, i)
