@@ -29,11 +29,12 @@ from sayitout.scoring.matching import (
     lexical,
     number_tokens,
     numbers_agree,
+    word_stems,
 )
 from sayitout.scoring.result import KeyPointResult, MisconceptionResult
 from sayitout.scoring.roles import Clause, Roles
 from sayitout.scoring.statements import asked_words, is_keyword_list
-from sayitout.scoring.text import Span, Window, content_stems, tidy_quote
+from sayitout.scoring.text import Span, Window, tidy_quote
 from sayitout.speech.transcript import Transcript
 
 #: How many words after a window are searched for a direction word when the window
@@ -75,7 +76,10 @@ class AnswerText:
 
     text: str
     transcript: Transcript
+    numbers: list[numbers.NumberMention]
+    """Every number the answer states (``numbers.find_numbers``)."""
     words: list[Span]
+    """Its words; the words of one stated number are one word ("one tenth")."""
     windows: list[Window]
     truncated: bool
     english: bool
@@ -113,9 +117,13 @@ class Matcher:
         self.sims = prep.emb @ win_emb.T  # texts x windows
         self._pol: dict[int, polarity.Polarity] = {}
         self._wide: dict[int, polarity.Polarity] = {}
-        self._nums = [numbers.find_numbers(w.text) for w in self.wins]
+        # numbers and content words are read once for the whole answer, then shared out
+        found = answer.numbers
+        per_word = word_stems(answer.text, answer.words, found)
+        self._nums = [[m for m in found if w.start <= m.start < w.end] for w in self.wins]
         self._stems = [
-            content_stems(w.text) | number_tokens(self._nums[j]) for j, w in enumerate(self.wins)
+            frozenset().union(*per_word[w.first : w.last + 1]) | number_tokens(self._nums[j])
+            for j, w in enumerate(self.wins)
         ]
         self._clauses: list[Clause] | None = None
         asked = asked_words(answer.text, answer.words)

@@ -19,12 +19,12 @@ counts.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from sayitout.scoring import numbers, polarity
-from sayitout.scoring.text import content_stems
+from sayitout.scoring.text import Span, content_stems, words
 
 #: Generic answers with no content: a rubric sentence's similarity to them is its
 #: off-topic baseline.
@@ -130,11 +130,24 @@ def number_tokens(found: list[numbers.NumberMention] | tuple[numbers.NumberMenti
     return frozenset(f"#{m.value:.4g}" for m in found)
 
 
+def word_stems(
+    text: str, ws: list[Span], found: Sequence[numbers.NumberMention]
+) -> list[frozenset[str]]:
+    """Per word: its content stems; none for a word inside a stated number, which counts
+    by its value (``number_tokens``) whether said "one tenth", "1/10" or "0.1"."""
+    out = []
+    for w in ws:
+        inside = any(m.start < w.end and w.start < m.end for m in found)
+        out.append(frozenset() if inside else content_stems(text[w.start : w.end]))
+    return out
+
+
 def make_rubric_text(text: str) -> RubricText:
     found = tuple(numbers.find_numbers(text))
+    stems = frozenset().union(*word_stems(text, words(text), found))
     return RubricText(
         text=text,
-        stems=content_stems(text) | number_tokens(found),
+        stems=stems | number_tokens(found),
         polarity=polarity.analyse(text),
         numbers=found,
     )

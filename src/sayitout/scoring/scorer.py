@@ -30,10 +30,17 @@ from sayitout.scoring.matching import (
     make_rubric_text,
     stem_weights,
 )
-from sayitout.scoring.result import AnswerScore, KeyPointResult, MisconceptionResult
+from sayitout.scoring.result import (
+    AnswerScore,
+    KeyPointResult,
+    MisconceptionResult,
+    NumericResult,
+)
 from sayitout.scoring.roles import Roles
 from sayitout.scoring.text import (
     MAX_WINDOW_WORDS,
+    Span,
+    clean_text,
     content_stems,
     looks_english,
     windows,
@@ -151,18 +158,22 @@ class Scorer:
         emb = self._embed_windows(answers)
         matched: list[MatchResult | None] = []
         offset = 0
-        for prep, ans in zip(prepared, answers, strict=True):
+        numeric = [
+            numbers.judge(r.numeric, ans.text) if r.numeric else None
+            for (r, _), ans in zip(pairs, answers, strict=True)
+        ]
+        for prep, ans, num in zip(prepared, answers, numeric, strict=True):
             n = len(ans.windows)
             if prep is None or not ans.windows:
                 matched.append(None)
             else:
                 win_emb = emb[offset : offset + n]
-                right = _number_right(prep.rubric, ans.text)
+                right = num is not None and num.correct
                 matched.append(Matcher(self.params, prep, ans, win_emb, number_right=right).match())
             offset += n
         return [
-            self._grade(rubric, ans, m)
-            for (rubric, _), ans, m in zip(pairs, answers, matched, strict=True)
+            self._grade(rubric, ans, m, num)
+            for (rubric, _), ans, m, num in zip(pairs, answers, matched, numeric, strict=True)
         ]
 
     def _embed_windows(self, answers: list[AnswerText]) -> np.ndarray:
@@ -184,6 +195,7 @@ class Scorer:
         rubric: Rubric,
         ans: AnswerText,
         matched: MatchResult | None,
+        numeric: NumericResult | None,
     ) -> AnswerScore:
         p = self.params
         notes: list[str] = []
@@ -210,7 +222,6 @@ class Scorer:
             ]
         else:
             kp_results, mis_results = matched
-        numeric = numbers.judge(rubric.numeric, ans.text) if rubric.numeric else None
         score = overall_score(kp_results, numeric, mis_results, p)
         if not ans.text.strip():
             score = 0
@@ -244,10 +255,6 @@ def _parts(text: str) -> list[str]:
     return pieces if len(pieces) >= 2 else []
 
 
-def _number_right(rubric: Rubric, text: str) -> bool:
-    return rubric.numeric is not None and numbers.judge(rubric.numeric, text).correct
-
-
 def _roles(rubric: Rubric) -> Roles:
     names = [*rubric.hotwords, *(t for kp in rubric.key_points for t in kp.terms)]
     mis = [t for m in rubric.misconceptions for t in (m.text, *m.paraphrases)]
@@ -255,14 +262,36 @@ def _roles(rubric: Rubric) -> Roles:
     return Roles.for_rubric(names, mis, kps)
 
 
+def _number_units(ws: list[Span], found: list[numbers.NumberMention]) -> list[Span]:
+    """The words, with the words of each stated number joined into one: "one tenth",
+    "1/10" and "0.1" are one word each, so the answer's windows, and so its score, do
+    not depend on how a number is spelled."""
+    if not found:
+        return ws
+    out: list[Span] = []
+    k = 0
+    for w in ws:
+        while k < len(found) and found[k].end <= w.start:
+            k += 1
+        inside = k < len(found) and found[k].start <= w.start and w.end <= found[k].end + 1
+        if inside and out and out[-1].start >= found[k].start:
+            prev = out[-1]
+            out[-1] = Span(f"{prev.norm} {w.norm}", prev.start, w.end)
+        else:
+            out.append(w)
+    return out
+
+
 def _answer_text(answer: Transcript | str) -> AnswerText:
     transcript = answer if isinstance(answer, Transcript) else Transcript.typed(answer)
-    text = transcript.text
-    ws = words(text)
+    text = clean_text(transcript.text)
+    found = numbers.find_numbers(text)
+    ws = _number_units(words(text), found)
     wins, truncated = windows(text, ws)
     return AnswerText(
         text=text,
         transcript=transcript,
+        numbers=found,
         words=ws,
         windows=wins,
         truncated=truncated,
