@@ -176,6 +176,7 @@ def evaluate(scorer, answers: list[ExternalAnswer], min_answers: int = 5) -> dic
         per_q_scorer.append(pearson(g, [scores[i] for i in idx]))
         per_q_cosine.append(pearson(g, [cosine[i] for i in idx]))
     correct = [i for i, g in enumerate(grades) if g == 1.0]
+    graded = list(zip(scores, grades, strict=True))
     points = [len(r.key_points) for r in rubrics.values()]
     return {
         "answers": len(answers),
@@ -189,7 +190,7 @@ def evaluate(scorer, answers: list[ExternalAnswer], min_answers: int = 5) -> dic
         "correct_scored_0": sum(scores[i] == 0 for i in correct),
         "correct_answers": len(correct),
         "mean_score_by_grade": {
-            str(g): round(statistics.fmean(s for s, x in zip(scores, grades) if x == g) * 100, 1)
+            str(g): round(100 * statistics.fmean(s for s, x in graded if x == g), 1)
             for g in sorted(set(grades))
         },
         "answers_per_s": round(len(answers) / score_s, 1),

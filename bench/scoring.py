@@ -234,9 +234,9 @@ def main() -> int:
     )
     args = ap.parse_args()
 
-    import external
     import torch
 
+    import external
     from sayitout.bank.loader import load_bank
     from sayitout.scoring import Scorer
     from sayitout.scoring.matching import Params
