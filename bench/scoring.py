@@ -223,6 +223,7 @@ def main() -> int:
     ap.add_argument("--external-split", default="train", help="split of the external set")
     ap.add_argument("--external-max", type=int, default=0, help="score at most N external answers")
     ap.add_argument("--no-speed", action="store_true", help="skip the timings")
+    ap.add_argument("--speed-only", action="store_true", help="only the timings")
     ap.add_argument("--show", type=int, default=6, help="worst answers to list per part")
     ap.add_argument(
         "--ab",
@@ -263,7 +264,7 @@ def main() -> int:
     load_avg = os.getloadavg() if hasattr(os, "getloadavg") else None
 
     out: dict[str, Any] = {}
-    for name, rows in parts.items():
+    for name, rows in parts.items() if not args.speed_only else ():
         scores = [
             r.score
             for r in scorer.score_many([(rubrics[r["question_id"]], r["answer"]) for r in rows])
@@ -289,7 +290,9 @@ def main() -> int:
             print("\n".join(misses(rows, scores, args.show)))
 
     variants = {}
-    for label, fn in (("rubric_light", light), ("rubric_bare", bare)):
+    for label, fn in (
+        (("rubric_light", light), ("rubric_bare", bare)) if not args.speed_only else ()
+    ):
         stripped = {q: fn(r) for q, r in rubrics.items()}
         scorer.prepare_many(list(stripped.values()))
         variants[label] = {}
@@ -307,7 +310,9 @@ def main() -> int:
         print(f"== {label}: " + "; ".join(f"{n} {v}" for n, v in variants[label].items()))
     out.update(variants)
 
-    if ext_path is None:
+    if args.speed_only:
+        pass
+    elif ext_path is None:
         print(
             f"== external: skipped (give --external DIR or set ${external.ENV}; "
             "see bench/external.py)"
@@ -351,8 +356,8 @@ def main() -> int:
     )
     out.update(
         {
-            "spearman_dev": out["dev"]["spearman"],
-            "spearman_test": out["test"]["spearman"],
+            "spearman_dev": out["dev"]["spearman"] if "dev" in out else None,
+            "spearman_test": out["test"]["spearman"] if "test" in out else None,
             "model_load_s": round(load_s, 3),
             "rubric_prep_s": round(prep_s, 3),
             "device": scorer.embedder.device,
