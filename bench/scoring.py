@@ -212,6 +212,24 @@ def speed(scorer, rubrics: dict, rows: list[dict[str, str]], repeats: int) -> di
 # ------------------------------------------------------------------ main
 
 
+def targets(out: dict[str, Any]) -> dict[str, bool]:
+    """Issue 9's targets, each met or not (speed targets only when timed)."""
+    test = out["test"]
+    met = {
+        "test_spearman>=0.85": test["spearman"] >= 0.85,
+        "test_strong>=70_share>=0.95": test["strong_ge70"] >= 0.95,
+        "test_wrong<=30_share>=0.95": test["wrong_le30"] >= 0.95,
+        "test_keyword_readback_max<=40": (test["non_answer_max"] or 0) <= 40,
+        "rubric_light_test_spearman>=0.75": out["rubric_light"]["test"]["spearman"] >= 0.75,
+    }
+    if out.get("external"):
+        met["external_pearson>=0.60"] = out["external"]["pearson"] >= 0.60
+    if out.get("speed"):
+        met["single_150_words<=60ms"] = out["speed"]["single_150_words_ms"] <= 60
+        met["batch>=50_per_s"] = out["speed"]["batch_answers_per_s"] >= 50
+    return met
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--device", default="cpu")
@@ -350,6 +368,12 @@ def main() -> int:
                 f"A/B {path}: batch {fig['batch_answers_per_s']} answers/s, single median "
                 f"{fig['single_answer_ms_median']} ms"
             )
+    if "test" in out:
+        out["targets"] = targets(out)
+        print(
+            "== issue 9 targets: "
+            + ", ".join(f"{k} {'met' if v else 'NOT met'}" for k, v in out["targets"].items())
+        )
     print(
         f"device {scorer.embedder.device}, torch threads {torch.get_num_threads()}, "
         f"load average {load_avg}; model load {load_s:.2f} s, rubrics {prep_s:.2f} s"
