@@ -181,17 +181,17 @@ def long_answer(rows: list[dict[str, str]], qid: str, words: int) -> str:
 
 def speed(scorer, rubrics: dict, rows: list[dict[str, str]], repeats: int) -> dict[str, Any]:
     qids = sorted(rubrics)[:: max(1, len(rubrics) // 8)][:8]
-    per_length: dict[int, float] = {}
-    for words in LENGTHS:
-        answers = [(rubrics[q], long_answer(rows, q, words)) for q in qids]
-        scorer.score_many(answers)  # warm: tokenizer and model paths for this length
-        times = []
-        for k in range(repeats):
-            rubric, answer = answers[k % len(answers)]
+    answers = {w: [(rubrics[q], long_answer(rows, q, w)) for q in qids] for w in LENGTHS}
+    for pairs in answers.values():
+        scorer.score_many(pairs)  # warm: tokenizer and model paths for each length
+    times: dict[int, list[float]] = {w: [] for w in LENGTHS}
+    for k in range(repeats):  # lengths take turns, so they all see the same load
+        for words in LENGTHS:
+            rubric, answer = answers[words][k % len(qids)]
             t0 = time.perf_counter()
             scorer.score(rubric, answer)
-            times.append((time.perf_counter() - t0) * 1000)
-        per_length[words] = round(statistics.median(times), 2)
+            times[words].append((time.perf_counter() - t0) * 1000)
+    per_length = {w: round(statistics.median(t), 2) for w, t in times.items()}
     items = [(rubrics[r["question_id"]], r["answer"]) for r in rows]
     rates = []
     for _ in range(3):
