@@ -115,7 +115,9 @@ def test_original_answers_written_as_speech(dev: list[dict[str, str]]) -> None:
     assert fillers / len(rows) > 0.5
 
 
-def test_new_answers_cover_the_hard_forms(dev: list[dict[str, str]], test: list[dict[str, str]]) -> None:
+def test_new_answers_cover_the_hard_forms(
+    dev: list[dict[str, str]], test: list[dict[str, str]]
+) -> None:
     new = [r["answer"] for r in dev + test if r["style"] != "original"]
     assert sum(bool(re.search(r"\d,\d{3}", a)) for a in new) >= 5  # comma-grouped digits
     assert sum(bool(re.search(r"\b[a-z]+ty-[a-z]+", a, re.I)) for a in new) >= 5  # forty-one
