@@ -23,6 +23,8 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+import numpy as np
+
 from sayitout.scoring import numbers, polarity
 from sayitout.scoring.text import Span, content_stems, words
 
@@ -177,6 +179,57 @@ def lexical(
         if term and term <= window_stems:
             share = max(share, 0.5) + 0.15
     return min(1.0, share)
+
+
+@dataclass(frozen=True)
+class Lexicon:
+    """A rubric's sentences as weighted stem vectors, so that ``lexical`` can be computed
+    for every sentence and window at once (``lexical_matrix``)."""
+
+    index: dict[str, int]
+    """Stem -> column."""
+    weights: np.ndarray
+    """Rows x stems: a sentence's stem weights (0 where it lacks the stem)."""
+    totals: np.ndarray
+    """Per row: the sum of its weights."""
+    terms: tuple[tuple[tuple[int, ...], ...], ...]
+    """Per row: its item's terms, each as the columns of its stems."""
+
+    @classmethod
+    def build(
+        cls,
+        rows: Sequence[frozenset[str]],
+        row_terms: Sequence[tuple[frozenset[str], ...]],
+        weights: Mapping[str, float],
+    ) -> Lexicon:
+        index: dict[str, int] = {}
+        for stems in (*rows, *(t for terms in row_terms for t in terms)):
+            for s in sorted(stems):
+                index.setdefault(s, len(index))
+        w = np.zeros((len(rows), len(index)), dtype=np.float32)
+        for r, stems in enumerate(rows):
+            for s in stems:
+                w[r, index[s]] = weights.get(s, 1.0)
+        terms = tuple(
+            tuple(tuple(index[s] for s in sorted(t)) for t in ts if t) for ts in row_terms
+        )
+        return cls(index, w, w.sum(axis=1), terms)
+
+
+def lexical_matrix(lexicon: Lexicon, window_stems: Sequence[frozenset[str]]) -> np.ndarray:
+    """``lexical`` for every rubric sentence (rows) and window (columns) at once."""
+    x = np.zeros((len(window_stems), len(lexicon.index)), dtype=np.float32)
+    for j, stems in enumerate(window_stems):
+        cols = [lexicon.index[s] for s in stems if s in lexicon.index]
+        x[j, cols] = 1.0
+    totals = np.where(lexicon.totals > 0, lexicon.totals, 1.0)
+    share = np.einsum("rv,jv->rj", lexicon.weights, x) / totals[:, None]
+    for r, terms in enumerate(lexicon.terms):
+        for cols in terms:
+            found = x[:, list(cols)].min(axis=1) > 0
+            if found.any():
+                share[r, found] = np.maximum(share[r, found], 0.5) + 0.15
+    return np.minimum(share, 1.0)
 
 
 def stem_weights(items: Iterable[Iterable[frozenset[str]]], power: float) -> dict[str, float]:

@@ -25,6 +25,7 @@ from sayitout.scoring.embedder import Embedder
 from sayitout.scoring.matcher import AnswerText, Item, Matcher, MatchResult, PreparedRubric
 from sayitout.scoring.matching import (
     DISTRACTORS,
+    Lexicon,
     Params,
     RubricText,
     make_rubric_text,
@@ -123,13 +124,15 @@ class Scorer:
             per_rubric.append((texts, items))
             all_texts.extend(t.text for t in texts)
         emb = self.embedder.encode(all_texts)
-        base = (emb @ self._distractor_emb().T).max(axis=1) if len(emb) else np.zeros(0)
+        dis = self._distractor_emb()
+        base = np.einsum("ik,jk->ij", emb, dis).max(axis=1) if len(emb) else np.zeros(0)
         out = []
         offset = 0
         for rubric, (texts, items) in zip(rubrics, per_rubric, strict=True):
             n = len(texts)
             roles = _roles(rubric)
             sentences = [[texts[r].stems for r in item.text_rows] for item in items]
+            items_by_row = {r: item for item in items for r in item.text_rows}
             out.append(
                 PreparedRubric(
                     rubric=rubric,
@@ -139,7 +142,11 @@ class Scorer:
                     items=tuple(items),
                     roles=roles,
                     clauses=tuple(tuple(roles.clauses(t.text)) if roles else () for t in texts),
-                    weights=stem_weights(sentences, self.params.idf_power),
+                    lexicon=Lexicon.build(
+                        [t.stems for t in texts],
+                        [items_by_row[r].term_stems for r in range(n)],
+                        stem_weights(sentences, self.params.idf_power),
+                    ),
                 )
             )
             offset += n

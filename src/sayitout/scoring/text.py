@@ -8,6 +8,7 @@ windows; nothing depends on them.
 
 from __future__ import annotations
 
+import functools
 import re
 import unicodedata
 from dataclasses import dataclass
@@ -251,6 +252,7 @@ _SUFFIXES = (
 _FAMILY = frozenset(s for s in _SUFFIXES if s.startswith(("iz", "is", "at")))
 
 
+@functools.lru_cache(maxsize=65536)
 def stem(word: str) -> str:
     """A light suffix-stripping stemmer: "scaling"/"scale"/"scaled" meet, and so do word
     families ("normalize"/"normalization"/"normalise", "saturate"/"saturation",
