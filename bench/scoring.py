@@ -248,8 +248,8 @@ def main() -> int:
         type=int,
         default=0,
         metavar="ROUNDS",
-        help="also time the per-window path and late chunking with and without isolated "
-        "misconception windows, interleaved, ROUNDS times (on the dev part)",
+        help="also time the per-window strategy against late chunking, interleaved, "
+        "ROUNDS times (on the dev part)",
     )
     args = ap.parse_args()
 
@@ -394,19 +394,13 @@ def main() -> int:
 
 
 def _ab(scorer, params_cls, items, rounds: int, repeats: int) -> dict:
-    """Per-window encoding, late chunking (misconceptions judged on the pooled windows,
-    the default) and late chunking with misconceptions judged on isolated windows, on one
-    shared model, taking turns so that all see the same load from other processes."""
-    from dataclasses import replace
-
+    """Per-window encoding and late chunking (the default) on one shared model, taking
+    turns so that both see the same load from other processes."""
     from sayitout.scoring import Scorer
 
     paths = {
         "per_window": Scorer(embedder=scorer.embedder, params=params_cls.per_window()),
         "late_chunking": Scorer(embedder=scorer.embedder, params=params_cls()),
-        "late_chunking_isolated_misconceptions": Scorer(
-            embedder=scorer.embedder, params=replace(params_cls(), isolate_misconceptions=2)
-        ),
     }
     for s in paths.values():
         s.prepare_many([r for r, _ in items])
