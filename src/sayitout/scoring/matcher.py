@@ -215,7 +215,8 @@ class Matcher:
         return cand
 
     def _role_binding(self, item: Item) -> tuple[float, bool, tuple[int, int] | None]:
-        """The best binding of the item's sentences to the answer's clauses."""
+        """The best binding of the item's sentences to the answer's clauses, whether the
+        answer states one of them the other way round, and the bound clause's span."""
         if not self.prep.roles:
             return 0.0, False, None
         bound, swapped, span = 0.0, False, None
@@ -246,8 +247,7 @@ class Matcher:
         if bound >= self.p.role_bound and span is not None:
             j = self._window_for(span)
             if j is not None:
-                quote = self._quote_span(span)
-                return Candidate(1.0, bound, j, None, {"roles": True}), quote
+                return Candidate(1.0, bound, j, None, {"roles": True}), self._quote_span(span)
         c = self.best(item, True)
         if c.window is None or c.match < self.p.misconception:
             return None
