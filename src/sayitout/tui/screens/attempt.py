@@ -19,21 +19,20 @@ from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Header, Label, Static
 
 from sayitout.errors import SayitoutError
+from sayitout.report.bands import score_style
+from sayitout.report.dates import day, when
 from sayitout.report.highlight import evidence_spans
 from sayitout.speech.transcript import Transcript
 from sayitout.store import AttemptRecord, AttemptSummary, Store
+from sayitout.tui.messages import Failed
+from sayitout.tui.widgets.score_card import MARKS
 
 SEEK_STEP_S = 5.0
-_MARKS = {"covered": ("✔", "green"), "partial": ("◐", "yellow"), "missed": ("✘", "red")}
 
 
 class AudioPlayer(Protocol):
     def play(self, audio: Any, sample_rate: int) -> Any: ...
     def stop(self) -> None: ...
-
-
-def score_style(score: float) -> str:
-    return "bold green" if score >= 75 else ("bold yellow" if score >= 50 else "bold red")
 
 
 def word_offsets(transcript: Transcript, text: str) -> list[tuple[int, float]]:
@@ -73,12 +72,6 @@ class AttemptLoaded(Message):
     def __init__(self, record: AttemptRecord, earlier: list[AttemptSummary], question: str) -> None:
         super().__init__()
         self.record, self.earlier, self.question = record, earlier, question
-
-
-class AttemptFailed(Message):
-    def __init__(self, title: str, message: str, hint: str | None) -> None:
-        super().__init__()
-        self.title, self.message, self.hint = title, message, hint
 
 
 class AudioLoaded(Message):
@@ -159,11 +152,6 @@ class AttemptScreen(Screen):
     def on_mount(self) -> None:
         self.title = "sayitout"
         self.sub_title = f"attempt {self.attempt_id}"
-        if self.bank is None:
-            try:
-                self.bank = getattr(getattr(self.app, "services", None), "bank", None)
-            except SayitoutError:
-                self.bank = None
         table = self.query_one("#earlier", DataTable)
         for label in ("", "When", "Score", "Coverage", "Pace", "Fillers/min", "Rubric"):
             table.add_column(label)
@@ -181,7 +169,7 @@ class AttemptScreen(Screen):
             record = self.store.attempt(attempt_id)
             earlier = self.store.previous_attempts(attempt_id)
         except SayitoutError as exc:
-            self.post_message(AttemptFailed(exc.title, exc.message, exc.hint))
+            self.post_message(Failed.from_error(exc))
             return
         question = ""
         if self.bank is not None:
@@ -191,8 +179,9 @@ class AttemptScreen(Screen):
                 question = ""
         self.post_message(AttemptLoaded(record, earlier, question))
 
-    @on(AttemptFailed)
-    def _failed(self, message: AttemptFailed) -> None:
+    @on(Failed)
+    def _failed(self, message: Failed) -> None:
+        message.stop()  # shown here; no dialog over the screen
         self.query_one("#headline", Static).update(Text(message.message, style="red"))
         self.notify(message.message, title=message.title, severity="error")
 
@@ -202,7 +191,7 @@ class AttemptScreen(Screen):
         sc = rec.answer_score
         head = Text()
         head.append(f"{rec.question_id}", style="bold")
-        head.append(f"  ·  {rec.created_at.astimezone():%Y-%m-%d %H:%M}  ·  ", style="dim")
+        head.append(f"  ·  {when(rec.created_at)}  ·  ", style="dim")
         head.append(f"{rec.score}/100", style=score_style(rec.score))
         head.append(f"  {sc.verdict}")
         lines: list[Any] = [head]
@@ -218,14 +207,14 @@ class AttemptScreen(Screen):
                 Text(
                     "Score history: "
                     + ", ".join(
-                        f"{h.score} ({h.reason}, {h.created_at.astimezone():%d %b})"
-                        for h in rec.score_history
+                        f"{h.score} ({h.reason}, {day(h.created_at)})" for h in rec.score_history
                     ),
                     style="dim",
                 )
             )
         self.audio_note = self._audio_note()
         self._show_position()
+        self.refresh_bindings()
 
     def transcript_text(self) -> Text:
         """The answer with evidence for each key point highlighted (covered green, partial
@@ -253,7 +242,7 @@ class AttemptScreen(Screen):
         sc = self.record.answer_score
         lines = []
         for i, kp in enumerate(sc.key_points, 1):
-            mark, style = _MARKS.get(kp.status, ("?", ""))
+            mark, style = MARKS.get(kp.status, ("?", ""))
             line = Text(f"{i}. ", style="dim")
             line.append(f"{mark} ", style=style)
             line.append(kp.text, style="" if kp.status != "missed" else "bold")
@@ -299,7 +288,7 @@ class AttemptScreen(Screen):
         for label, s in rows:
             table.add_row(
                 Text(label, style="bold"),
-                s.created_at.astimezone().strftime("%Y-%m-%d %H:%M"),
+                when(s.created_at),
                 Text(f"{s.score:>3}", style=score_style(s.score)),
                 "–" if s.coverage is None else f"{round(100 * s.coverage)}%",
                 "–" if s.wpm is None else f"{s.wpm:.0f} wpm",
@@ -352,6 +341,12 @@ class AttemptScreen(Screen):
     def _tick(self) -> None:
         if self.record is not None:
             self._show_position()
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        # A typed answer (or one whose audio is gone) has nothing to play: no play keys.
+        if action in ("toggle_play", "seek", "rewind", "play_point"):
+            return self.record is not None and not self.audio_note
+        return True
 
     def action_back(self) -> None:
         self.app.pop_screen()

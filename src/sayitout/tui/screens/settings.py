@@ -16,6 +16,7 @@ from textual.widgets import Button, Footer, Header, Input, Label, Select, Static
 
 from sayitout.config import Settings
 from sayitout.errors import SayitoutError
+from sayitout.tui.messages import SaveSettings
 
 _DEFAULT_MIC = "__default__"
 
@@ -218,7 +219,7 @@ class SettingsScreen(Screen):
             )
             self.notify(problems, title="Not saved", severity="error", timeout=8)
             return
-        self.app.apply_settings(settings)
+        self.post_message(SaveSettings(settings))
 
     @on(Button.Pressed, "#cancel")
     def action_cancel(self) -> None:

@@ -13,8 +13,8 @@ from textual.containers import VerticalScroll
 from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Header, Static
 
+from sayitout.report.bands import score_style
 from sayitout.session.summary import SessionSummary
-from sayitout.tui.widgets.score_card import score_style
 
 
 def _fmt(value: float | None, unit: str = "", digits: int = 0) -> str:
@@ -24,8 +24,8 @@ def _fmt(value: float | None, unit: str = "", digits: int = 0) -> str:
 class SummaryScreen(Screen):
     CSS_PATH = "summary.tcss"
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("enter", "home", "Home"),
-        Binding("h", "history", "History"),
+        Binding("enter", "app.go_home", "Home"),
+        Binding("h", "app.history", "History"),
         Binding("q", "app.quit", "Quit"),
     ]
 
@@ -106,9 +106,3 @@ class SummaryScreen(Screen):
             f"after {_fmt(d.time_to_first_word_s, ' s', 1)}"
         )
         return text
-
-    def action_home(self) -> None:
-        self.app.go_home()
-
-    def action_history(self) -> None:
-        self.app.action_history()
