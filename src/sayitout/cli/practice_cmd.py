@@ -37,11 +37,21 @@ def register(sub: argparse._SubParsersAction) -> None:
         help="due: weakest and overdue first (default); random; in-order",
     )
     p.add_argument(
-        "--limit",
+        "--answer-limit",
         type=float,
         metavar="SECONDS",
         dest="answer_limit",
         help="answer time limit (default: each question's suggested time)",
+    )
+    # `--limit` counts rows everywhere else (`history --limit N`): the old spelling still
+    # works here, with a note.
+    p.add_argument(
+        "--limit",
+        type=float,
+        dest="answer_limit",
+        action=_Deprecated,
+        new="--answer-limit",
+        help=argparse.SUPPRESS,
     )
     p.add_argument(
         "--thinking",
@@ -60,6 +70,23 @@ def register(sub: argparse._SubParsersAction) -> None:
     _common(p)
     p.set_defaults(handler=run_practice)
     sub.default_handler = run_home
+
+
+class _Deprecated(argparse.Action):
+    """An old option name that still works and says what replaced it."""
+
+    def __init__(self, *args, new: str, **kwargs) -> None:
+        self.new = new
+        super().__init__(*args, **kwargs)
+
+    def __call__(self, parser, namespace, values, option_string=None) -> None:
+        import sys
+
+        print(
+            f"sayitout: note: {option_string} is now {self.new} (the old name will go away)",
+            file=sys.stderr,
+        )
+        setattr(namespace, self.dest, values)
 
 
 def _common(p: argparse.ArgumentParser) -> None:

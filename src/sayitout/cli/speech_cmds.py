@@ -280,9 +280,14 @@ def run_doctor(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps({"ok": not failed, "checks": rep.rows}, indent=2))
     else:
+        from sayitout.cli.style import paint, use_colour
+
+        colour = use_colour()
+        shade = {PASS: "green", WARN: "yellow", FAIL: "red"}
         width = max(len(r["check"]) for r in rep.rows)
         for r in rep.rows:
-            print(f"{r['status']}  {r['check']:<{width}}  {r['detail']}")
+            status = paint(r["status"], shade.get(r["status"], ""), enabled=colour)
+            print(f"{status}  {r['check']:<{width}}  {r['detail']}")
             if r["fix"] and r["status"] != PASS:
                 print(f"      {'':<{width}}  fix: {r['fix']}")
         warned = sum(r["status"] == WARN for r in rep.rows)

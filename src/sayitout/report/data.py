@@ -15,7 +15,8 @@ Progress = Callable[[float, str], None]
 """``progress(fraction 0..1, what is happening)``."""
 
 MAX_POINTS_PER_ATTEMPT = 60
-"""Up to this many attempts, charts plot each attempt; beyond, one point per day or week."""
+"""Up to this many attempts, charts plot one point per session (with its spread); beyond,
+one point per day or week."""
 TOP_N = 5
 
 
@@ -29,6 +30,9 @@ class Point:
     value: float
     count: int
     """How many attempts the point summarises."""
+    low: float | None = None
+    high: float | None = None
+    """The lowest and highest attempt the point summarises (its spread), when several."""
 
 
 @dataclass(frozen=True)
@@ -71,8 +75,9 @@ class ReportData:
     recent_mean: float | None = None
     """Mean of the last 10 % of attempts: where they are now."""
     speaking_s: float = 0.0
-    bucket: str = "attempt"
-    """What one chart point stands for: ``attempt``, ``day`` or ``week``."""
+    bucket: str = "session"
+    """What one chart point stands for: ``session``, ``day`` or ``week`` (attempts made
+    outside a session, from the command line, are grouped by day)."""
     score_series: list[Point] = field(default_factory=list)
     wpm_series: list[Point] = field(default_factory=list)
     filler_series: list[Point] = field(default_factory=list)
@@ -174,7 +179,7 @@ def _question_scope(filters: Filters) -> tuple[str, ...] | None:
 
 def _bucket_kind(rows: list[AttemptSummary]) -> str:
     if len(rows) <= MAX_POINTS_PER_ATTEMPT:
-        return "attempt"
+        return "session"
     span = rows[-1].created_at - rows[0].created_at
     return "day" if span <= timedelta(days=120) else "week"
 
@@ -190,14 +195,29 @@ def _bucket_start(moment: datetime, kind: str) -> datetime:
 def _series(
     rows: list[AttemptSummary], kind: str, value: Callable[[AttemptSummary], float | None]
 ) -> list[Point]:
-    if kind == "attempt":
-        return [Point(r.created_at, v, 1) for r in rows if (v := value(r)) is not None]
-    groups: dict[datetime, list[float]] = defaultdict(list)
+    """One point per session, day or week: the mean, with the lowest and highest value.
+
+    A session's point sits at its first attempt; plotting every attempt instead drew a
+    sawtooth (a strong and a weak answer in the same sitting)."""
+    groups: dict[object, list[float]] = defaultdict(list)
+    starts: dict[object, datetime] = {}
     for r in rows:
         v = value(r)
-        if v is not None:
-            groups[_bucket_start(r.created_at, kind)].append(v)
-    return [Point(at, fmean(vs), len(vs)) for at, vs in sorted(groups.items())]
+        if v is None:
+            continue
+        if kind == "session":
+            key: object = (
+                ("s", r.session_id)
+                if r.session_id is not None
+                else ("d", _bucket_start(r.created_at, "day"))
+            )
+            starts.setdefault(key, r.created_at)
+        else:
+            key = _bucket_start(r.created_at, kind)
+            starts.setdefault(key, key)  # type: ignore[arg-type]
+        groups[key].append(v)
+    points = [Point(starts[k], fmean(vs), len(vs), min(vs), max(vs)) for k, vs in groups.items()]
+    return sorted(points, key=lambda p: p.at)
 
 
 def _topic_scores(

@@ -15,7 +15,7 @@ from sayitout.report.data import Progress, collect, no_progress
 from sayitout.report.html import render_html
 from sayitout.report.markdown import render_markdown
 from sayitout.report.rows import Filters, attempt_rows, bank_info
-from sayitout.report.tabular import render_csv, render_json
+from sayitout.report.tabular import render_csv
 from sayitout.store import Store
 
 FORMATS = {"html": ".html", "md": ".md", "csv": ".csv", "json": ".json"}
@@ -90,11 +90,17 @@ def render(
 ) -> str:
     """The report as text in ``fmt`` (``html``, ``md``, ``csv`` or ``json``)."""
     info = bank_info(bank)
-    if fmt in ("csv", "json"):
+    if fmt == "csv":
         progress(0.1, "reading attempts")
         rows = attempt_rows(store, filters, info)
         progress(0.8, "writing rows")
-        text = render_csv(rows) if fmt == "csv" else render_json(rows)
+        text = render_csv(rows)
+    elif fmt == "json":  # the HTML report's figures, then every attempt
+        from sayitout.report.summary_json import render_report_json
+
+        data = collect(store, filters, info, progress=progress, topic=topic, now=now)
+        progress(0.85, "reading attempts")
+        text = render_report_json(data, attempt_rows(store, filters, info))
     elif fmt in ("html", "md"):
         data = collect(store, filters, info, progress=progress, topic=topic, now=now)
         progress(0.85, "rendering")
