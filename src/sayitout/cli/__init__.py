@@ -42,8 +42,10 @@ examples:
   sayitout completion bash > ~/.local/share/bash-completion/completions/sayitout
 
 where things live (set SAYITOUT_HOME to keep everything in one folder):
-  settings    `sayitout config --path` (config.toml; edit it or use the app's Settings)
-  history     the data folder: sayitout.db and the recordings (`sayitout doctor` names it)
+  settings    {config}
+  history     {db}
+  recordings  {recordings}
+  reports     {exports} (by default)
 
 exit codes:
   0 done · 1 failed (a message says why and how to fix it) · 2 bad usage or input
@@ -51,6 +53,23 @@ exit codes:
 
 environment: NO_COLOR turns colour off; SAYITOUT_HOME moves config, data and cache.
 """
+
+
+def _epilog() -> str:
+    try:
+        from sayitout.locations import locations
+
+        where = locations()
+        return EPILOG.format(
+            config=where.config_file,
+            db=where.database,
+            recordings=where.recordings_dir,
+            exports=where.exports_dir,
+        )
+    except Exception:  # the help must print even where the folders cannot be resolved
+        return EPILOG.format(
+            config="`sayitout config --path`", db="the data folder", recordings="", exports=""
+        )
 
 
 class _Parser(argparse.ArgumentParser):
@@ -115,7 +134,7 @@ def build_parser(modules: Sequence[str] = _COMMAND_MODULES) -> argparse.Argument
         prog="sayitout",
         description="Offline, voice-driven mock interview coach. "
         "With no command, opens the practice app.",
-        epilog=EPILOG,
+        epilog=_epilog(),
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     parser.add_argument("--version", action="version", version=f"sayitout {__version__}")
