@@ -157,7 +157,9 @@ class SettingsScreen(Screen):
     def on_mount(self) -> None:
         self.title = "sayitout"
         self.sub_title = "settings"
-        self.find_devices()
+        # After the first paint: the worker imports the sound library, which holds the
+        # GIL long enough to keep the form from appearing if it starts first.
+        self.call_after_refresh(self.find_devices)
 
     @work(thread=True, exclusive=True, exit_on_error=False, group="devices")
     def find_devices(self) -> None:
