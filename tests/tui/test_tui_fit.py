@@ -73,3 +73,30 @@ async def test_settings_shows_at_once(bank, tmp_path):
         await pilot.pause(0.3)
         assert isinstance(app.screen, SettingsScreen)
         assert app.screen.query_one("#tts").region.height > 0
+
+
+async def test_typed_attempt_offers_no_playback_keys(tmp_path):
+    from textual.app import App
+
+    from sayitout.store import Store
+    from sayitout.store.synthetic import make_score, make_transcript
+    from sayitout.tui.screens.attempt import AttemptScreen
+
+    store = Store.open(tmp_path / "db.sqlite")
+    text = "lower the learning rate"
+    score = make_score("q", text, [("lr", "Lower the learning rate", "covered")])
+    aid = store.save_attempt(None, "q", "d", make_transcript(text, model="typed"), score, None)
+
+    class Host(App):
+        def on_mount(self) -> None:
+            self.push_screen(AttemptScreen(store, aid))
+
+    app = Host()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_until(pilot, lambda: getattr(app.screen, "record", None) is not None)
+        screen = app.screen
+        shown = {b.binding.action for b in screen.active_bindings.values() if b.enabled}
+        assert "toggle_play" not in shown and "rewind" not in shown
+        assert "back" in shown
+        assert "Typed answer" in text_of(screen.query_one("#playback"))
+    store.close()
