@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any, ClassVar, Protocol
 
 from rich.console import Group
+from rich.table import Table
 from rich.text import Text
 from textual import on, work
 from textual.app import ComposeResult
@@ -199,7 +200,7 @@ class AttemptScreen(Screen):
             lines.append(Text(message.question, style="italic"))
         self.query_one("#headline", Static).update(Group(*lines))
         self.query_one("#transcript", Static).update(self.transcript_text())
-        self.query_one("#keypoints", Static).update(self.keypoints_text())
+        self.query_one("#keypoints", Static).update(self.keypoints_grid())
         self.query_one("#delivery", Static).update(self._delivery())
         self._fill_earlier(message.earlier)
         if len(rec.score_history) > 1:
@@ -236,33 +237,49 @@ class AttemptScreen(Screen):
             out.append("\n(transcript corrected by hand)", style="dim italic")
         return out
 
-    def keypoints_text(self) -> Text:
-        """The key points, numbered, each marked covered / partly / missed with its quote."""
+    def keypoint_rows(self) -> list[tuple[Text, Text]]:
+        """``(mark, text)`` per key point (numbered, with its quote), then what was missed,
+        the number and any misconception."""
         assert self.record is not None
         sc = self.record.answer_score
-        lines = []
+        rows: list[tuple[Text, Text]] = []
         for i, kp in enumerate(sc.key_points, 1):
             mark, style = MARKS.get(kp.status, ("?", ""))
-            line = Text(f"{i}. ", style="dim")
-            line.append(f"{mark} ", style=style)
-            line.append(kp.text, style="" if kp.status != "missed" else "bold")
+            head = Text(f"{i}. ", style="dim")
+            head.append(mark, style=style)
+            line = Text(kp.text, style="" if kp.status != "missed" else "bold")
             if kp.evidence:
                 line.append(f'  "{kp.evidence}"', style="dim italic")
-            lines.append(line)
+            rows.append((head, line))
         missed = [kp for kp in sc.key_points if kp.status == "missed"]
         if missed:
-            lines.append(Text(f"Missed {len(missed)} of {len(sc.key_points)}.", style="red"))
+            rows.append(
+                (Text(""), Text(f"Missed {len(missed)} of {len(sc.key_points)}.", style="red"))
+            )
         if sc.numeric is not None:
             ok = sc.numeric.correct
-            lines.append(
-                Text(
-                    f"{'✔' if ok else '✘'} number: {sc.numeric.reason}",
-                    style="green" if ok else "red",
+            rows.append(
+                (
+                    Text("✔" if ok else "✘", style="green" if ok else "red"),
+                    Text(f"number: {sc.numeric.reason}", style="green" if ok else "red"),
                 )
             )
         for m in sc.misconceptions:
-            lines.append(Text(f"! {m.text} — {m.correction}", style="red"))
-        return Text("\n").join(lines)
+            rows.append((Text("!", style="red"), Text(f"{m.text} — {m.correction}", style="red")))
+        return rows
+
+    def keypoints_text(self) -> Text:
+        """The key points as plain lines (see :meth:`keypoint_rows`)."""
+        return Text("\n").join(Text.assemble(m, " ", t) for m, t in self.keypoint_rows())
+
+    def keypoints_grid(self) -> Table:
+        """The key points in two columns, so that a wrapped line keeps its indent."""
+        grid = Table.grid(padding=(0, 1), expand=True)
+        grid.add_column(width=4, no_wrap=True)
+        grid.add_column(ratio=1)
+        for mark, text in self.keypoint_rows():
+            grid.add_row(mark, text)
+        return grid
 
     def _delivery(self) -> Text:
         assert self.record is not None
