@@ -58,8 +58,8 @@ class SettingsScreen(Screen):
                     "Read questions with",
                     Select(
                         [
-                            ("piper (natural voice)", "piper"),
-                            ("system voices (pyttsx3)", "pyttsx3"),
+                            ("piper (natural)", "piper"),
+                            ("system (pyttsx3)", "pyttsx3"),
                             ("silent", "none"),
                         ],
                         value=s.speech.tts,
