@@ -114,6 +114,9 @@ class SessionScreen(Screen):
         self.sub_title = "practice session"
         for name in ("meter", "live", "card", "transcript", "model-answer"):
             self.query_one(f"#{name}").display = False
+        # Home's start-up toasts (no microphone, no voice) would float over the question
+        # and the score card; the session says what matters on its own notice line.
+        self.app.clear_notifications()
         self.engine.start()
 
     def on_unmount(self) -> None:
