@@ -92,3 +92,25 @@ def test_practice_limit_is_now_answer_limit_and_the_old_name_still_works(capsys)
     args = parser.parse_args(["practice", "--limit", "45"])
     assert args.answer_limit == 45
     assert "--answer-limit" in capsys.readouterr().err  # the deprecation note
+
+
+def test_score_text_on_the_cpu_never_imports_torch(tmp_path):
+    """The cold start of `sayitout score --text` stays short: MiniLM runs on NumPy."""
+    import os
+    import sys
+
+    code = (
+        "import sys\n"
+        "from sayitout.cli import main\n"
+        "rc = main(['score', 'dl-noisy-loss', '--text', 'lower the learning rate', '--device', "
+        "'cpu', '--json'])\n"
+        "heavy = sorted(m for m in ('torch', 'sentence_transformers', 'transformers') "
+        "if m in sys.modules)\n"
+        "print('HEAVY', heavy, rc)\n"
+    )
+    env = {**os.environ, "SAYITOUT_HOME": str(tmp_path), "HF_HUB_OFFLINE": "1"}
+    env.pop("SAYITOUT_EMBEDDER", None)
+    out = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, env=env, timeout=300
+    )
+    assert "HEAVY [] 0" in out.stdout, out.stdout + out.stderr
