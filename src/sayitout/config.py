@@ -236,21 +236,23 @@ def _edit_toml(old: str, settings: Settings) -> str:
             out.append(line)
             last_line_of.setdefault(section, len(out) - 1)
             continue
-        key = _KEY.match(line)
-        if key and (section, key.group(2)) in wanted:
-            name = (section, key.group(2))
+        pair = _KEY.match(line)
+        if pair and (section, pair.group(2)) in wanted:
+            name = (section, pair.group(2))
             seen.add(name)
             value = wanted[name]
             if value is None:
                 continue  # back to the default: the line goes
-            old_value, comment = _split_value(key.group(4))
+            old_value, comment = _split_value(pair.group(4))
             new_value = _toml_value(value)
             try:
                 same = tomllib.loads(f"v = {old_value}")["v"] == value
             except tomllib.TOMLDecodeError:
                 same = False
             out.append(
-                line if same else f"{key.group(1)}{key.group(2)}{key.group(3)}{new_value}{comment}"
+                line
+                if same
+                else f"{pair.group(1)}{pair.group(2)}{pair.group(3)}{new_value}{comment}"
             )
             last_line_of[section] = len(out) - 1
             continue

@@ -214,7 +214,7 @@ def _series(
             starts.setdefault(key, r.created_at)
         else:
             key = _bucket_start(r.created_at, kind)
-            starts.setdefault(key, key)  # type: ignore[arg-type]
+            starts.setdefault(key, key)
         groups[key].append(v)
     points = [Point(starts[k], fmean(vs), len(vs), min(vs), max(vs)) for k, vs in groups.items()]
     return sorted(points, key=lambda p: p.at)

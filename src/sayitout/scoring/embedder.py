@@ -157,7 +157,7 @@ class Embedder:
         """A context limiting NumPy's BLAS threads like torch's (see ``threads``)."""
         wanted = self.threads or min(4, max(1, (os.cpu_count() or 2) // 2))
         try:
-            from threadpoolctl import threadpool_limits
+            from threadpoolctl import threadpool_limits  # type: ignore[import-untyped]
         except ImportError:
             import contextlib
 
@@ -261,7 +261,7 @@ class Embedder:
         """The transformer's last hidden states for a padded batch, as float32."""
         if self.runtime == "numpy":
             with self._blas_threads():
-                return self._model.hidden(input_ids, mask.astype(np.float32))
+                return np.asarray(self._model.hidden(input_ids, mask.astype(np.float32)))
         import torch
 
         model = self._model[0].auto_model
@@ -273,7 +273,7 @@ class Embedder:
                 attention_mask=torch.from_numpy(mask).to(device),
                 token_type_ids=torch.zeros_like(ids_t).to(device),
             ).last_hidden_state
-        return out.float().cpu().numpy()
+        return np.asarray(out.float().cpu().numpy())
 
     def encode(self, texts: list[str]) -> np.ndarray:
         """Embed ``texts``; returns an array of shape (len(texts), 384)."""
@@ -282,7 +282,7 @@ class Embedder:
         self.load()
         if self.runtime == "numpy":
             with self._blas_threads():
-                return self._model.encode(texts, batch_size=self.batch_size)
+                return np.asarray(self._model.encode(texts, batch_size=self.batch_size))
         vecs = self._model.encode(
             texts,
             batch_size=self.batch_size,

@@ -55,18 +55,18 @@ def _erf(x: np.ndarray) -> np.ndarray:
         )
     )
     erfc = t * np.exp(poly)
-    return np.where(x >= 0, 1.0 - erfc, erfc - 1.0)
+    return np.asarray(np.where(x >= 0, 1.0 - erfc, erfc - 1.0))
 
 
 def _gelu(x: np.ndarray) -> np.ndarray:
     # BERT's exact GELU (erf, not the tanh shortcut), in float32 like torch's.
-    return 0.5 * x * (1.0 + _erf(x * np.float32(1 / np.sqrt(2.0))))
+    return np.asarray(0.5 * x * (1.0 + _erf(x * np.float32(1 / np.sqrt(2.0)))))
 
 
 def _layer_norm(x: np.ndarray, weight: np.ndarray, bias: np.ndarray, eps: float) -> np.ndarray:
     mean = x.mean(axis=-1, keepdims=True)
     var = ((x - mean) ** 2).mean(axis=-1, keepdims=True)
-    return (x - mean) / np.sqrt(var + eps) * weight + bias
+    return np.asarray((x - mean) / np.sqrt(var + eps) * weight + bias)
 
 
 class NumpyMiniLM:
@@ -88,8 +88,10 @@ class NumpyMiniLM:
         self.tokenizer = Tokenizer.from_file(str(model_dir / "tokenizer.json"))
         self.tokenizer.no_padding()
         self.tokenizer.no_truncation()
-        self.cls_id = self.tokenizer.token_to_id("[CLS]")
-        self.sep_id = self.tokenizer.token_to_id("[SEP]")
+        cls_id, sep_id = self.tokenizer.token_to_id("[CLS]"), self.tokenizer.token_to_id("[SEP]")
+        if cls_id is None or sep_id is None:
+            raise ValueError(f"{model_dir}: the tokenizer has no [CLS]/[SEP] tokens")
+        self.cls_id, self.sep_id = int(cls_id), int(sep_id)
         self.pad_id = int(config.get("pad_token_id", 0) or 0)
         # Pre-transposed projection matrices: x @ W.T without a copy per call.
         self._t: dict[str, np.ndarray] = {
@@ -159,7 +161,9 @@ class NumpyMiniLM:
         """Mean-pooled, L2-normalised sentence embeddings, as sentence-transformers computes
         them (texts cut at 256 tokens, special tokens included)."""
         ids, _ = self.tokenize(texts)
-        rows = [[self.cls_id, *seq[: MAX_SEQ_LENGTH - 2], self.sep_id] for seq in ids]
+        rows: list[list[int]] = [
+            [self.cls_id, *seq[: MAX_SEQ_LENGTH - 2], self.sep_id] for seq in ids
+        ]
         out = np.zeros((len(texts), self.w["embeddings.LayerNorm.weight"].shape[0]), np.float32)
         order = sorted(range(len(rows)), key=lambda r: len(rows[r]))
         for b in range(0, len(order), batch_size):

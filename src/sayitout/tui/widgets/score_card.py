@@ -135,10 +135,10 @@ def render_score(scored: AnswerScored) -> Group:
         checklist.add_row(Text(mark, style=colour), _one_line((f"{i} ", "dim"), kp.text))
     number_reason = None
     if s.numeric is not None:
-        text, number_reason = number_line(s.numeric)
+        heard, number_reason = number_line(s.numeric)
         ok = s.numeric.correct
-        mark = Text("✔" if ok else "✘", style="green" if ok else "red")
-        checklist.add_row(mark, _one_line(("number: ", "bold")) + text)
+        number_mark = Text("✔" if ok else "✘", style="green" if ok else "red")
+        checklist.add_row(number_mark, _one_line(("number: ", "bold")) + heard)
     for m in s.misconceptions:
         checklist.add_row(
             Text("!", style="bold red"),
