@@ -418,3 +418,17 @@ def test_respelled_offsets_map_spans() -> None:
     start, end = text.index("about"), text.index(" ok")
     assert c.text[c.offset(start) : c.offset(end)] == "about 41.7 minutes"
     assert c.offset(len(text)) == len(c.text)
+
+
+@pytest.mark.parametrize(
+    ("text", "last"),
+    [
+        # the root or the chain of something that is no number is not evaluated
+        ("the standard deviation is root of two over fan in", 2),
+        ("sqrt(2/fan_in)", 2),
+        ("cos of pi over four times three e minus four", 3e-4),
+        ("one over the square root of five twelve", 1 / math.sqrt(512)),
+    ],
+)
+def test_partial_expressions_are_not_evaluated(text: str, last: float) -> None:
+    assert math.isclose(find_numbers(text)[-1].value, last, rel_tol=1e-9), find_numbers(text)

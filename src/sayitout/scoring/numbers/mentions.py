@@ -295,7 +295,12 @@ def _with_chains(
             steps.append(_Step(op[0], found[last + 1].mention))
             last += 1
         out.extend(f.mention for f in found[k + 1 : last + 1])
-        value = _evaluate(head.mention, steps) if steps else None
+        # "pi over four times three e minus four": the chain is part of an expression
+        # with something that is no number; its value would be wrong
+        inside = head.first > 0 and (
+            toks[head.first - 1].text in lx.OPERATOR_AFTER or toks[head.first - 1].text == "by"
+        )
+        value = _evaluate(head.mention, steps) if steps and not inside else None
         unit = _chain_unit(head.mention, steps) if steps else None
         if value is not None and unit is not None:
             m, tail = head.mention, found[last]

@@ -292,8 +292,8 @@ def _signed_int(toks: list[Tok], i: int) -> tuple[int, int] | None:
         sign, i = -1, i + 1
     elif i < n and toks[i].text in ("plus", "positive", "+"):
         i += 1
-    if i < n and toks[i].kind == "num" and toks[i].value is not None:
-        v = toks[i].value
+    v = toks[i].value if i < n and toks[i].kind == "num" else None
+    if v is not None:
         if abs(v) > 10 * MAX_EXP or v != int(v):
             return None  # not an exponent
         return sign * int(v), i + 1
@@ -371,9 +371,24 @@ def _sqrt(toks: list[Tok], i: int, depth: int) -> Reading | None:
             return None
         v, end = b
         shown = format_number(v)
-    if v < 0:
-        return None
+    if v < 0 or _dangling_operator(toks, end):
+        return None  # "root of two over fan in": the root of something that is no number
     return Reading(bounded(math.sqrt(v)), end, f"√{shown}")
+
+
+def _dangling_operator(toks: list[Tok], j: int) -> bool:
+    """An operator at ``toks[j]`` whose operand is not a number ("over fan in")."""
+    n = len(toks)
+    if j >= n or toks[j].text not in lx.TIMES | lx.DIVIDED | {"divided"}:
+        return False
+    k = j + 2 if toks[j].text == "divided" else j + 1
+    if k < n and toks[k].text == "the":
+        k += 1
+    return k >= n or (_base(toks, k) is None and _sqrt_word(toks, k) is False)
+
+
+def _sqrt_word(toks: list[Tok], k: int) -> bool:
+    return toks[k].text in ("root", "square") or toks[k].text in lx.SQRT
 
 
 def _parenthesised(toks: list[Tok], i: int, depth: int) -> tuple[float, int, str] | None:
@@ -585,7 +600,10 @@ def _power(toks: list[Tok], j: int, value: float) -> tuple[float, int, int] | No
 
 
 def _denominator(toks: list[Tok], i: int, depth: int) -> tuple[float, int] | None:
-    """The number after "over" or "/": a base number or a root ("one over root two")."""
+    """The number after "over" or "/": a base number or a root ("one over root two",
+    "one over the square root of five twelve")."""
+    if toks[i].text == "the" and i + 1 < len(toks) and _sqrt_word(toks, i + 1):
+        i += 1
     fn = _function(toks, i, depth)
     if fn is not None:
         return fn.value, fn.end
