@@ -282,6 +282,8 @@ def test_reported_final_answer_mistakes(numeric: NumericAnswer, text: str, corre
         ("-ln(1/10)", math.log(10)),
         ("-2.5", -2.5),
         ("2,500 s", 2500),
+        ("half a million", 500_000),
+        ("2^12", 4096),
     ],
 )
 def test_hyphenated_typed_and_symbolic_forms(text: str, value: float) -> None:

@@ -463,6 +463,11 @@ def expression(toks: list[Tok], i: int, depth: int = 0) -> Reading | None:
                 inner.end,
                 f"{toks[k].text} of {format_number(inner.value)}",
             )
+    # "half a million", "half a billion parameters"
+    if t.text == "half" and i + 2 < n and toks[i + 1].text in ("a", "an"):
+        inner = expression(toks, i + 1, depth + 1)
+        if inner and inner.value >= 100:
+            return Reading(inner.value / 2, inner.end, f"half of {format_number(inner.value)}")
     # "a sixteenth", "an eighth", "a tenth", "a quarter"
     if (
         t.text in ("a", "an")
