@@ -283,6 +283,10 @@ def test_reported_final_answer_mistakes(numeric: NumericAnswer, text: str, corre
         ("-2.5", -2.5),
         ("2,500 s", 2500),
         ("half a million", 500_000),
+        ("two to the twelve", 4096),
+        ("2 to the power of 10", 1024),
+        ("one in ten", 0.1),
+        ("1/16th of a second", 0.0625),
         ("2^12", 4096),
     ],
 )

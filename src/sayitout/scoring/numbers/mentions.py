@@ -372,7 +372,11 @@ def find_numbers(text: str) -> list[NumberMention]:
         if unit:
             canonical, quantity, _, end_j = unit
         rate_end = _is_rate(toks, end_j) or (
-            _is_rate(toks, end_j + 1) if end_j < n and toks[end_j].kind == "word" else None
+            _is_rate(toks, end_j + 1)  # "eight sequences a second": a counted thing per time
+            if end_j < n
+            and toks[end_j].kind == "word"
+            and toks[end_j].text not in lx.OPERAND_BEFORE
+            else None
         )
         if rate_end:
             quantity = "rate"

@@ -540,6 +540,18 @@ def expression(toks: list[Tok], i: int, depth: int = 0) -> Reading | None:
     ):
         den = lx.ORDINALS[toks[j].text]
         return Reading(value / den, j + 1, f"{format_number(value)}/{den}")
+    # "one in ten", "three in a hundred": a ratio
+    if (
+        j + 1 < n
+        and toks[j].text == "in"
+        and t.kind == "word"
+        and root is None
+        and value == int(value)
+        and value < 100
+    ):
+        d = _cardinal(toks, j + 1)
+        if d and value < d[0] <= 1e6:
+            return Reading(value / d[0], d[1], f"{format_number(value)} in {format_number(d[0])}")
     # fraction: "one over sixteen", "1/16"
     if j + 1 < n and toks[j].text in ("over", "/"):
         d = _denominator(toks, j + 1, depth)
@@ -590,6 +602,14 @@ def _power(toks: list[Tok], j: int, value: float) -> tuple[float, int, int] | No
         k, end = (2 if t.text == "squared" else 3), j + 1
     elif t.text == "^" and j + 1 < n and toks[j + 1].kind == "num" and toks[j + 1].text.isdigit():
         k, end = int(toks[j + 1].text[:4]), j + 2
+    elif t.text == "to" and [x.text for x in toks[j + 1 : j + 2]] == ["the"]:
+        end = j + 4 if [x.text for x in toks[j + 2 : j + 4]] == ["power", "of"] else j + 2
+        e = _cardinal(toks, end) if end < n and toks[end].kind == "word" else None
+        if e is None and end < n and toks[end].kind == "num" and toks[end].text.isdigit():
+            e = (float(toks[end].text[:4]), end + 1)
+        if e is None or e[0] > 4096:
+            return None  # "two to the twelve", "2 to the power of 10"
+        k, end = int(e[0]), e[1]
     elif t.kind == "sup" and t.text.isdigit():
         digits, end = "", j
         while end < n and toks[end].kind == "sup" and toks[end].text.isdigit() and len(digits) < 4:
