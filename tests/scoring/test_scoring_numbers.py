@@ -9,6 +9,7 @@ import pytest
 from sayitout.bank.models import NumericAnswer
 from sayitout.scoring.numbers import find_numbers, judge, same_number
 from sayitout.scoring.numbers.canonical import canonical_numbers
+from sayitout.scoring.text import looks_english, words
 
 
 @pytest.mark.parametrize(
@@ -438,3 +439,16 @@ def test_respelled_offsets_map_spans() -> None:
 )
 def test_partial_expressions_are_not_evaluated(text: str, last: float) -> None:
     assert math.isclose(find_numbers(text)[-1].value, last, rel_tol=1e-9), find_numbers(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "3 x 3 x 64 x 128 + 128 = 73,856",
+        "three times three times sixty four times one twenty eight plus the biases one twenty "
+        "eight so seventy three thousand eight hundred fifty six",
+        "3x3 conv: 3*3*64*128 weights + 128 biases = 73,856 params total for the layer",
+    ],
+)
+def test_number_heavy_english_is_english(text: str) -> None:
+    assert looks_english(words(text))
