@@ -377,7 +377,9 @@ def test_answer_first_and_expressions(numeric: NumericAnswer, text: str, correct
     assert result.correct is correct, result
 
 
-@pytest.mark.parametrize("text", ["one tenth", "0.1", "1/10", "a tenth", "1-10", "point one"])
+@pytest.mark.parametrize(
+    "text", ["one tenth", "0.1", "1/10", "a tenth", "1-10", "point one", "one in ten", "10%"]
+)
 def test_equivalent_forms_judge_the_same(text: str) -> None:
     ratio = NumericAnswer(value=0.1, tolerance=0.001, unit="")
     result = judge(ratio, f"each class gets {text}")
