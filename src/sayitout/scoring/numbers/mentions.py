@@ -18,7 +18,8 @@ import re
 from dataclasses import dataclass, replace
 
 from sayitout.scoring import lexicon as lx
-from sayitout.scoring.numbers.parse import Tok, expression, tokenise
+from sayitout.scoring.numbers.parse import expression
+from sayitout.scoring.numbers.tokens import Tok, tokenise
 from sayitout.scoring.numbers.values import bounded, format_number
 
 

@@ -1,4 +1,4 @@
-"""Reading one number: text -> tokens -> a value and where it ends.
+"""Reading one number: tokens (``tokens.tokenise``) -> a value and where it ends.
 
 Pure Python, no model. The grammar reads what people say and type:
 
@@ -11,8 +11,11 @@ Pure Python, no model. The grammar reads what people say and type:
 * powers of ten ("seven point five times ten to the minus five", "7.5 × 10^-5");
 * fractions ("one over sixteen", "1/16", "one sixteenth", "a tenth", "three quarters",
   "half of three e minus four", and Whisper's "1-10" for one tenth);
+* ratios ("one in ten"), powers ("4096 squared", "4096²", "2^12", "two to the twelve");
 * square roots ("sqrt(2/512)", "√2", "the square root of two over five twelve" =
-  √(2/512), "root two over two" = √2/2);
+  √(2/512), "root two over two" = √2/2) and typed functions ("ln(10)", "-ln(1/10)");
+  a root or chain of something that is no number ("root of two over fan in") is not
+  evaluated;
 * arithmetic chains ("4096 x 4096 + 4096", "three times three times sixty four") are
   joined by ``mentions`` from the numbers read here.
 
@@ -22,28 +25,12 @@ Every value is :func:`~sayitout.scoring.numbers.values.bounded`: never infinite,
 from __future__ import annotations
 
 import math
-import re
 from dataclasses import dataclass
 
 from sayitout.scoring import lexicon as lx
+from sayitout.scoring.numbers.tokens import Tok
 from sayitout.scoring.numbers.values import bounded, format_number
 
-_NUMBER = (
-    r"(?:\d{1,3}(?:,\d{3})+(?!\d)|\d+)(?:\.\d+)?(?:[eE][-+]?\d+)?"  # 16,781,312 / 3e-4
-    r"|\.\d+"  # .5
-)
-_TOKEN_RE = re.compile(
-    rf"(?P<num>{_NUMBER})(?:(?P<suf>(?:k|K|M|B|bn|T)\b)|(?P<ord>th|rd)\b)?"
-    r"|(?P<word>[A-Za-z]+(?:['’][A-Za-z]+)?)"
-    r"|(?P<sym>[%/^×*·÷=~≈+()√−⁻¹²³⁴⁵⁶⁷⁸⁹⁰-])"
-)
-_SUPERSCRIPTS = str.maketrans("⁰¹²³⁴⁵⁶⁷⁸⁹", "0123456789")
-_SUPER = "⁻¹²³⁴⁵⁶⁷⁸⁹⁰"
-_CARDINAL_WORDS = frozenset({*lx.SMALL_NUMBERS, *lx.TENS, "hundred", *lx.SCALE_WORDS})
-_JOINABLE = _CARDINAL_WORDS | frozenset(lx.ORDINALS)
-"""Number words a hyphen joins into one number: "forty-one", "one-tenth"."""
-_HYPHENATED = _JOINABLE | lx.wordset("and a e minus point oh to the power of times over")
-"""Words a hyphenated number may hold: "one-and-a-half", "three-e-minus-four"."""
 _FUNCTIONS = {"ln": math.log, "log": math.log, "exp": math.exp}
 """Functions typed with brackets: "ln(10)", "-ln(1/10)", "exp(-1)"; "log" is natural."""
 
@@ -51,73 +38,6 @@ MAX_DEPTH = 12
 """Deeper nesting ("half of half of ...", "----5") is not read as one number."""
 MAX_EXP = 300
 """Larger powers of ten would overflow a float: such words are not an exponent."""
-
-
-@dataclass(frozen=True)
-class Tok:
-    text: str
-    kind: str  # num | word | sym | sup
-    start: int
-    end: int
-    value: float | None = None
-
-
-def tokenise(text: str) -> list[Tok]:
-    """Numbers, words and the symbols that matter for numbers, with their offsets.
-
-    A hyphen between two number words is dropped ("forty-one" reads as "forty one").
-    """
-    toks: list[Tok] = []
-    for m in _TOKEN_RE.finditer(text):
-        if m.group("num"):
-            raw = m.group("num").replace(",", "")
-            try:
-                value = float(raw)
-            except ValueError:  # pragma: no cover - the pattern only matches floats
-                continue
-            suf = m.group("suf")
-            if suf:
-                value *= lx.SUFFIX_SCALES[suf.lower()]
-            text_ = m.group() if suf else m.group("num")  # "7B" is a name's shape; "16th" is 16
-            toks.append(Tok(text_, "num", m.start(), m.end(), bounded(value)))
-        elif m.group("word"):
-            toks.append(Tok(m.group().lower().replace("’", "'"), "word", m.start(), m.end()))
-        else:
-            s = m.group()
-            if s in _SUPER:
-                sup = "-" if s == "⁻" else s.translate(_SUPERSCRIPTS)
-                toks.append(Tok(sup, "sup", m.start(), m.end()))
-            else:
-                toks.append(Tok("-" if s == "−" else s, "sym", m.start(), m.end()))
-    return _join_hyphens(toks)
-
-
-def _join_hyphens(toks: list[Tok]) -> list[Tok]:
-    """Drop the hyphens of a hyphenated number ("forty-one", "one-and-a-half",
-    "three-e-minus-four"): a run of words glued by hyphens, all of them words of a number
-    and one at least a number word. "zero-shot" and "one-hot" keep theirs."""
-    drop: set[int] = set()
-    k = 0
-    n = len(toks)
-    while k < n:
-        end = k  # the run toks[k..end]: word (- word)*
-        while (
-            end + 2 < n
-            and toks[end + 1].text == "-"
-            and toks[end].end == toks[end + 1].start
-            and toks[end + 1].end == toks[end + 2].start
-            and toks[end + 2].kind in ("word", "num")
-        ):
-            end += 2
-        run = toks[k : end + 1 : 2]
-        if (
-            end > k
-            and all(t.text in _HYPHENATED for t in run if t.kind == "word")
-            and any(t.text in _JOINABLE for t in run)
-        ):
-            drop.update(range(k + 1, end, 2))
-        k = end + 1
-    return [t for x, t in enumerate(toks) if x not in drop]
 
 
 @dataclass(frozen=True)
