@@ -337,6 +337,13 @@ FC = NumericAnswer(value=16781312, tolerance=2000, unit="", accept_units=["param
             "Zero point zero six three. It's the square root of two over five hundred and twelve.",
             True,
         ),
+        # ... also after the question read back
+        (
+            GB14,
+            "How much memory do the weights of a 7B model take in bf16? Fourteen gigabytes. "
+            "Each parameter takes two bytes, times seven billion.",
+            True,
+        ),
         # ... and a wrong answer said first stays wrong
         (GB14, "7 GB, because bf16 is one byte per weight.", False),
         (FC, "8,192. It's 4,096 inputs plus 4,096 outputs.", False),

@@ -176,7 +176,7 @@ def judge(numeric: NumericAnswer, text: str) -> NumericResult:
             f"the answer is {expected_txt}."
         )
     else:
-        reason = f"Heard {said}{how} as your final answer, but it is {expected_txt}."
+        reason = f"Heard {said}{how} as your answer, but it is {expected_txt}."
     return result(
         reason, heard=value, heard_unit=numeric.unit if converted else m.unit, correct=correct
     )
