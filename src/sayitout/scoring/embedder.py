@@ -17,6 +17,7 @@ import numpy as np
 
 from sayitout import integrity
 from sayitout.errors import ModelError
+from sayitout.scoring.numbers.canonical import canonical_numbers
 
 MODEL_NAME = "all-MiniLM-L6-v2"
 log = logging.getLogger(__name__)
@@ -60,8 +61,17 @@ class Embedder:
     dim = 384
 
     def __init__(
-        self, device: str = "auto", batch_size: int = 64, threads: int | None = None
+        self,
+        device: str = "auto",
+        batch_size: int = 64,
+        threads: int | None = None,
+        *,
+        respell_numbers: bool = True,
     ) -> None:
+        self.respell_numbers = respell_numbers
+        """Give the model every number in one spelling ("one tenth", "a tenth", "1/10",
+        "1-10" -> "0.1"; ``numbers.canonical``), so equivalent forms embed the same and a
+        corrected transcript never scores lower for its spelling of a number."""
         self._requested = device
         self.device: str | None = None
         self.batch_size = batch_size
@@ -178,6 +188,13 @@ class Embedder:
         """
         if not texts:
             return []
+        if self.respell_numbers:
+            respelled = [canonical_numbers(t) for t in texts]
+            texts = [c.text for c in respelled]
+            spans = [
+                [(c.offset(s), max(c.offset(e), c.offset(s) + 1)) for s, e in text_spans]
+                for c, text_spans in zip(respelled, spans, strict=True)
+            ]
         self.load()
         numpy_runtime = self.runtime == "numpy"
         if numpy_runtime:
@@ -279,6 +296,8 @@ class Embedder:
         """Embed ``texts``; returns an array of shape (len(texts), 384)."""
         if not texts:
             return np.zeros((0, self.dim), dtype=np.float32)
+        if self.respell_numbers:
+            texts = [canonical_numbers(t).text for t in texts]
         self.load()
         if self.runtime == "numpy":
             with self._blas_threads():
