@@ -100,3 +100,18 @@ async def test_typed_attempt_offers_no_playback_keys(tmp_path):
         assert "back" in shown
         assert "Typed answer" in text_of(screen.query_one("#playback"))
     store.close()
+
+
+def test_number_line_drops_a_reason_that_repeats_it():
+    from sayitout.scoring.result import NumericResult
+    from sayitout.tui.widgets.score_card import number_line
+
+    def n(reason: str, correct: bool, heard: float = 2.3) -> NumericResult:
+        return NumericResult(2.3, 0.05, "", heard, None, f"{heard:g}", correct, reason)
+
+    assert number_line(n("Right: 2.3.", True))[1] is None
+    assert number_line(n("Heard 5 as your answer, but it is 2.3.", False, 5))[1] is None
+    kept = "Right value, 2.3; say the unit too (nats)."
+    assert number_line(n(kept, True))[1] == kept
+    converted = "Heard 2300 m, which is 2.3 km; the answer is 2.3 km."
+    assert number_line(n(converted, True))[1] == converted

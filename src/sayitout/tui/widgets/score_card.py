@@ -83,7 +83,10 @@ def number_line(n: NumericResult) -> tuple[Text, str | None]:
     # "Right: 2.3." under "heard 2.3, right" says nothing new; a unit hint or a
     # conversion does.
     reason = n.reason.strip()
-    says_more = reason and not reason.startswith("Right:") and "as your final answer" not in reason
+    restates = (reason.startswith("Right:") and " is " not in reason) or (
+        "but it is" in reason and "which is" not in reason
+    )  # a conversion ("512 m is 0.512 km") or a unit hint is kept
+    says_more = bool(reason) and not restates
     return text, reason if says_more else None
 
 
