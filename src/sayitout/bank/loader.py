@@ -8,8 +8,10 @@ and line (``sayitout check`` prints them) and the good questions stay usable.
 
 from __future__ import annotations
 
+import contextlib
 import difflib
-from collections.abc import Iterable, Sequence
+import gc
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -27,11 +29,16 @@ from sayitout.bank.problems import (
     read_yaml,
     validation_problems,
 )
-from sayitout.errors import BankError, UsageError
+from sayitout.errors import BankError, SayitoutError, UsageError
 from sayitout.locations import builtin_bank_root, locations
 
 MIN_KEY_POINTS = 3
 MAX_KEY_POINTS = 7
+LIMIT_KEY_POINTS = 40
+"""A rubric with more key points is refused: scoring time grows with every point and
+paraphrase, and no spoken answer covers forty points."""
+LIMIT_PHRASES = 300
+"""At most this many texts (key points, misconceptions and their paraphrases) a rubric."""
 TODO_MARK = "TODO"
 """Text that marks a placeholder written by ``sayitout import``; ``check`` flags it."""
 
@@ -163,13 +170,29 @@ def load_bank(
         roots.append(_check_bank_dir(Path(extra).expanduser()))
     bank = Bank()
     seen: set[Path] = set()
-    for root in roots:
-        if root.resolve() in seen:
-            continue
-        seen.add(root.resolve())
-        bank.roots.append(root)
-        _load_root(bank, root)
+    with _gc_paused():
+        for root in roots:
+            if root.resolve() in seen:
+                continue
+            seen.add(root.resolve())
+            bank.roots.append(root)
+            _load_root(bank, root)
     return bank
+
+
+@contextlib.contextmanager
+def _gc_paused() -> Iterator[None]:
+    """No cyclic garbage collection while a bank loads: the loader makes millions of
+    small objects and keeps most of them, so collection runs again and again for nothing
+    (half the load time of a 10,000-question deck). Nothing made here forms cycles."""
+    was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        gc.freeze()  # the bank lives as long as the process: never scan it again
+        if was_enabled:
+            gc.enable()
 
 
 def _check_bank_dir(path: Path) -> Path:
@@ -190,7 +213,11 @@ def _check_bank_dir(path: Path) -> Path:
 def _yaml_files(directory: Path) -> list[Path]:
     if not directory.is_dir():
         return []
-    return sorted(p for p in directory.iterdir() if p.is_file() and p.suffix in (".yaml", ".yml"))
+    return sorted(
+        p
+        for p in directory.iterdir()
+        if p.suffix in (".yaml", ".yml") and not p.name.startswith(".") and p.is_file()
+    )
 
 
 def _load_root(bank: Bank, root: Path) -> None:
@@ -201,7 +228,8 @@ def _load_root(bank: Bank, root: Path) -> None:
             decks.append((loaded[0], path, loaded[1]))
     rubric_root = root / "rubrics"
     if rubric_root.is_dir():
-        for deck_dir in sorted(p for p in rubric_root.iterdir() if p.is_dir()):
+        deck_dirs = (p for p in rubric_root.iterdir() if p.is_dir() and not p.name.startswith("."))
+        for deck_dir in sorted(deck_dirs):
             for path in _yaml_files(deck_dir):
                 _load_rubric(bank, path, deck_dir.name)
     for deck, path, node in decks:
@@ -209,6 +237,23 @@ def _load_root(bank: Bank, root: Path) -> None:
 
 
 def _load_deck(bank: Bank, path: Path) -> tuple[Deck, yaml.Node | None] | None:
+    """One deck file; whatever is wrong with it becomes a problem, never an exception."""
+    try:
+        return _read_deck(bank, path)
+    except Exception as exc:  # an unforeseen fault in one user file must not sink the bank
+        bank.problems.append(Problem(path, 1, _unreadable(exc)))
+        _release(bank, [q for qid, q in bank._questions.items() if bank._files.get(qid) == path])
+        return None
+
+
+def _unreadable(exc: Exception) -> str:
+    return (
+        f"the file could not be loaded ({type(exc).__name__}: {str(exc)[:200]}) — "
+        "fix or remove it; the rest of the bank is loaded"
+    )
+
+
+def _read_deck(bank: Bank, path: Path) -> tuple[Deck, yaml.Node | None] | None:
     try:
         data, node = read_yaml(path)
     except FileTrouble as trouble:
@@ -310,6 +355,14 @@ def _load_questions(bank: Bank, path: Path, node: yaml.Node | None, raw: Any) ->
 
 
 def _load_rubric(bank: Bank, path: Path, deck_dir: str) -> None:
+    """One rubric file; whatever is wrong with it becomes a problem, never an exception."""
+    try:
+        _read_rubric(bank, path, deck_dir)
+    except Exception as exc:  # an unforeseen fault in one user file must not sink the bank
+        bank.problems.append(Problem(path, 1, _unreadable(exc)))
+
+
+def _read_rubric(bank: Bank, path: Path, deck_dir: str) -> None:
     try:
         data, node = read_yaml(path)
     except FileTrouble as trouble:
@@ -378,6 +431,10 @@ def _check_rubric_fits(
 
     False when the rubric is still a ``TODO`` placeholder (not usable for scoring).
     """
+    too_big = rubric_too_big(rubric)
+    if too_big:
+        bank.problems.append(Problem(path, line_of(node, ("key_points",)), too_big))
+        return False
     if question.kind == "numeric" and rubric.numeric is None:
         bank.problems.append(
             Problem(
@@ -427,6 +484,26 @@ def _check_rubric_fits(
     return True
 
 
+def rubric_too_big(rubric: Rubric) -> str | None:
+    """Why ``rubric`` is too big to score in good time, or None."""
+    points = len(rubric.key_points)
+    if points > LIMIT_KEY_POINTS:
+        return (
+            f"key_points: {points} key points; at most {LIMIT_KEY_POINTS} can be scored "
+            f"(each one is matched against every part of an answer) — keep the "
+            f"{MIN_KEY_POINTS} to {MAX_KEY_POINTS} that matter, or split the question"
+        )
+    phrases = sum(1 + len(k.paraphrases) for k in rubric.key_points) + sum(
+        1 + len(m.paraphrases) for m in rubric.misconceptions
+    )
+    if phrases > LIMIT_PHRASES:
+        return (
+            f"{phrases} key points, misconceptions and paraphrases in all; at most "
+            f"{LIMIT_PHRASES} can be scored in good time — keep the paraphrases that differ most"
+        )
+    return None
+
+
 def _report_missing_rubrics(bank: Bank, deck: Deck, path: Path, node: yaml.Node | None) -> None:
     """Flag questions that have no rubric, unless their rubric file was already flagged."""
     id_lines = _raw_question_ids(node)
@@ -464,13 +541,22 @@ def load_rubric_file(path: Path | str) -> Rubric:
     if not path.is_file():
         raise UsageError(f"rubric file not found: {path}", "check the path")
     try:
+        return _read_rubric_file(path)
+    except SayitoutError:
+        raise
+    except Exception as exc:  # an unforeseen fault in a user file is still bad input
+        raise BankError(f"{path}: {_unreadable(exc)}") from None
+
+
+def _read_rubric_file(path: Path) -> Rubric:
+    try:
         data, node = read_yaml(path)
     except FileTrouble as trouble:
         raise BankError(f"{path}:{trouble.line}: {trouble.message}") from None
     except OSError as exc:
         raise BankError(f"cannot read {path}: {exc.strerror or exc}") from None
     try:
-        return Rubric.model_validate(data)
+        rubric = Rubric.model_validate(data)
     except ValidationError as exc:
         problems = validation_problems(exc, Rubric, path, node)
         more = f" (and {len(problems) - 1} more problems)" if len(problems) > 1 else ""
@@ -478,3 +564,7 @@ def load_rubric_file(path: Path | str) -> Rubric:
             f"{problems[0]}{more}",
             f"fix {path.name}; 'sayitout check --bank DIR' lists every problem of a bank",
         ) from None
+    too_big = rubric_too_big(rubric)
+    if too_big:
+        raise BankError(f"{path}:{line_of(node, ('key_points',))}: {too_big}")
+    return rubric
