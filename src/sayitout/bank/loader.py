@@ -34,10 +34,10 @@ from sayitout.locations import builtin_bank_root, locations
 
 MIN_KEY_POINTS = 3
 MAX_KEY_POINTS = 7
-LIMIT_KEY_POINTS = 40
+LIMIT_KEY_POINTS = 20
 """A rubric with more key points is refused: scoring time grows with every point and
-paraphrase, and no spoken answer covers forty points."""
-LIMIT_PHRASES = 300
+paraphrase, and no spoken answer covers twenty points."""
+LIMIT_PHRASES = 100
 """At most this many texts (key points, misconceptions and their paraphrases) a rubric."""
 TODO_MARK = "TODO"
 """Text that marks a placeholder written by ``sayitout import``; ``check`` flags it."""

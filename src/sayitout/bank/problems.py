@@ -112,7 +112,7 @@ class _FastLoader(_Loader):  # type: ignore[misc, valid-type]
     text without trying every pattern."""
 
     _typed_first = frozenset(k for k in yaml.SafeLoader.yaml_implicit_resolvers if k)
-    _words = frozenset("yes no true false on off null".split())
+    _words = frozenset(["yes", "no", "true", "false", "on", "off", "null"])
 
     def resolve(self, kind: Any, value: Any, implicit: Any) -> str:
         if kind is yaml.ScalarNode and (
