@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import sys
 from pathlib import Path
 
 from sayitout.errors import UsageError
@@ -93,6 +94,28 @@ def _settings(args: argparse.Namespace):
     return load_settings(getattr(args, "config", None))
 
 
+def require_terminal(command: str) -> None:
+    """The app draws on a terminal and reads keys from it; without one (a pipe, a cron
+    job, ``< /dev/null``) it would wait forever at full CPU. Say so and what to use."""
+    streams = {"input": sys.stdin, "output": sys.stdout}
+    missing = [name for name, s in streams.items() if s is None or not _isatty(s)]
+    if missing:
+        raise UsageError(
+            f"'{' '.join(['sayitout', command]).strip()}' needs an interactive terminal, but its "
+            f"{' and '.join(missing)} {'is' if len(missing) == 1 else 'are'} not one",
+            "run it in a terminal (with --mic-file FILE to answer from recordings), or "
+            "score without the app: sayitout score QUESTION_ID --audio FILE (or --text "
+            "'...', or --batch answers.jsonl)",
+        )
+
+
+def _isatty(stream: object) -> bool:
+    try:
+        return bool(stream.isatty())  # type: ignore[attr-defined]
+    except (AttributeError, ValueError, OSError):  # closed or not a real stream
+        return False
+
+
 def _run_app(args: argparse.Namespace, plan) -> int:
     from sayitout.tui import make_app
 
@@ -120,6 +143,7 @@ def run_practice(args: argparse.Namespace) -> int:
                 f"--mic-file {path}: no such file",
                 "give the path of a WAV, FLAC, MP3 or OGG recording",
             )
+    require_terminal("practice")
 
     def plan(settings) -> SessionPlan:
         practice = settings.practice
@@ -139,4 +163,5 @@ def run_practice(args: argparse.Namespace) -> int:
 
 def run_home(args: argparse.Namespace) -> int:
     """``sayitout`` with no command: the app on its home screen."""
+    require_terminal("")
     return _run_app(args, None)
