@@ -117,6 +117,7 @@ def _isatty(stream: object) -> bool:
 
 
 def _run_app(args: argparse.Namespace, plan) -> int:
+    require_terminal("practice" if plan else "")
     from sayitout.tui import make_app
 
     settings = _settings(args)
@@ -143,7 +144,6 @@ def run_practice(args: argparse.Namespace) -> int:
                 f"--mic-file {path}: no such file",
                 "give the path of a WAV, FLAC, MP3 or OGG recording",
             )
-    require_terminal("practice")
 
     def plan(settings) -> SessionPlan:
         practice = settings.practice
@@ -163,5 +163,4 @@ def run_practice(args: argparse.Namespace) -> int:
 
 def run_home(args: argparse.Namespace) -> int:
     """``sayitout`` with no command: the app on its home screen."""
-    require_terminal("")
     return _run_app(args, None)
