@@ -149,7 +149,7 @@ def parse_line(raw: bytes) -> BatchLine:
             f"not UTF-8 text (byte 0x{raw[exc.start]:02x} at column {exc.start + 1})"
         ) from None
     try:
-        obj = json.loads(text)
+        obj = json.loads(text, strict=False)  # tabs and form feeds inside strings are fine
     except json.JSONDecodeError as exc:
         raise UsageError(f"not valid JSON ({exc.msg} at column {exc.colno})") from None
     except RecursionError:
