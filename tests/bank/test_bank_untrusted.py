@@ -239,3 +239,65 @@ def test_a_killed_import_leaves_only_a_hidden_folder_the_next_import_clears(
     assert not list(out.glob(".sayitout-import-*"))
     bank = _load(out)
     assert len(bank.questions()) == 8 and not bank.errors
+
+
+# ------------------------------------------------------------------ the parse cache
+
+
+def _count_parses(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    from sayitout.bank import loader
+
+    seen: list[str] = []
+    real = loader.read_yaml
+
+    def counting(path: Path):
+        seen.append(path.name)
+        return real(path)
+
+    monkeypatch.setattr(loader, "read_yaml", counting)
+    return seen
+
+
+def test_unchanged_files_are_not_parsed_again(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, sayitout_home: Path
+) -> None:
+    root = _bank(tmp_path, {"good": GOOD_DECK}, {"good": {"good-q": GOOD_RUBRIC}})
+    parses = _count_parses(monkeypatch)
+    first = _load(root)
+    assert sorted(parses) == ["good-q.yaml", "good.yaml"]
+    assert (sayitout_home / "cache" / "bank-files.json").is_file()
+    parses.clear()
+    again = _load(root)
+    assert parses == []
+    assert again.rubric("good-q") == first.rubric("good-q") and not again.problems
+    rubric = root / "rubrics" / "good" / "good-q.yaml"
+    rubric.write_text(GOOD_RUBRIC.replace("Faster convergence.", "Quicker convergence."))
+    third = _load(root)
+    assert parses == ["good-q.yaml"]
+    assert third.rubric("good-q").key_points[1].text == "Quicker convergence."
+
+
+def test_problems_in_cached_files_keep_their_lines(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    deck = GOOD_DECK + "- id: good-two\n  text: How?\n  answer_seconds: 5\n"
+    root = _bank(tmp_path, {"good": deck}, {"good": {"good-q": GOOD_RUBRIC}})
+    first = [p.format() for p in _load(root).problems]
+    assert any(":8:" in p and "answer_seconds" in p for p in first)
+    assert [p.format() for p in _load(root).problems] == first
+
+
+def test_a_damaged_or_unwritable_cache_is_ignored(tmp_path: Path, sayitout_home: Path) -> None:
+    root = _bank(tmp_path, {"good": GOOD_DECK}, {"good": {"good-q": GOOD_RUBRIC}})
+    cache = sayitout_home / "cache" / "bank-files.json"
+    cache.parent.mkdir(parents=True)
+    cache.write_text('{"version": 1, "files": {"' + str(root) + '": [1, 2]}, oops')
+    assert _load(root).has_rubric("good-q")
+    cache.write_text('{"version": 1, "files": [1]}')
+    assert _load(root).has_rubric("good-q")
+    cache.unlink()
+    cache.parent.chmod(0o500)
+    try:
+        assert _load(root).has_rubric("good-q")
+    finally:
+        cache.parent.chmod(0o700)
