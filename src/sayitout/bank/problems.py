@@ -104,6 +104,9 @@ _STR = "tag:yaml.org,2002:str"
 _MERGE = "tag:yaml.org,2002:merge"
 _INT = "tag:yaml.org,2002:int"
 _FLOAT = "tag:yaml.org,2002:float"
+_COLLECTION_TAGS = frozenset(
+    f"tag:yaml.org,2002:{t}" for t in ("seq", "map", "set", "omap", "pairs")
+)
 
 
 class _FastLoader(_Loader):  # type: ignore[misc, valid-type]
@@ -191,6 +194,8 @@ class _Builder:
             return done
         if key in self._active:
             raise _trouble(node, "an alias (*name) refers to the block that contains it")
+        if not isinstance(node, yaml.ScalarNode) and node.tag not in _COLLECTION_TAGS:
+            raise _trouble(node, f"unsupported tag {node.tag!r} — remove it (plain YAML only)")
         self._active.add(key)
         if isinstance(node, yaml.ScalarNode):
             value, size = self._scalar(node), 1

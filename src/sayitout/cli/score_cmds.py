@@ -4,9 +4,12 @@ Batch mode (``--batch IN.jsonl``) reads one JSON object per line, each with
 ``answer`` (text, or a transcript object with ``text`` and ``words``) and either
 ``question_id`` or ``rubric`` (a rubric file path, relative to the current directory
 or to the batch file). It writes one JSON result per non-blank input line, in the
-same order; a line that cannot be scored gets ``{"line": N, "error": "..."}`` and the
-rest are still scored. Blank lines are skipped. Exit status: 0 when every line was
-scored, 1 when some were not, 2 for a usage error (bad options, missing file).
+same order, each with ``"line": N`` (its input line; lines are split on ``\\n`` only);
+a line that cannot be scored gets ``{"line": N, "error": "..."}`` and the rest are
+still scored. Results are written as they are ready; ``--resume`` goes on after the
+last line answered in ``-o OUT``. See :mod:`sayitout.cli.score_batch`. Exit status:
+0 when every line was scored, 1 when some were not, 2 for a usage error (bad options,
+missing file), 130 when interrupted.
 """
 
 from __future__ import annotations
