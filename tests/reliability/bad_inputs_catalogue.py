@@ -287,7 +287,11 @@ def killed_report(tmp: Path) -> tuple[list[str], dict[str, str]]:
             def write(self, text):
                 self.f.write(text[: len(text) // 2]); self.f.flush()
                 os.kill(os.getpid(), signal.SIGTERM); time.sleep(5)
-        export.os.fdopen = lambda *a, **k: Dying(real(*a, **k))
+        def fdopen(fd, *a, **k):  # only the report's own temporary file dies
+            f = real(fd, *a, **k)
+            name = os.readlink(f"/proc/self/fd/{{fd}}")
+            return Dying(f) if ".sayitout-report-" in name else f
+        export.os.fdopen = fdopen
         from sayitout.cli import main
         sys.exit(main(["report", "--format", "html", "-o", {str(out / "r.html")!r}]))
         """

@@ -89,7 +89,12 @@ def test_a_report_killed_by_sigterm_leaves_no_temporary_file(tmp_path: Path) -> 
                 os.kill(os.getpid(), signal.SIGTERM)
                 time.sleep(5)
 
-        export.os.fdopen = lambda *a, **k: Dying(real_fdopen(*a, **k))
+        def fdopen(fd, *a, **k):  # only the report's own temporary file dies
+            f = real_fdopen(fd, *a, **k)
+            name = os.readlink(f"/proc/self/fd/{{fd}}")
+            return Dying(f) if ".sayitout-report-" in name else f
+
+        export.os.fdopen = fdopen
         export._atomic_write(Path({str(tmp_path / "report.html")!r}), "x" * 100000)
         """
     )

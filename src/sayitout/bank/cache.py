@@ -15,6 +15,7 @@ import contextlib
 import json
 import os
 import tempfile
+import time
 from pathlib import Path
 from typing import Any
 
@@ -89,6 +90,10 @@ class ParseCache:
         files.update(self._new)
         with contextlib.suppress(OSError):
             self.file.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+            for stale in self.file.parent.glob(".bank-files-*"):  # left by a killed run
+                with contextlib.suppress(OSError):
+                    if time.time() - stale.stat().st_mtime > 60:
+                        stale.unlink()
             fd, tmp = tempfile.mkstemp(prefix=".bank-files-", dir=self.file.parent)
             try:
                 with os.fdopen(fd, "w", encoding="utf-8") as f:
