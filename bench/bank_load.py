@@ -73,18 +73,20 @@ def write_big_bank(root: Path, n: int) -> Path:
     return root
 
 
-def _env(home: Path) -> dict[str, str]:
+def _env(home: Path, src: Path) -> dict[str, str]:
     return {
         **os.environ,
-        "PYTHONPATH": str(ROOT / "src"),
+        "PYTHONPATH": str(src),
         "SAYITOUT_HOME": str(home),
         "HF_HUB_OFFLINE": "1",
         "TRANSFORMERS_OFFLINE": "1",
     }
 
 
-def run_timed(argv: list[str], env: dict[str, str]) -> tuple[float, int, int]:
-    """(wall seconds, exit code, peak RSS in MiB) of ``python -m sayitout argv``."""
+def run_timed(argv: list[str], env: dict[str, str]) -> tuple[float, int, int, float]:
+    """(wall seconds, exit code, peak RSS in MiB, CPU seconds) of ``python -m sayitout
+    argv``. On a loaded machine CPU time (user + system) is the steadier figure: the
+    loader is single-threaded, so on an idle machine wall time is close to it."""
     t0 = time.perf_counter()
     proc = subprocess.Popen(
         [sys.executable, "-m", "sayitout", *argv],
@@ -94,7 +96,8 @@ def run_timed(argv: list[str], env: dict[str, str]) -> tuple[float, int, int]:
     )
     _, status, usage = os.wait4(proc.pid, 0)
     wall = time.perf_counter() - t0
-    return wall, os.waitstatus_to_exitcode(status), usage.ru_maxrss // 1024
+    cpu = usage.ru_utime + usage.ru_stime
+    return wall, os.waitstatus_to_exitcode(status), usage.ru_maxrss // 1024, cpu
 
 
 def write_silence(path: Path, minutes: float) -> Path:
@@ -114,11 +117,18 @@ def main() -> int:
     ap.add_argument("--repeats", type=int, default=2)
     ap.add_argument("--minutes", type=float, nargs="*", default=[10, 60])
     ap.add_argument("--skip-audio", action="store_true")
+    ap.add_argument(
+        "--src",
+        type=Path,
+        default=ROOT / "src",
+        help="run the commands from this source tree (e.g. an export of an older commit, "
+        "for before/after figures on the same machine); figures are then not recorded",
+    )
     args = ap.parse_args()
     out: dict[str, object] = {"load_average": os.getloadavg()[0], "questions": args.questions}
     with tempfile.TemporaryDirectory() as tmp:
         tmpdir = Path(tmp)
-        env = _env(tmpdir / "home")
+        env = _env(tmpdir / "home", args.src.resolve())
         bank = write_big_bank(tmpdir / "bank", args.questions)
         cache = tmpdir / "home" / "cache" / "bank-files.json"
         for cmd in ("check", "questions"):
@@ -129,23 +139,28 @@ def main() -> int:
             warm = [run_timed([cmd, "--bank", str(bank)], env) for _ in range(args.repeats)]
             out[f"{cmd}_cold_s"] = round(min(r[0] for r in cold), 2)
             out[f"{cmd}_s"] = round(min(r[0] for r in warm), 2)
+            out[f"{cmd}_cold_cpu_s"] = round(min(r[3] for r in cold), 2)
+            out[f"{cmd}_cpu_s"] = round(min(r[3] for r in warm), 2)
             out[f"{cmd}_exit"] = warm[0][1]
             print(
-                f"{cmd:<10} {args.questions} questions: cold {out[f'{cmd}_cold_s']:.2f} s, "
-                f"warm {out[f'{cmd}_s']:.2f} s (exit {warm[0][1]})"
+                f"{cmd:<10} {args.questions} questions: first run {out[f'{cmd}_cold_s']:.2f} s "
+                f"(CPU {out[f'{cmd}_cold_cpu_s']:.2f} s), again {out[f'{cmd}_s']:.2f} s "
+                f"(CPU {out[f'{cmd}_cpu_s']:.2f} s) (exit {warm[0][1]})"
             )
-        sys.path.insert(0, str(ROOT / "src"))
-        os.environ["SAYITOUT_HOME"] = str(tmpdir / "home")
-        from sayitout.bank.loader import load_bank
+        if args.src.resolve() == (ROOT / "src").resolve():
+            sys.path.insert(0, str(ROOT / "src"))
+            os.environ["SAYITOUT_HOME"] = str(tmpdir / "home")
+            from sayitout.bank.loader import load_bank
 
-        t0 = time.perf_counter()
-        loaded = load_bank([bank], cache=False)
-        out["load_bank_s"] = round(time.perf_counter() - t0, 2)
-        print(f"load_bank in-process: {out['load_bank_s']} s, {len(loaded.problems)} problems")
+            t0, c0 = time.perf_counter(), time.process_time()
+            loaded = load_bank([bank], cache=False)
+            out["load_bank_s"] = round(time.perf_counter() - t0, 2)
+            out["load_bank_cpu_s"] = round(time.process_time() - c0, 2)
+            print(f"load_bank in-process: {out['load_bank_s']} s, {len(loaded.problems)} problems")
         if not args.skip_audio:
             for minutes in args.minutes:
                 wav = write_silence(tmpdir / f"silence-{minutes:g}min.wav", minutes)
-                wall, code, rss = run_timed(["transcribe", str(wav)], env)
+                wall, code, rss, _ = run_timed(["transcribe", str(wav)], env)
                 out[f"transcribe_{minutes:g}min_peak_mib"] = rss
                 out[f"transcribe_{minutes:g}min_s"] = round(wall, 1)
                 print(
@@ -153,7 +168,8 @@ def main() -> int:
                     f"{wall:.1f} s (exit {code})"
                 )
                 wav.unlink()
-    results_file.record("bank_load", out)
+    if args.src.resolve() == (ROOT / "src").resolve():
+        results_file.record("bank_load", out)
     print(json.dumps(out))
     return 0
 

@@ -58,7 +58,7 @@ class ParseCache:
 
     def get(self, path: Path) -> tuple[bool, Any]:
         """``(True, data)`` when ``path`` is unchanged since it was cached."""
-        key = str(path.resolve())
+        key = os.path.abspath(path)
         entry = self._old.get(key)
         if entry is None or not isinstance(entry, list) or len(entry) != 2:
             return False, None
@@ -71,14 +71,14 @@ class ParseCache:
         stamp = _stamp(path)
         if stamp is None or not _round_trips(data):
             return
-        self._new[str(path.resolve())] = [stamp, data]
+        self._new[os.path.abspath(path)] = [stamp, data]
         self._dirty = True
 
     def save(self, roots: list[Path]) -> None:
         """Write the entries used now, and the old ones of other bank dirs still there."""
         if self.file is None:
             return
-        inside = [str(r.resolve()) + os.sep for r in roots]
+        inside = [os.path.abspath(r) + os.sep for r in roots]
         dropped = [k for k in self._old if k not in self._new and k.startswith(tuple(inside))]
         if not self._dirty and not dropped:
             return
@@ -96,8 +96,9 @@ class ParseCache:
                         stale.unlink()
             fd, tmp = tempfile.mkstemp(prefix=".bank-files-", dir=self.file.parent)
             try:
+                text = json.dumps({"version": VERSION, "files": files}, separators=(",", ":"))
                 with os.fdopen(fd, "w", encoding="utf-8") as f:
-                    json.dump({"version": VERSION, "files": files}, f, separators=(",", ":"))
+                    f.write(text)  # json.dump to a file would skip the C encoder
                 os.replace(tmp, self.file)
             except BaseException:
                 Path(tmp).unlink(missing_ok=True)
