@@ -308,3 +308,48 @@ def test_progress_shows_rate_and_time_left() -> None:
     p.update(100)
     p.close()
     assert stream.getvalue().endswith("\n")
+
+
+@pytest.mark.e2e
+def test_real_batch_keeps_going_past_every_kind_of_bad_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The real CLI and scorer: 12 lines, 12 results in order, the good ones scored."""
+    from sayitout.cli import main
+
+    good = {"question_id": "dl-initial-loss", "answer": "about 2.3, the log of ten"}
+    lines = [
+        _encode(good),
+        _encode({"question_id": "dl-initial-loss", "answer": "the loss is 1e999"}),
+        _encode({"question_id": "dl-initial-loss", "answer": "9" * 320}),
+        b'{"question_id": "dl-initial-loss", "answer": "\\ud800\\udfff lone"}',
+        b'{"question_id": "dl-initial-loss", "answer": {"text": 123}}',
+        b'{"question_id": "dl-initial-loss", "answer": {"text": "x", "words": [{"text": null}]}}',
+        _encode({"question_id": "dl-initial-loss", "answer": "a\u2028b\u0085c\x0cd\x00e"}),
+        b"\xff\xfe not utf-8",
+        b"[" * 5000,
+        _encode({"question_id": "dl-initial-loss", "answer": "\U0001f600" * 2000}),
+        _encode({"question_id": "no-such-question", "answer": "x"}),
+        _encode(good),
+    ]
+    batch = tmp_path / "in.jsonl"
+    batch.write_bytes(b"\xef\xbb\xbf" + b"\r\n".join(lines) + b"\r\n")
+    out = tmp_path / "out.jsonl"
+    code = main(["score", "--batch", str(batch), "-o", str(out)])
+    results = [json.loads(x) for x in out.read_text(encoding="utf-8").splitlines()]
+    assert [r["line"] for r in results] == list(range(1, 13))
+    assert code == 1 and "Traceback" not in capsys.readouterr().err
+    assert "score" in results[0] and results[0]["score"] == results[11]["score"]
+    for i in (3, 6, 9):
+        assert "score" in results[i], results[i]
+    for i in (4, 5, 7, 8, 10):
+        assert "error" in results[i], results[i]
+
+
+def test_result_lines_never_break_for_any_line_reader() -> None:
+    from sayitout.cli.score_batch import result_line
+
+    line = result_line({"line": 1, "evidence": "a\u2028b\u2029c\u0085d\x0ce\x1cf\u00e9"})
+    assert len(line.splitlines()) == 1 and line.endswith("\n")
+    assert json.loads(line)["evidence"] == "a\u2028b\u2029c\u0085d\x0ce\x1cf\u00e9"
+    assert "\u00e9" in line  # readable text is kept as it is

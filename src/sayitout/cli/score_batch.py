@@ -37,6 +37,16 @@ MAX_LINE_BYTES = 1_000_000
 _SURROGATE = re.compile(r"[\ud800-\udfff]")
 
 
+_LINE_BREAKERS = str.maketrans({"\u0085": "\\u0085", "\u2028": "\\u2028", "\u2029": "\\u2029"})
+
+
+def result_line(result: dict[str, Any]) -> str:
+    """One output line: JSON with text kept readable (no ``\\uXXXX`` for accents), but
+    with the characters that ``str.splitlines()`` and some editors take for line breaks
+    escaped, so every reader sees one result per line."""
+    return json.dumps(result, ensure_ascii=False).translate(_LINE_BREAKERS) + "\n"
+
+
 def clean_text(text: str) -> str:
     """``text`` with lone surrogates (from a ``"\\ud800"`` escape or undecodable bytes)
     replaced by U+FFFD, so every later step gets valid Unicode."""

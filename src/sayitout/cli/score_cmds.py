@@ -256,7 +256,7 @@ def run_batch(args: argparse.Namespace) -> int:
         out = sys.stdout
 
     def write(result: dict[str, Any]) -> None:
-        out.write(json.dumps(result, ensure_ascii=False) + "\n")
+        out.write(sb.result_line(result))
         out.flush()
 
     def score_many():
