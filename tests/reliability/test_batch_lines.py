@@ -300,11 +300,13 @@ def test_resume_refuses_a_file_that_is_not_batch_output(tmp_path: Path) -> None:
 
 def test_progress_shows_rate_and_time_left() -> None:
     stream = io.StringIO()
-    now = iter([0.0, 10.0, 20.0])
+    now = iter([0.0, 10.0, 15.0, 30.0])
     p = Progress(100, stream, lambda: next(now))
-    p.update(25)
+    p.update(25)  # the first chunk waited for the model: rate from the start
     assert "25/100 lines" in stream.getvalue() and "2.5 lines/s" in stream.getvalue()
     assert "about 30 s left" in stream.getvalue()
+    p.update(50)  # from then on, the rate since the first chunk
+    assert "5.0 lines/s" in stream.getvalue() and "about 10 s left" in stream.getvalue()
     p.update(100)
     p.close()
     assert stream.getvalue().endswith("\n")

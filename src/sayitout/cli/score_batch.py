@@ -302,11 +302,21 @@ class Progress:
         self.clock = clock
         self.start = clock()
         self.done_lines = 0
+        self._base: tuple[float, int] | None = None
+        """Time and count at the first update: the rate is measured from there on, so
+        the model's load time before the first chunk does not inflate the time left."""
 
     def update(self, done: int) -> None:
+        now = self.clock()
+        if self._base is None or done <= self._base[1]:
+            since, base = self.start, 0
+            if done > 0 and self._base is None:
+                self._base = (now, done)
+        else:
+            since, base = self._base
         self.done_lines = done
-        elapsed = self.clock() - self.start
-        rate = done / elapsed if elapsed > 0 else 0.0
+        elapsed = now - since
+        rate = (done - base) / elapsed if elapsed > 0 else 0.0
         left = (self.total - done) / rate if rate > 0 else math.nan
         eta = f"about {_duration(left)} left" if rate > 0 and done < self.total else ""
         speed = f"{rate:.1f} lines/s" if rate > 0 else ""
@@ -320,6 +330,8 @@ class Progress:
 
 def _duration(seconds: float) -> str:
     s = round(seconds)
+    if s < 1:
+        return "under 1 s"
     if s < 60:
         return f"{s} s"
     if s < 3600:
