@@ -34,7 +34,7 @@ def _stamp(path: Path) -> _Stamp | None:
 def _round_trips(data: Any) -> bool:
     """True when JSON gives ``data`` back exactly (no dates, no non-text keys)."""
     try:
-        return json.loads(json.dumps(data, allow_nan=False)) == data
+        return bool(json.loads(json.dumps(data, allow_nan=False)) == data)
     except (TypeError, ValueError, RecursionError):
         return False
 

@@ -235,7 +235,7 @@ def draft_rubric(qid: str, answer: str, question: str = "") -> dict[str, Any]:
             "model_answer": f"{TODO_MARK}: write a strong answer, to be read aloud",
         }
     taken: set[str] = set()
-    points = [
+    points: list[dict[str, Any]] = [
         {
             "id": _unique_id("-".join(_keywords(text, 3)), taken),
             "text": text,

@@ -506,7 +506,7 @@ def _check_rubric_fits(bank: Bank, src: _Source, rubric: Rubric, question: Quest
                 "remove it, or set kind: numeric on the question",
             )
         )
-    todo = [
+    todo: list[tuple[str | int, ...]] = [
         ("key_points", i, "text") for i, kp in enumerate(rubric.key_points) if TODO_MARK in kp.text
     ]
     if TODO_MARK in rubric.model_answer:

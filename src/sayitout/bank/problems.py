@@ -129,7 +129,7 @@ class _FastLoader(_Loader):  # type: ignore[misc, valid-type]
             )
         ):
             return _STR
-        return super().resolve(kind, value, implicit)
+        return str(super().resolve(kind, value, implicit))
 
     def descend_resolver(self, current_node: Any, current_index: Any) -> None:
         pass  # no path resolvers in a safe loader

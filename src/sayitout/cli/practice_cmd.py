@@ -60,7 +60,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     )
     _common(p)
     p.set_defaults(handler=run_practice)
-    sub.default_handler = run_home
+    sub.default_handler = run_home  # type: ignore[attr-defined]
 
 
 def _common(p: argparse.ArgumentParser) -> None:

@@ -354,23 +354,25 @@ class Outcome:
 ScoreMany = Callable[[list[tuple[Rubric, Transcript]]], list[Any]]
 
 
-def _score_chunk(score_many: ScoreMany, jobs: list[tuple[Rubric, Transcript]]) -> list[Any]:
+def _score_chunk(
+    score_many: ScoreMany, jobs: list[tuple[Rubric, Transcript]]
+) -> list[dict[str, Any] | SayitoutError]:
     """One result per job: a score dict, or the reason that job could not be scored.
 
     The chunk is scored together; if that fails, each job alone, so one answer that
     breaks the scorer costs only its own line.
     """
     try:
-        return [r.to_dict() for r in score_many(jobs)]
+        return [dict(r.to_dict()) for r in score_many(jobs)]
     except (ModelError, KeyboardInterrupt, MemoryError):
         raise
     except Exception:  # isolate the line below
         if len(jobs) == 1:
             raise
-    out: list[Any] = []
+    out: list[dict[str, Any] | SayitoutError] = []
     for job in jobs:
         try:
-            out.append(score_many([job])[0].to_dict())
+            out.append(dict(score_many([job])[0].to_dict()))
         except (ModelError, KeyboardInterrupt, MemoryError):
             raise
         except Exception as exc:  # a per-line failure, never the batch
@@ -390,13 +392,14 @@ def score_lines(
 ) -> Outcome:
     """Parse, score and ``write`` every line after ``start_after``, in input order."""
     outcome = Outcome()
-    pending: list[tuple[int, BatchLine | None, Rubric | None, str | None]] = []
+    Job = tuple[Rubric, Transcript]
+    pending: list[tuple[int, Job | str]] = []  # a job to score, or why the line cannot be
     scorer: ScoreMany | None = None
 
     def flush() -> None:
         nonlocal scorer
-        jobs = [(rubric, line.transcript()) for _, line, rubric, err in pending if err is None]
-        scored: list[Any] = []
+        jobs = [job for _, job in pending if not isinstance(job, str)]
+        scored: list[dict[str, Any] | SayitoutError] = []
         if jobs:
             if scorer is None:
                 scorer = score_many()
@@ -407,15 +410,13 @@ def score_lines(
             except Exception as exc:  # a single job that broke the scorer
                 why = f"{type(exc).__name__}: {exc}"
                 scored = [SayitoutError(f"could not score this answer ({why})")]
-        it = iter(scored)
-        for n, _, _, err in pending:
-            if err is None:
-                res = next(it)
-                err = res.message if isinstance(res, SayitoutError) else None
-            if err is None:
+        results = iter(scored)
+        for n, job in pending:
+            res = job if isinstance(job, str) else next(results)
+            if isinstance(res, dict):
                 write({"line": n, **res})
             else:
-                write({"line": n, "error": err})
+                write({"line": n, "error": res if isinstance(res, str) else res.message})
                 outcome.failed += 1
             outcome.written += 1
         pending.clear()
@@ -429,16 +430,14 @@ def score_lines(
                 continue
             try:
                 line = parse_line(raw)
-                rubric = rubrics.get(line)
-                pending.append((n, line, rubric, None))
+                pending.append((n, (rubrics.get(line), line.transcript())))
             except SayitoutError as exc:
-                pending.append((n, None, None, exc.message))
+                pending.append((n, exc.message))
             except (KeyboardInterrupt, MemoryError):
                 raise
             except Exception as exc:  # one line never stops the batch
-                reason = f"could not read this line ({type(exc).__name__}: {exc})"
-                pending.append((n, None, None, reason))
-            if sum(1 for p in pending if p[3] is None) >= chunk:
+                pending.append((n, f"could not read this line ({type(exc).__name__}: {exc})"))
+            if sum(not isinstance(job, str) for _, job in pending) >= chunk:
                 flush()
         flush()
     except KeyboardInterrupt:
