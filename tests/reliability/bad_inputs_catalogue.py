@@ -923,6 +923,18 @@ CASES: list[Case] = [
         "usage error: resuming needs the output file of the earlier run",
     ),
     Case(
+        "score-batch-output-is-input",
+        "scoring",
+        "`score --batch in.jsonl -o in.jsonl` (own input)",
+        lambda t: (
+            ["score", "--batch", str(write(t / "in.jsonl", _OK)), "-o", str(t / "in.jsonl")],
+            {},
+        ),
+        2,
+        ("in.jsonl", "the batch file itself"),
+        "usage error before anything is written (was: the answers were overwritten)",
+    ),
+    Case(
         "score-text-not-utf8",
         "scoring",
         "`--text` with an invalid UTF-8 byte (0xe9) on the command line",

@@ -355,3 +355,21 @@ def test_result_lines_never_break_for_any_line_reader() -> None:
     assert len(line.splitlines()) == 1 and line.endswith("\n")
     assert json.loads(line)["evidence"] == "a\u2028b\u2029c\u0085d\x0ce\x1cf\u00e9"
     assert "\u00e9" in line  # readable text is kept as it is
+
+
+def test_progress_without_a_known_end() -> None:
+    stream = io.StringIO()
+    now = iter([0.0, 4.0])
+    p = Progress(None, stream, lambda: next(now))
+    p.update(8)
+    assert "scoring 8 lines" in stream.getvalue() and "2.0 lines/s" in stream.getvalue()
+    assert "left" not in stream.getvalue()
+
+
+def test_checked_stream_refuses_utf16_and_passes_lines_on() -> None:
+    from sayitout.cli.score_batch import checked_stream
+
+    with pytest.raises(UsageError, match="UTF-16"):
+        list(checked_stream(io.BytesIO(b"\xff\xfe{\x00"), Path("<stdin>")))
+    lines = list(input_lines(checked_stream(io.BytesIO(b'{"a": 1}\n\n{"b": 2}'), Path("x"))))
+    assert lines == [(1, b'{"a": 1}'), (3, b'{"b": 2}')]

@@ -19,7 +19,7 @@ from __future__ import annotations
 import json
 import math
 import re
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, Any
@@ -183,7 +183,7 @@ def parse_line(raw: bytes) -> BatchLine:
 # ---------------------------------------------------------------- reading the input
 
 
-def input_lines(f: IO[bytes]) -> Iterator[tuple[int, bytes]]:
+def input_lines(f: Iterable[bytes]) -> Iterator[tuple[int, bytes]]:
     """(line number, bytes) of every non-blank line; split on ``\\n`` only."""
     for n, raw in enumerate(f, 1):
         if n == 1 and raw.startswith(b"\xef\xbb\xbf"):
@@ -204,6 +204,16 @@ def _check_encoding(path: Path, head: bytes) -> None:
             f"cannot read {path}: it holds NUL bytes, so it is not UTF-8 JSONL text",
             "give a text file with one JSON object per line",
         )
+
+
+def checked_stream(stream: IO[bytes] | None, name: Path) -> Iterator[bytes]:
+    """The lines of a byte stream (stdin), its start checked as :func:`_check_encoding`."""
+    if stream is None:
+        raise UsageError("standard input cannot be read as bytes", "give the batch as a file")
+    first = stream.readline()
+    _check_encoding(name, first[:4096])
+    yield first
+    yield from stream
 
 
 def _count_lines(path: Path) -> int:
@@ -296,7 +306,7 @@ def answered_lines(out_path: Path) -> tuple[int, int]:
 class Progress:
     """``scoring 120/1000 lines  35.2 lines/s  about 25 s left`` on one stderr line."""
 
-    def __init__(self, total: int, stream: IO[str], clock: Callable[[], float]) -> None:
+    def __init__(self, total: int | None, stream: IO[str], clock: Callable[[], float]) -> None:
         self.total = total
         self.stream = stream
         self.clock = clock
@@ -317,9 +327,13 @@ class Progress:
         self.done_lines = done
         elapsed = now - since
         rate = (done - base) / elapsed if elapsed > 0 else 0.0
+        speed = f"{rate:.1f} lines/s" if rate > 0 else ""
+        if self.total is None:  # read from a pipe: the end is not known
+            self.stream.write(f"\rscoring {done} lines  {speed}".rstrip().ljust(60))
+            self.stream.flush()
+            return
         left = (self.total - done) / rate if rate > 0 else math.nan
         eta = f"about {_duration(left)} left" if rate > 0 and done < self.total else ""
-        speed = f"{rate:.1f} lines/s" if rate > 0 else ""
         self.stream.write(f"\rscoring {done}/{self.total} lines  {speed}  {eta}".rstrip().ljust(60))
         self.stream.flush()
 

@@ -15,6 +15,7 @@ missing file), 130 when interrupted.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import sys
 import time
@@ -49,7 +50,9 @@ def register(sub: Any) -> None:
     src = p.add_mutually_exclusive_group()
     src.add_argument("--text", help="the answer as text ('-' reads it from stdin)")
     src.add_argument("--audio", metavar="FILE", help="a recorded answer to transcribe")
-    src.add_argument("--batch", metavar="IN.jsonl", help="score every line of a JSONL file")
+    src.add_argument(
+        "--batch", metavar="IN.jsonl", help="score every line of a JSONL file ('-': stdin)"
+    )
     p.add_argument("--rubric", metavar="FILE", help="score against this rubric file")
     p.add_argument("-o", "--output", metavar="OUT.jsonl", help="batch output (default stdout)")
     p.add_argument(
@@ -127,6 +130,13 @@ def run_score(args: argparse.Namespace) -> int:
     else:
         sys.stdout.write(format_report(result, transcript if args.audio else None))
     return 0
+
+
+def _same_file(a: Path, b: Path) -> bool:
+    try:
+        return b.exists() and a.samefile(b)
+    except OSError:
+        return False
 
 
 def _answer_text(given: str) -> str:
@@ -233,18 +243,26 @@ def _save(deck: str, transcript: Transcript, result: AnswerScore, audio: str | N
 def run_batch(args: argparse.Namespace) -> int:
     from sayitout.cli import score_batch as sb
 
-    in_path = Path(args.batch)
-    if not in_path.is_file():
+    from_stdin = args.batch == "-"
+    in_path = Path("<stdin>") if from_stdin else Path(args.batch)
+    if not from_stdin and not in_path.is_file():
         raise UsageError(f"batch file not found: {in_path}", "check the path")
     out_path = Path(args.output) if args.output else None
     if args.resume and out_path is None:
         raise UsageError("--resume needs -o OUT.jsonl", "give the output file of the earlier run")
-    try:
-        with in_path.open("rb") as f:
-            sb._check_encoding(in_path, f.read(4096))
-        total = sb._count_lines(in_path)
-    except OSError as exc:
-        raise UsageError(f"cannot read {in_path}: {exc.strerror or exc}") from None
+    if out_path is not None and not from_stdin and _same_file(in_path, out_path):
+        raise UsageError(
+            f"-o {out_path} is the batch file itself: writing would destroy the answers",
+            "write the results to another file",
+        )
+    total: int | None = None
+    if not from_stdin:
+        try:
+            with in_path.open("rb") as f:
+                sb._check_encoding(in_path, f.read(4096))
+            total = sb._count_lines(in_path)
+        except OSError as exc:
+            raise UsageError(f"cannot read {in_path}: {exc.strerror or exc}") from None
     start_after, failed_before = sb.answered_lines(out_path) if args.resume and out_path else (0, 0)
     out: IO[str]
     if out_path is not None:
@@ -264,10 +282,16 @@ def run_batch(args: argparse.Namespace) -> int:
 
     progress = sb.Progress(total, sys.stderr, time.monotonic) if sys.stderr.isatty() else None
     try:
-        with in_path.open("rb") as f:
+        with contextlib.ExitStack() as stack:
+            if from_stdin:
+                source = sb.checked_stream(getattr(sys.stdin, "buffer", None), in_path)
+                base = Path.cwd()
+            else:
+                source = stack.enter_context(in_path.open("rb"))
+                base = in_path.parent
             outcome = sb.score_lines(
-                sb.input_lines(f),
-                sb.BatchRubrics(args.bank, in_path.parent),
+                sb.input_lines(source),
+                sb.BatchRubrics(args.bank, base),
                 score_many,
                 write,
                 start_after=start_after,
@@ -281,6 +305,7 @@ def run_batch(args: argparse.Namespace) -> int:
         if out is not sys.stdout:
             out.close()
     done = outcome.skipped + outcome.written
+    total = total if total is not None else done
     if outcome.interrupted:
         where = f" in {out_path}" if out_path else ""
         print(
