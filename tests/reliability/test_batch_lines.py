@@ -373,3 +373,18 @@ def test_checked_stream_refuses_utf16_and_passes_lines_on() -> None:
         list(checked_stream(io.BytesIO(b"\xff\xfe{\x00"), Path("<stdin>")))
     lines = list(input_lines(checked_stream(io.BytesIO(b'{"a": 1}\n\n{"b": 2}'), Path("x"))))
     assert lines == [(1, b'{"a": 1}'), (3, b'{"b": 2}')]
+
+
+def test_a_scorer_fault_on_one_typed_answer_is_a_message(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from sayitout.cli import main, score_cmds
+
+    class Broken:
+        def score(self, rubric: Rubric, transcript: Transcript) -> Any:
+            raise OverflowError("cannot convert float infinity to integer")
+
+    monkeypatch.setattr(score_cmds, "_scorer", lambda args: Broken())
+    assert main(["score", "dl-initial-loss", "--text", "the loss is 1e999"]) == 1
+    err = capsys.readouterr().err
+    assert "could not score this answer (OverflowError" in err and "Traceback" not in err

@@ -117,7 +117,7 @@ def run_score(args: argparse.Namespace) -> int:
         transcript = _transcribe(Path(args.audio), rubric)
     else:
         transcript = Transcript.typed(_answer_text(args.text))
-    result = _scorer(args).score(rubric, transcript)
+    result = _score_one(args, rubric, transcript)
     if args.save:
         attempt = _save(deck, transcript, result, args.audio)
         print(f"saved as attempt {attempt}", file=sys.stderr)
@@ -175,6 +175,20 @@ def _no_surrogates(text: str, what: str) -> str:
             '-t utf-8 answer.txt)"',
         ) from None
     return text
+
+
+def _score_one(args: argparse.Namespace, rubric: Rubric, transcript: Transcript) -> AnswerScore:
+    """Score, turning a scorer fault on an odd answer into a message, not a traceback."""
+    try:
+        return _scorer(args).score(rubric, transcript)
+    except SayitoutError:
+        raise
+    except Exception as exc:  # a fault of the scorer on this answer: say so plainly
+        raise SayitoutError(
+            f"could not score this answer ({type(exc).__name__}: {exc})",
+            "this is a bug in sayitout: please report it with the answer text; "
+            "other answers are not affected",
+        ) from exc
 
 
 def _resolve_rubric(args: argparse.Namespace) -> tuple[Rubric, str]:
