@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import sys
 from pathlib import Path
 
 from sayitout.errors import UsageError
@@ -69,7 +70,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     )
     _common(p)
     p.set_defaults(handler=run_practice)
-    sub.default_handler = run_home
+    sub.default_handler = run_home  # type: ignore[attr-defined]
 
 
 class _Deprecated(argparse.Action):
@@ -120,7 +121,30 @@ def _settings(args: argparse.Namespace):
     return load_settings(getattr(args, "config", None))
 
 
+def require_terminal(command: str) -> None:
+    """The app draws on a terminal and reads keys from it; without one (a pipe, a cron
+    job, ``< /dev/null``) it would wait forever at full CPU. Say so and what to use."""
+    streams = {"input": sys.stdin, "output": sys.stdout}
+    missing = [name for name, s in streams.items() if s is None or not _isatty(s)]
+    if missing:
+        raise UsageError(
+            f"'{' '.join(['sayitout', command]).strip()}' needs an interactive terminal, but its "
+            f"{' and '.join(missing)} {'is' if len(missing) == 1 else 'are'} not one",
+            "run it in a terminal (with --mic-file FILE to answer from recordings), or "
+            "score without the app: sayitout score QUESTION_ID --audio FILE (or --text "
+            "'...', or --batch answers.jsonl)",
+        )
+
+
+def _isatty(stream: object) -> bool:
+    try:
+        return bool(stream.isatty())  # type: ignore[attr-defined]
+    except (AttributeError, ValueError, OSError):  # closed or not a real stream
+        return False
+
+
 def _run_app(args: argparse.Namespace, plan) -> int:
+    require_terminal("practice" if plan else "")
     from sayitout.tui import make_app
 
     settings = _settings(args)

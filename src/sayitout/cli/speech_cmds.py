@@ -69,7 +69,7 @@ def _terms(args: argparse.Namespace) -> list[str]:
 def run_transcribe(args: argparse.Namespace) -> int:
     from sayitout.config import load_settings
     from sayitout.speech.asr import Transcriber
-    from sayitout.speech.audio.decode import load_audio
+    from sayitout.speech.asr.transcriber import transcribe_long
 
     settings = load_settings().asr
     update: dict[str, Any] = {}
@@ -83,11 +83,10 @@ def run_transcribe(args: argparse.Namespace) -> int:
         update["device"] = args.device
     settings = settings.model_copy(update=update)
     terms = _terms(args)
-    try:
-        audio = load_audio(args.file)
+    try:  # decoded piece by piece as it is transcribed: memory stays flat for long files
+        transcript = transcribe_long(Transcriber(settings), args.file, terms=terms)
     except AudioError as exc:  # a bad file given on the command line is bad input
         raise UsageError(exc.message, exc.hint) from exc
-    transcript = Transcriber(settings).transcribe(audio, terms=terms)
     if args.json:
         out = {
             "file": str(args.file),

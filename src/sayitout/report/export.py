@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
 import re
+import signal
 import tempfile
+import threading
 import unicodedata
+from collections.abc import Iterator
 from datetime import date, datetime
 from pathlib import Path
 from typing import Any
@@ -130,7 +134,33 @@ def write_report(
     return path, text
 
 
+@contextlib.contextmanager
+def _cleanup_on_terminate() -> Iterator[None]:
+    """Turn SIGTERM and SIGHUP into an exception while a temporary file exists, so the
+    ``except`` below removes it: by default those signals end the process on the spot
+    and leave a hidden ``.sayitout-report-*`` file beside the target."""
+    if threading.current_thread() is not threading.main_thread():
+        yield  # only the main thread may set signal handlers
+        return
+
+    def stop(signum: int, _frame: object) -> None:
+        raise SystemExit(128 + signum)
+
+    signums = [signal.SIGTERM] + ([signal.SIGHUP] if hasattr(signal, "SIGHUP") else [])
+    previous = {n: signal.signal(n, stop) for n in signums}
+    try:
+        yield
+    finally:
+        for n, handler in previous.items():
+            signal.signal(n, handler)
+
+
 def _atomic_write(path: Path, text: str) -> None:
+    with _cleanup_on_terminate():
+        _write_via_temp(path, text)
+
+
+def _write_via_temp(path: Path, text: str) -> None:
     try:
         fd, tmp = tempfile.mkstemp(prefix=".sayitout-report-", dir=path.parent)
         try:
