@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from sayitout.errors import SayitoutError, UsageError
-from sayitout.store import SINCE_FORMAT, AttemptRecord, Store, parse_since
+from sayitout.store import SINCE_FORMAT, AttemptFilter, AttemptRecord, Store, parse_since
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -125,10 +125,8 @@ def _topic_ids(bank: Any, topic: str | None) -> tuple[str, ...] | None:
     return ids
 
 
-def _filters(args: argparse.Namespace, bank: Any) -> Any:
-    from sayitout.report.rows import Filters
-
-    return Filters(
+def _filters(args: argparse.Namespace, bank: Any) -> AttemptFilter:
+    return AttemptFilter(
         deck=args.deck,
         question_id=getattr(args, "question", None),
         question_ids=_topic_ids(bank, args.topic),
@@ -164,7 +162,7 @@ def history_command(args: argparse.Namespace) -> int:
         if args.json:
             _print_json(rows)
             return 0
-        total = store.count_attempts(**filters.store_kwargs())
+        total = store.count_attempts(filters)
     if not rows:
         print(
             "No attempts yet"
