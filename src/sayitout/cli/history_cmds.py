@@ -96,7 +96,13 @@ def _positive(text: str) -> int:
         raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
     if value < 1:
         raise argparse.ArgumentTypeError(f"{value} must be 1 or more")
+    if value > _LARGEST:
+        raise argparse.ArgumentTypeError(f"{text} is too large (at most {_LARGEST:,})")
     return value
+
+
+_LARGEST = 2**63 - 1
+"""The largest id or count SQLite can hold."""
 
 
 # ----------------------------------------------------------------------- helpers
