@@ -23,6 +23,7 @@ _COMMAND_MODULES = (
     "sayitout.cli.score_cmds",
     "sayitout.cli.speech_cmds",
     "sayitout.cli.history_cmds",
+    "sayitout.cli.rescore_cmd",
     "sayitout.cli.config_cmds",
     "sayitout.cli.recover_cmd",
 )

@@ -47,6 +47,8 @@ class AttemptSummary:
     """Absolute path of the recording, or ``None`` for a typed answer."""
     corrected: bool = False
     """Whether the transcript was corrected by hand."""
+    scorer_version: str = ""
+    """The scorer that produced the current score (``""``: before versions were recorded)."""
 
 
 @dataclass(frozen=True)
@@ -59,6 +61,7 @@ class ScoreEntry:
     score: int
     rubric_version: int
     embedding_model: str
+    scorer_version: str = ""
 
 
 @dataclass(frozen=True)
