@@ -9,7 +9,14 @@ from datetime import UTC, datetime, timedelta
 from statistics import fmean
 
 from sayitout.report.rows import Filters, QuestionInfo, no_info
-from sayitout.store import AttemptFilter, AttemptRecord, AttemptSummary, KeyPointMiss, Store
+from sayitout.store import (
+    AttemptFilter,
+    AttemptRecord,
+    AttemptSummary,
+    KeyPointMiss,
+    Store,
+    session_score,
+)
 
 Progress = Callable[[float, str], None]
 """``progress(fraction 0..1, what is happening)``."""
@@ -87,10 +94,33 @@ class ReportData:
     latest: dict[str, AttemptRecord] = field(default_factory=dict)
     """Latest attempt of each strongest/weakest question, by question id."""
     question_text: dict[str, str] = field(default_factory=dict)
+    session_score: float | None = None
+    """The latest session's score (:mod:`sayitout.store.session_score`): the mean of each
+    question's best attempt in it; ``None`` when no attempt was made in a session."""
+    scorer_changes: list[tuple[datetime, str]] = field(default_factory=list)
+    """``(from when, scorer version)`` each time the scorer behind the scores changes,
+    oldest first (``""``: a scorer from before versions were recorded); empty when one
+    scorer made every score."""
 
     @property
     def empty(self) -> bool:
         return self.attempts == 0
+
+    @property
+    def scorer_note(self) -> str:
+        """One sentence on where the scorer changed, or ``""``."""
+        if not self.scorer_changes:
+            return ""
+        parts = [
+            f"from {when.astimezone():%Y-%m-%d %H:%M} by "
+            + (f"scorer {version}" if version else "an earlier, unrecorded scorer")
+            for when, version in self.scorer_changes
+        ]
+        return (
+            "The scorer changed over this period: scores were made "
+            + "; ".join(parts)
+            + ". Run 'sayitout rescore' to score every answer with the current scorer."
+        )
 
 
 def describe(filters: Filters, topic: str | None = None) -> str:
@@ -161,8 +191,26 @@ def collect(
     progress(0.7, "reading latest answers")
     for line in [*data.strongest, *data.weakest]:
         data.latest[line.question_id] = store.attempt(line.latest_attempt_id)
+    data.session_score = _latest_session_score(rows)
+    data.scorer_changes = _scorer_changes(rows)
     progress(0.8, "drawing")
     return data
+
+
+def _latest_session_score(rows: list[AttemptSummary]) -> float | None:
+    in_sessions = [r for r in rows if r.session_id is not None]
+    if not in_sessions:
+        return None
+    latest = in_sessions[-1].session_id
+    return session_score((r.question_id, r.score) for r in in_sessions if r.session_id == latest)
+
+
+def _scorer_changes(rows: list[AttemptSummary]) -> list[tuple[datetime, str]]:
+    changes: list[tuple[datetime, str]] = []
+    for r in rows:  # oldest first
+        if not changes or changes[-1][1] != r.scorer_version:
+            changes.append((r.created_at, r.scorer_version))
+    return changes if len(changes) > 1 else []
 
 
 def _bucket_kind(rows: list[AttemptSummary]) -> str:
