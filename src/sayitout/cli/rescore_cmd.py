@@ -128,17 +128,22 @@ class _Progress:
 
     def __init__(self, stream: IO[str]) -> None:
         self.stream = stream
-        self.start = time.monotonic()
+        self.base: tuple[float, int] | None = None
+        """When the first chunk was done: the rate leaves out loading the model."""
         self.shown = False
 
     def __call__(self, done: int, total: int) -> None:
         if total == 0:
             return
-        elapsed = max(time.monotonic() - self.start, 1e-6)
-        rate = done / elapsed
-        left = (total - done) / rate if rate > 0 else None
-        eta = "" if left is None else f" · {_duration(left)} left"
-        self.stream.write(f"\rrescoring {done:,}/{total:,} · {rate:.0f}/s{eta}\x1b[K")
+        now = time.monotonic()
+        line = f"\rrescoring {done:,}/{total:,}"
+        if self.base is None:
+            if done > 0:
+                self.base = (now, done)
+        elif done > self.base[1]:
+            rate = (done - self.base[1]) / max(now - self.base[0], 1e-6)
+            line += f" · {rate:.0f}/s · {_duration((total - done) / rate)} left"
+        self.stream.write(line + "\x1b[K")
         self.stream.flush()
         self.shown = True
 
