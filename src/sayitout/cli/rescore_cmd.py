@@ -15,7 +15,7 @@ from typing import IO, Any
 from sayitout.cli.history_cmds import _positive, _since
 
 
-def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+def register(subparsers: argparse._SubParsersAction) -> None:
     p = subparsers.add_parser(
         "rescore",
         help="score your stored answers again with the current scorer and rubrics",

@@ -640,7 +640,7 @@ def _previous_session_mean(store, session_id: int, deck: str) -> float | None:
     ]
     if not earlier:
         return None
-    return max(earlier, key=lambda r: r.id).session_score
+    return float(max(earlier, key=lambda r: r.id).session_score)
 
 
 def _accepts(func: Callable, name: str) -> bool:
