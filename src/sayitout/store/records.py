@@ -24,6 +24,12 @@ class SessionRecord:
     """The mean of each question's best attempt in the session
     (:mod:`sayitout.store.session_score`); ``None`` with no attempt."""
 
+    @property
+    def mean_score(self) -> float | None:
+        """The old name of :attr:`session_score`, kept while branches written before the
+        rename are merged; new code says ``session_score``."""
+        return self.session_score
+
 
 @dataclass(frozen=True)
 class AttemptSummary:
