@@ -56,7 +56,9 @@ def test_sentence_embeddings_match_sentence_transformers(runtimes):
 def test_span_embeddings_match(runtimes):
     numpy_e, torch_e = runtimes
     spans = [[(0, len(t)), (0, len(t) // 2), (len(t) // 3, len(t))] for t in TEXTS]
-    for a, b in zip(numpy_e.encode_spans(TEXTS, spans), torch_e.encode_spans(TEXTS, spans)):
+    for a, b in zip(
+        numpy_e.encode_spans(TEXTS, spans), torch_e.encode_spans(TEXTS, spans), strict=True
+    ):
         assert a.shape == b.shape
         assert np.abs(a - b).max() < 1e-5
 
@@ -74,5 +76,5 @@ def test_whole_answers_score_the_same(runtimes, lr_rubric):
         s_t = Scorer(embedder=torch_e).score(lr_rubric, answer)
         assert s_np.score == s_t.score, answer
         assert [k.status for k in s_np.key_points] == [k.status for k in s_t.key_points]
-        for x, y in zip(s_np.key_points, s_t.key_points):
+        for x, y in zip(s_np.key_points, s_t.key_points, strict=True):
             assert x.similarity == pytest.approx(y.similarity, abs=1e-4)

@@ -19,6 +19,7 @@ from collections.abc import Sequence
 
 from sayitout import __version__
 from sayitout.errors import SayitoutError
+from sayitout.locations import private_umask
 
 # Modules that add subcommands, in the order they appear in --help.
 _COMMAND_MODULES = (
@@ -27,6 +28,7 @@ _COMMAND_MODULES = (
     "sayitout.cli.score_cmds",
     "sayitout.cli.speech_cmds",
     "sayitout.cli.history_cmds",
+    "sayitout.cli.rescore_cmd",
     "sayitout.cli.config_cmds",
     "sayitout.cli.recover_cmd",
     "sayitout.cli.completion_cmd",
@@ -181,6 +183,7 @@ def _configure_output(args: argparse.Namespace) -> bool:
 
 def main(argv: Sequence[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else list(argv)
+    private_umask()  # whatever sayitout writes is owner-only, even under umask 000
     parser = build_parser(_APP_ONLY if not argv else _COMMAND_MODULES)
     args = parser.parse_args(argv)
     handler = getattr(args, "handler", None)

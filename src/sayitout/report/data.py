@@ -9,7 +9,14 @@ from datetime import UTC, datetime, timedelta
 from statistics import fmean
 
 from sayitout.report.rows import Filters, QuestionInfo, no_info
-from sayitout.store import AttemptRecord, AttemptSummary, KeyPointMiss, Store
+from sayitout.store import (
+    AttemptFilter,
+    AttemptRecord,
+    AttemptSummary,
+    KeyPointMiss,
+    Store,
+    session_score,
+)
 
 Progress = Callable[[float, str], None]
 """``progress(fraction 0..1, what is happening)``."""
@@ -92,10 +99,33 @@ class ReportData:
     latest: dict[str, AttemptRecord] = field(default_factory=dict)
     """Latest attempt of each strongest/weakest question, by question id."""
     question_text: dict[str, str] = field(default_factory=dict)
+    session_score: float | None = None
+    """The latest session's score (:mod:`sayitout.store.session_score`): the mean of each
+    question's best attempt in it; ``None`` when no attempt was made in a session."""
+    scorer_changes: list[tuple[datetime, str]] = field(default_factory=list)
+    """``(from when, scorer version)`` each time the scorer behind the scores changes,
+    oldest first (``""``: a scorer from before versions were recorded); empty when one
+    scorer made every score."""
 
     @property
     def empty(self) -> bool:
         return self.attempts == 0
+
+    @property
+    def scorer_note(self) -> str:
+        """One sentence on where the scorer changed, or ``""``."""
+        if not self.scorer_changes:
+            return ""
+        parts = [
+            f"from {when.astimezone():%Y-%m-%d %H:%M} by "
+            + (f"scorer {version}" if version else "an earlier, unrecorded scorer")
+            for when, version in self.scorer_changes
+        ]
+        return (
+            "The scorer changed over this period: scores were made "
+            + "; ".join(parts)
+            + ". Run 'sayitout rescore' to score every answer with the current scorer."
+        )
 
 
 def describe(filters: Filters, topic: str | None = None) -> str:
@@ -125,8 +155,7 @@ def collect(
     """Read the store once and compute every figure, series and table the reports show."""
     data = ReportData(now or datetime.now(UTC), filters, describe(filters, topic))
     progress(0.05, "reading attempts")
-    kwargs = filters.store_kwargs()
-    rows = store.attempts(**kwargs, oldest_first=True)
+    rows = store.attempts(filters, oldest_first=True)
     if not rows:
         progress(1.0, "done")
         return data
@@ -158,23 +187,35 @@ def collect(
     data.missed = [
         Missed(m, info(m.question_id)[0])
         for m in store.key_point_misses(
-            deck=filters.deck,
-            since=filters.since,
-            question_ids=_question_scope(filters),
+            AttemptFilter(
+                deck=filters.deck, since=filters.since, question_ids=filters.question_scope()
+            ),
             limit=10,
         )
     ]
     progress(0.7, "reading latest answers")
     for line in [*data.strongest, *data.weakest]:
         data.latest[line.question_id] = store.attempt(line.latest_attempt_id)
+    data.session_score = _latest_session_score(rows)
+    data.scorer_changes = _scorer_changes(rows)
     progress(0.8, "drawing")
     return data
 
 
-def _question_scope(filters: Filters) -> tuple[str, ...] | None:
-    if filters.question_id:
-        return (filters.question_id,)
-    return filters.question_ids
+def _latest_session_score(rows: list[AttemptSummary]) -> float | None:
+    in_sessions = [r for r in rows if r.session_id is not None]
+    if not in_sessions:
+        return None
+    latest = in_sessions[-1].session_id
+    return session_score((r.question_id, r.score) for r in in_sessions if r.session_id == latest)
+
+
+def _scorer_changes(rows: list[AttemptSummary]) -> list[tuple[datetime, str]]:
+    changes: list[tuple[datetime, str]] = []
+    for r in rows:  # oldest first
+        if not changes or changes[-1][1] != r.scorer_version:
+            changes.append((r.created_at, r.scorer_version))
+    return changes if len(changes) > 1 else []
 
 
 def _bucket_kind(rows: list[AttemptSummary]) -> str:

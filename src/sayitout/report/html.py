@@ -154,7 +154,12 @@ def _full(d: ReportData) -> str:
         [
             _card(f"{d.attempts:,}", "answers"),
             _card(f"{d.questions:,}", "questions"),
-            _card(f"{d.sessions:,}", "sessions"),
+            _card(f"{d.sessions:,}", "sessions")
+            if d.session_score is None
+            else _card(
+                f"{d.session_score:.0f}",
+                f"latest session score · {d.sessions:,} session{'s' if d.sessions != 1 else ''}",
+            ),
             _card(f"{d.mean_score:.0f}", "mean score"),
             _card(
                 f"{d.recent_mean:.0f}" if d.recent_mean is not None else "–", "recent score", change
@@ -223,7 +228,9 @@ def _score_section(d: ReportData) -> str:
     return (
         '<section id="scores"><h2>Score over time</h2>'
         f'<p class="sub">{_per(d)} (score 0–100).</p>{chart}'
-        f"{data_table(d.score_series, 'Score over time', '', visible=True)}</section>"
+        f"{data_table(d.score_series, 'Score over time', '', visible=True)}"
+        + (f'<p class="sub" id="scorer-note">{escape(d.scorer_note)}</p>' if d.scorer_note else "")
+        + "</section>"
     )
 
 

@@ -59,15 +59,18 @@ def render_markdown(d: ReportData) -> str:
         return "\n".join(lines) + _footer(d)
     assert d.mean_score is not None
     lines += [
-        "| answers | questions | sessions | mean score | recent score | time speaking |",
-        "| ---: | ---: | ---: | ---: | ---: | ---: |",
-        f"| {d.attempts:,} | {d.questions:,} | {d.sessions:,} | {d.mean_score:.0f} | "
+        "| answers | questions | sessions | latest session score | mean score | recent score "
+        "| time speaking |",
+        "| ---: | ---: | ---: | ---: | ---: | ---: | ---: |",
+        f"| {d.attempts:,} | {d.questions:,} | {d.sessions:,} | "
+        f"{'–' if d.session_score is None else f'{d.session_score:.0f}'} | {d.mean_score:.0f} | "
         f"{_recent_text(d)} | {d.speaking_s / 60:,.0f} min |",
         "",
         "## Score over time",
         "",
         f"`{sparkline(_recent(d.score_series), 0, 100)}` (0–100, {_per(d)}, oldest to newest)",
         "",
+        *([md_escape(d.scorer_note), ""] if d.scorer_note else []),
     ]
     lines += _series_table(d.score_series, "score", "{:.0f}", by_attempt=d.bucket == "session")
     lines += [

@@ -20,6 +20,7 @@ from textual.widgets import Button, DataTable, Footer, Header, Input, Label, Sel
 from sayitout.errors import SayitoutError, UsageError
 from sayitout.report.dates import when
 from sayitout.session.plan import ORDERS, SessionPlan
+from sayitout.store.session_score import SESSION_SCORE_LABEL
 from sayitout.tui.messages import Failed, HomeData, HomeReady, HomeResumed, StartSession
 from sayitout.tui.widgets.insights import Insights, load_insights
 from sayitout.tui.widgets.model_status import AppStatus, status_line
@@ -46,9 +47,9 @@ def load_home_data(services: SessionServices, now: datetime | None = None) -> Ho
         if store is not None:
             due, new = _due_counts(store, questions, now)
             last = [
-                round(s.mean_score)
+                round(s.session_score)
                 for s in store.sessions(deck=deck_id, limit=5, include_cli=False)
-                if s.mean_score is not None
+                if s.session_score is not None
             ]
         rows.append(
             {
@@ -63,10 +64,11 @@ def load_home_data(services: SessionServices, now: datetime | None = None) -> Ho
     recent: list[str] = []
     if store is not None:
         for s in store.sessions(limit=4, include_cli=False):
-            if s.mean_score is None:
+            if s.session_score is None:
                 continue
             recent.append(
-                f"{when(s.started_at)} {s.deck}: {s.mean_score:.0f}/100 "
+                f"{when(s.started_at)} {s.deck}: {SESSION_SCORE_LABEL.lower()} "
+                f"{s.session_score:.0f}/100 "
                 f"({s.attempt_count} answer{'s' if s.attempt_count != 1 else ''})"
             )
     insights = load_insights(store, bank, now)

@@ -85,8 +85,8 @@ def load_insights(store: Any, bank: Any, now: datetime, *, limit: int = 12) -> H
     except SayitoutError:
         sessions = []
     for s in reversed(sessions):
-        if s.mean_score is not None:
-            trend.append(round(s.mean_score))
+        if s.session_score is not None:
+            trend.append(round(s.session_score))
     return HomeInsights(due, due_total, weakest, trend)
 
 
