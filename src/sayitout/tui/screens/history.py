@@ -385,6 +385,9 @@ class HistoryScreen(Screen):
         self.query_one("#report-progress", ProgressBar).update(progress=0)
         self._export(self.filter)
 
+    def _post_report_progress(self, fraction: float, stage: str) -> None:
+        self.post_message(ReportProgress(fraction, stage))
+
     @work(thread=True, exclusive=True, group="history-report", exit_on_error=False)
     def _export(self, flt: HistoryFilter) -> None:
         from sayitout.report.export import write_report
@@ -403,7 +406,7 @@ class HistoryScreen(Screen):
                 bank=self.bank,
                 output=folder,
                 topic=flt.topic,
-                progress=lambda f, s: self.post_message(ReportProgress(f, s)),
+                progress=self._post_report_progress,
             )
         except SayitoutError as exc:
             self.post_message(ReportDone(None, exc.message))

@@ -19,7 +19,7 @@ from textual.widgets import Button, DataTable, Footer, Header, Input, Label, Sel
 
 from sayitout.errors import SayitoutError, UsageError
 from sayitout.report.dates import when
-from sayitout.session.plan import ORDERS, SessionPlan
+from sayitout.session.plan import ORDERS, Order, SessionPlan
 from sayitout.store.session_score import SESSION_SCORE_LABEL
 from sayitout.tui.messages import Failed, HomeData, HomeReady, HomeResumed, StartSession
 from sayitout.tui.widgets.insights import Insights, load_insights
@@ -238,7 +238,8 @@ class HomeScreen(Screen):
             raise UsageError("Times are in seconds, like 90.") from None
         table = self.query_one("#decks", DataTable)
         deck = self.decks[table.cursor_row] if self.decks else None
-        order = self.query_one("#order", Select).value
+        chosen = self.query_one("#order", Select).value
+        order: Order = next((o for o in ORDERS if o == chosen), "due")
         return SessionPlan(
             deck=deck or None,
             count=count,

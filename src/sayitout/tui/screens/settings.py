@@ -183,7 +183,10 @@ class SettingsScreen(Screen):
             options.append((str(current), str(current)))
         select.set_options(options)
         select.value = current
-        help_text = self.query_one("#mic").parent.query_one(".help", Static)
+        field = self.query_one("#mic").parent
+        if field is None:
+            return
+        help_text = field.query_one(".help", Static)
         help_text.update(message.problem or f"{len(message.devices)} input device(s)")
 
     def collect(self) -> Settings:

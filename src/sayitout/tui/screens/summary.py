@@ -64,7 +64,8 @@ class SummaryScreen(Screen):
         if not s.answered:
             text.append("No answers were scored in this session.", style="bold")
             return text
-        text.append(f"Session score {s.mean_score:.0f}/100", style=score_style(int(s.mean_score)))
+        mean = s.mean_score or 0.0
+        text.append(f"Session score {mean:.0f}/100", style=score_style(int(mean)))
         text.append(f"  ·  {s.answered} of {len(s.outcomes)} answered")
         if self.quit_early:
             text.append("  ·  ended early (answers so far are saved)", style="dim")
