@@ -9,6 +9,7 @@ import pytest
 from sayitout.bank.models import NumericAnswer
 from sayitout.scoring.numbers import find_numbers, judge, same_number
 from sayitout.scoring.numbers.canonical import canonical_numbers
+from sayitout.scoring.text import looks_english, words
 
 
 @pytest.mark.parametrize(
@@ -282,6 +283,12 @@ def test_reported_final_answer_mistakes(numeric: NumericAnswer, text: str, corre
         ("-ln(1/10)", math.log(10)),
         ("-2.5", -2.5),
         ("2,500 s", 2500),
+        ("half a million", 500_000),
+        ("two to the twelve", 4096),
+        ("2 to the power of 10", 1024),
+        ("one in ten", 0.1),
+        ("1/16th of a second", 0.0625),
+        ("2^12", 4096),
     ],
 )
 def test_hyphenated_typed_and_symbolic_forms(text: str, value: float) -> None:
@@ -330,6 +337,13 @@ FC = NumericAnswer(value=16781312, tolerance=2000, unit="", accept_units=["param
             "Zero point zero six three. It's the square root of two over five hundred and twelve.",
             True,
         ),
+        # ... also after the question read back
+        (
+            GB14,
+            "How much memory do the weights of a 7B model take in bf16? Fourteen gigabytes. "
+            "Each parameter takes two bytes, times seven billion.",
+            True,
+        ),
         # ... and a wrong answer said first stays wrong
         (GB14, "7 GB, because bf16 is one byte per weight.", False),
         (FC, "8,192. It's 4,096 inputs plus 4,096 outputs.", False),
@@ -370,7 +384,9 @@ def test_answer_first_and_expressions(numeric: NumericAnswer, text: str, correct
     assert result.correct is correct, result
 
 
-@pytest.mark.parametrize("text", ["one tenth", "0.1", "1/10", "a tenth", "1-10", "point one"])
+@pytest.mark.parametrize(
+    "text", ["one tenth", "0.1", "1/10", "a tenth", "1-10", "point one", "one in ten", "10%"]
+)
 def test_equivalent_forms_judge_the_same(text: str) -> None:
     ratio = NumericAnswer(value=0.1, tolerance=0.001, unit="")
     result = judge(ratio, f"each class gets {text}")
@@ -418,3 +434,30 @@ def test_respelled_offsets_map_spans() -> None:
     start, end = text.index("about"), text.index(" ok")
     assert c.text[c.offset(start) : c.offset(end)] == "about 41.7 minutes"
     assert c.offset(len(text)) == len(c.text)
+
+
+@pytest.mark.parametrize(
+    ("text", "last"),
+    [
+        # the root or the chain of something that is no number is not evaluated
+        ("the standard deviation is root of two over fan in", 2),
+        ("sqrt(2/fan_in)", 2),
+        ("cos of pi over four times three e minus four", 3e-4),
+        ("one over the square root of five twelve", 1 / math.sqrt(512)),
+    ],
+)
+def test_partial_expressions_are_not_evaluated(text: str, last: float) -> None:
+    assert math.isclose(find_numbers(text)[-1].value, last, rel_tol=1e-9), find_numbers(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "3 x 3 x 64 x 128 + 128 = 73,856",
+        "three times three times sixty four times one twenty eight plus the biases one twenty "
+        "eight so seventy three thousand eight hundred fifty six",
+        "3x3 conv: 3*3*64*128 weights + 128 biases = 73,856 params total for the layer",
+    ],
+)
+def test_number_heavy_english_is_english(text: str) -> None:
+    assert looks_english(words(text))

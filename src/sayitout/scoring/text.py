@@ -287,17 +287,25 @@ def content_stems(text: str) -> frozenset[str]:
     return frozenset(out)
 
 
-_NUMBERISH = re.compile(r"^[\d.,=+×x*/^()√%≈-]+$|^(times|plus|minus|over|divided|squared)$")
 _ENGLISH_MARKERS = wordset(
     "the a an and is are of to it you i that this in for with be so on if we not"
 )
 
 
+_ARITHMETIC = wordset("x times plus minus over divided by squared e equals sqrt ln log")
+
+
 def looks_english(ws: list[Span]) -> bool:
-    """False for text that has almost none of the commonest English function words."""
-    # numbers, in words or digits, are neutral: "three times three times sixty four
-    # times one hundred twenty eight plus the biases" is English
-    ws = [w for w in ws if w.norm not in NUMBER_WORDS and not _NUMBERISH.match(w.norm)]
+    """False for text that has almost none of the commonest English function words.
+    Numbers and arithmetic ("3 x 3 x 64 x 128 + 128 = 73,856", "three times three") are
+    left out of the count: number-heavy English is English."""
+    ws = [
+        w
+        for w in ws
+        if any(c.isalpha() for c in w.norm)
+        and w.norm not in NUMBER_WORDS
+        and w.norm not in _ARITHMETIC
+    ]
     if len(ws) < 6:
         return True
     ascii_words = sum(1 for w in ws if w.norm.isascii())

@@ -630,19 +630,17 @@ def _corrected_transcript(original, text: str):
 
 
 def _previous_session_mean(store, session_id: int, deck: str) -> float | None:
-    """The mean score of the latest earlier session on the same deck with scored attempts."""
+    """The session score of the latest earlier session on the same deck with attempts."""
     try:
         records = store.sessions(deck=deck, include_cli=False)
     except (SayitoutError, TypeError, AttributeError):
         return None
     earlier = [
-        r
-        for r in records
-        if r.id is not None and r.id < session_id and getattr(r, "mean_score", None) is not None
+        r for r in records if r.id is not None and r.id < session_id and r.session_score is not None
     ]
     if not earlier:
         return None
-    return float(max(earlier, key=lambda r: r.id).mean_score)
+    return float(max(earlier, key=lambda r: r.id).session_score)
 
 
 def _accepts(func: Callable, name: str) -> bool:

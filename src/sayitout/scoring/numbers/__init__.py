@@ -1,6 +1,6 @@
 """Spoken and written numbers, units, and judging the candidate's stated answer.
 
-Pure Python, no model, in three steps:
+Pure Python, no model, in three steps after ``tokens`` (text -> tokens):
 
 * ``parse``: one number from tokens ("seventy-three thousand eight hundred fifty-six",
   "7.5 × 10^-5", "sqrt(2/512)", "one sixteenth", "16,781,312");
@@ -8,8 +8,9 @@ Pure Python, no model, in three steps:
   it was said (as a result, an operand, a hypothetical, the answer said first...);
 * ``judge``: ``judge(numeric, text)``, the stated answer checked against the rubric.
 
-``values`` holds what the three share: bounded values, comparison at the precision said
-(``same_number``) and display (``format_number``). The words they read by live in
+``values`` holds what they share: bounded values, comparison at the precision said
+(``same_number``) and display (``format_number``); ``canonical`` respells plain numbers
+for the embedding model. The words they read by live in
 ``scoring.lexicon``.
 """
 

@@ -152,6 +152,12 @@ def judge(numeric: NumericAnswer, text: str) -> NumericResult:
         )
     tol = numeric.tolerance + 1e-9 * max(1.0, abs(numeric.value))
     correct = abs(value - numeric.value) <= tol and not m.vague
+    if not correct and not m.vague and m.quantity == "ratio" and want_q is None:
+        # a plain-number answer said as a percentage: "10 percent" for 0.1
+        as_fraction = m.value * lx.UNITS["percent"].factor
+        if abs(as_fraction - numeric.value) <= tol:
+            value, correct = as_fraction, True
+            converted = f"{format_number(m.value)} {m.unit} is {format_number(value)}"
     how = f" ({m.note})" if m.note else ""
     said = " ".join(x for x in (format_number(m.value), m.unit or "") if x)
     if correct:
@@ -170,7 +176,7 @@ def judge(numeric: NumericAnswer, text: str) -> NumericResult:
             f"the answer is {expected_txt}."
         )
     else:
-        reason = f"Heard {said}{how} as your final answer, but it is {expected_txt}."
+        reason = f"Heard {said}{how} as your answer, but it is {expected_txt}."
     return result(
         reason, heard=value, heard_unit=numeric.unit if converted else m.unit, correct=correct
     )

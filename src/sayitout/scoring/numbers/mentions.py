@@ -18,7 +18,8 @@ import re
 from dataclasses import dataclass, replace
 
 from sayitout.scoring import lexicon as lx
-from sayitout.scoring.numbers.parse import Tok, expression, tokenise
+from sayitout.scoring.numbers.parse import expression
+from sayitout.scoring.numbers.tokens import Tok, tokenise
 from sayitout.scoring.numbers.values import bounded, format_number
 
 
@@ -180,19 +181,28 @@ def _is_rate(toks: list[Tok], j: int) -> int | None:
     return None
 
 
-def _preamble_end(toks: list[Tok]) -> int:
-    """Index of the first token that is not a preamble word ("So, um, it's about")."""
-    for k, t in enumerate(toks):
-        if t.text not in lx.PREAMBLE and t.text not in lx.FILLERS and t.text not in "=~≈":
-            return k
-    return len(toks)
+def _preamble(text: str, toks: list[Tok]) -> range:
+    """Token indices where an answer said first may start: after the question read back
+    ("How much memory? Fourteen gigabytes."), up to the first word that is not preamble
+    ("So, um, it's about")."""
+    first = k = 0
+    while k < len(toks):
+        t = toks[k]
+        if t.text in lx.PREAMBLE or t.text in lx.FILLERS or t.text in "=~≈":
+            k += 1
+            continue
+        brk = _SENTENCE_BREAK.search(text, t.start)
+        if brk is None or brk.group() != "?":
+            break
+        k = first = next((x for x in range(k, len(toks)) if toks[x].start >= brk.end()), len(toks))
+    return range(first, k + 1)
 
 
-def _is_lead(text: str, toks: list[Tok], start_i: int, end_j: int, preamble_end: int) -> bool:
+def _is_lead(text: str, toks: list[Tok], start_i: int, end_j: int, preamble: range) -> bool:
     """The number at ``toks[start_i:end_j]`` opens the answer, said as the answer: only
-    preamble words before it (``start_i <= preamble_end``), and a sentence break or a
+    preamble words before it (``start_i in preamble``), and a sentence break or a
     justification ("because", "since") right after it."""
-    if start_i > preamble_end:
+    if start_i not in preamble:
         return False
     if end_j >= len(toks):
         return True
@@ -278,7 +288,7 @@ class _Found:
 
 
 def _with_chains(
-    text: str, toks: list[Tok], found: list[_Found], preamble_end: int
+    text: str, toks: list[Tok], found: list[_Found], preamble: range
 ) -> list[NumberMention]:
     """Mentions in order, each arithmetic chain's value added after its last operand."""
     out: list[NumberMention] = []
@@ -295,7 +305,12 @@ def _with_chains(
             steps.append(_Step(op[0], found[last + 1].mention))
             last += 1
         out.extend(f.mention for f in found[k + 1 : last + 1])
-        value = _evaluate(head.mention, steps) if steps else None
+        # "pi over four times three e minus four": the chain is part of an expression
+        # with something that is no number; its value would be wrong
+        inside = head.first > 0 and (
+            toks[head.first - 1].text in lx.OPERATOR_AFTER or toks[head.first - 1].text == "by"
+        )
+        value = _evaluate(head.mention, steps) if steps and not inside else None
         unit = _chain_unit(head.mention, steps) if steps else None
         if value is not None and unit is not None:
             m, tail = head.mention, found[last]
@@ -320,7 +335,7 @@ def _with_chains(
                     vague=False,
                     computed=True,
                     number_span=None,
-                    lead=not operand and _is_lead(text, toks, head.start, tail.after, preamble_end),
+                    lead=not operand and _is_lead(text, toks, head.start, tail.after, preamble),
                 )
             )
         k = last + 1
@@ -331,7 +346,7 @@ def find_numbers(text: str) -> list[NumberMention]:
     """Every number stated in ``text``, in order, with unit and span."""
     toks = tokenise(text)
     found: list[_Found] = []
-    preamble_end = _preamble_end(toks)
+    preamble = _preamble(text, toks)
     i = 0
     n = len(toks)
     while i < n:
@@ -367,7 +382,11 @@ def find_numbers(text: str) -> list[NumberMention]:
         if unit:
             canonical, quantity, _, end_j = unit
         rate_end = _is_rate(toks, end_j) or (
-            _is_rate(toks, end_j + 1) if end_j < n and toks[end_j].kind == "word" else None
+            _is_rate(toks, end_j + 1)  # "eight sequences a second": a counted thing per time
+            if end_j < n
+            and toks[end_j].kind == "word"
+            and toks[end_j].text not in lx.OPERAND_BEFORE
+            else None
         )
         if rate_end:
             quantity = "rate"
@@ -395,8 +414,7 @@ def find_numbers(text: str) -> list[NumberMention]:
                     explicit=_explicit(toks, i),
                     vague=vague,
                     hypothetical=_is_hypothetical(toks, start_i),
-                    lead=not (vague or operand)
-                    and _is_lead(text, toks, start_i, after, preamble_end),
+                    lead=not (vague or operand) and _is_lead(text, toks, start_i, after, preamble),
                     approximate=start_i < i,
                     corrected=_corrected(text, toks, start_i),
                     number_span=(toks[i].start, toks[expr.end - 1].end),
@@ -407,4 +425,4 @@ def find_numbers(text: str) -> list[NumberMention]:
             )
         )
         i = after
-    return _with_chains(text, toks, found, preamble_end)
+    return _with_chains(text, toks, found, preamble)

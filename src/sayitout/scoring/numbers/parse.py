@@ -1,4 +1,4 @@
-"""Reading one number: text -> tokens -> a value and where it ends.
+"""Reading one number: tokens (``tokens.tokenise``) -> a value and where it ends.
 
 Pure Python, no model. The grammar reads what people say and type:
 
@@ -11,8 +11,11 @@ Pure Python, no model. The grammar reads what people say and type:
 * powers of ten ("seven point five times ten to the minus five", "7.5 × 10^-5");
 * fractions ("one over sixteen", "1/16", "one sixteenth", "a tenth", "three quarters",
   "half of three e minus four", and Whisper's "1-10" for one tenth);
+* ratios ("one in ten"), powers ("4096 squared", "4096²", "2^12", "two to the twelve");
 * square roots ("sqrt(2/512)", "√2", "the square root of two over five twelve" =
-  √(2/512), "root two over two" = √2/2);
+  √(2/512), "root two over two" = √2/2) and typed functions ("ln(10)", "-ln(1/10)");
+  a root or chain of something that is no number ("root of two over fan in") is not
+  evaluated;
 * arithmetic chains ("4096 x 4096 + 4096", "three times three times sixty four") are
   joined by ``mentions`` from the numbers read here.
 
@@ -22,28 +25,12 @@ Every value is :func:`~sayitout.scoring.numbers.values.bounded`: never infinite,
 from __future__ import annotations
 
 import math
-import re
 from dataclasses import dataclass
 
 from sayitout.scoring import lexicon as lx
+from sayitout.scoring.numbers.tokens import Tok
 from sayitout.scoring.numbers.values import bounded, format_number
 
-_NUMBER = (
-    r"(?:\d{1,3}(?:,\d{3})+(?!\d)|\d+)(?:\.\d+)?(?:[eE][-+]?\d+)?"  # 16,781,312 / 3e-4
-    r"|\.\d+"  # .5
-)
-_TOKEN_RE = re.compile(
-    rf"(?P<num>{_NUMBER})(?:(?P<suf>(?:k|K|M|B|bn|T)\b)|(?P<ord>th|rd)\b)?"
-    r"|(?P<word>[A-Za-z]+(?:['’][A-Za-z]+)?)"
-    r"|(?P<sym>[%/^×*·÷=~≈+()√−⁻¹²³⁴⁵⁶⁷⁸⁹⁰-])"
-)
-_SUPERSCRIPTS = str.maketrans("⁰¹²³⁴⁵⁶⁷⁸⁹", "0123456789")
-_SUPER = "⁻¹²³⁴⁵⁶⁷⁸⁹⁰"
-_CARDINAL_WORDS = frozenset({*lx.SMALL_NUMBERS, *lx.TENS, "hundred", *lx.SCALE_WORDS})
-_JOINABLE = _CARDINAL_WORDS | frozenset(lx.ORDINALS)
-"""Number words a hyphen joins into one number: "forty-one", "one-tenth"."""
-_HYPHENATED = _JOINABLE | lx.wordset("and a e minus point oh to the power of times over")
-"""Words a hyphenated number may hold: "one-and-a-half", "three-e-minus-four"."""
 _FUNCTIONS = {"ln": math.log, "log": math.log, "exp": math.exp}
 """Functions typed with brackets: "ln(10)", "-ln(1/10)", "exp(-1)"; "log" is natural."""
 
@@ -51,73 +38,6 @@ MAX_DEPTH = 12
 """Deeper nesting ("half of half of ...", "----5") is not read as one number."""
 MAX_EXP = 300
 """Larger powers of ten would overflow a float: such words are not an exponent."""
-
-
-@dataclass(frozen=True)
-class Tok:
-    text: str
-    kind: str  # num | word | sym | sup
-    start: int
-    end: int
-    value: float | None = None
-
-
-def tokenise(text: str) -> list[Tok]:
-    """Numbers, words and the symbols that matter for numbers, with their offsets.
-
-    A hyphen between two number words is dropped ("forty-one" reads as "forty one").
-    """
-    toks: list[Tok] = []
-    for m in _TOKEN_RE.finditer(text):
-        if m.group("num"):
-            raw = m.group("num").replace(",", "")
-            try:
-                value = float(raw)
-            except ValueError:  # pragma: no cover - the pattern only matches floats
-                continue
-            suf = m.group("suf")
-            if suf:
-                value *= lx.SUFFIX_SCALES[suf.lower()]
-            text_ = m.group() if suf else m.group("num")  # "7B" is a name's shape; "16th" is 16
-            toks.append(Tok(text_, "num", m.start(), m.end(), bounded(value)))
-        elif m.group("word"):
-            toks.append(Tok(m.group().lower().replace("’", "'"), "word", m.start(), m.end()))
-        else:
-            s = m.group()
-            if s in _SUPER:
-                sup = "-" if s == "⁻" else s.translate(_SUPERSCRIPTS)
-                toks.append(Tok(sup, "sup", m.start(), m.end()))
-            else:
-                toks.append(Tok("-" if s == "−" else s, "sym", m.start(), m.end()))
-    return _join_hyphens(toks)
-
-
-def _join_hyphens(toks: list[Tok]) -> list[Tok]:
-    """Drop the hyphens of a hyphenated number ("forty-one", "one-and-a-half",
-    "three-e-minus-four"): a run of words glued by hyphens, all of them words of a number
-    and one at least a number word. "zero-shot" and "one-hot" keep theirs."""
-    drop: set[int] = set()
-    k = 0
-    n = len(toks)
-    while k < n:
-        end = k  # the run toks[k..end]: word (- word)*
-        while (
-            end + 2 < n
-            and toks[end + 1].text == "-"
-            and toks[end].end == toks[end + 1].start
-            and toks[end + 1].end == toks[end + 2].start
-            and toks[end + 2].kind in ("word", "num")
-        ):
-            end += 2
-        run = toks[k : end + 1 : 2]
-        if (
-            end > k
-            and all(t.text in _HYPHENATED for t in run if t.kind == "word")
-            and any(t.text in _JOINABLE for t in run)
-        ):
-            drop.update(range(k + 1, end, 2))
-        k = end + 1
-    return [t for x, t in enumerate(toks) if x not in drop]
 
 
 @dataclass(frozen=True)
@@ -292,8 +212,8 @@ def _signed_int(toks: list[Tok], i: int) -> tuple[int, int] | None:
         sign, i = -1, i + 1
     elif i < n and toks[i].text in ("plus", "positive", "+"):
         i += 1
-    if i < n and toks[i].kind == "num" and toks[i].value is not None:
-        v = toks[i].value
+    v = toks[i].value if i < n and toks[i].kind == "num" else None
+    if v is not None:
         if abs(v) > 10 * MAX_EXP or v != int(v):
             return None  # not an exponent
         return sign * int(v), i + 1
@@ -371,9 +291,24 @@ def _sqrt(toks: list[Tok], i: int, depth: int) -> Reading | None:
             return None
         v, end = b
         shown = format_number(v)
-    if v < 0:
-        return None
+    if v < 0 or _dangling_operator(toks, end):
+        return None  # "root of two over fan in": the root of something that is no number
     return Reading(bounded(math.sqrt(v)), end, f"√{shown}")
+
+
+def _dangling_operator(toks: list[Tok], j: int) -> bool:
+    """An operator at ``toks[j]`` whose operand is not a number ("over fan in")."""
+    n = len(toks)
+    if j >= n or toks[j].text not in lx.TIMES | lx.DIVIDED | {"divided"}:
+        return False
+    k = j + 2 if toks[j].text == "divided" else j + 1
+    if k < n and toks[k].text == "the":
+        k += 1
+    return k >= n or (_base(toks, k) is None and _sqrt_word(toks, k) is False)
+
+
+def _sqrt_word(toks: list[Tok], k: int) -> bool:
+    return toks[k].text in ("root", "square") or toks[k].text in lx.SQRT
 
 
 def _parenthesised(toks: list[Tok], i: int, depth: int) -> tuple[float, int, str] | None:
@@ -448,6 +383,11 @@ def expression(toks: list[Tok], i: int, depth: int = 0) -> Reading | None:
                 inner.end,
                 f"{toks[k].text} of {format_number(inner.value)}",
             )
+    # "half a million", "half a billion parameters"
+    if t.text == "half" and i + 2 < n and toks[i + 1].text in ("a", "an"):
+        inner = expression(toks, i + 1, depth + 1)
+        if inner and inner.value >= 100:
+            return Reading(inner.value / 2, inner.end, f"half of {format_number(inner.value)}")
     # "a sixteenth", "an eighth", "a tenth", "a quarter"
     if (
         t.text in ("a", "an")
@@ -520,6 +460,18 @@ def expression(toks: list[Tok], i: int, depth: int = 0) -> Reading | None:
     ):
         den = lx.ORDINALS[toks[j].text]
         return Reading(value / den, j + 1, f"{format_number(value)}/{den}")
+    # "one in ten", "three in a hundred": a ratio
+    if (
+        j + 1 < n
+        and toks[j].text == "in"
+        and t.kind == "word"
+        and root is None
+        and value == int(value)
+        and value < 100
+    ):
+        d = _cardinal(toks, j + 1)
+        if d and value < d[0] <= 1e6:
+            return Reading(value / d[0], d[1], f"{format_number(value)} in {format_number(d[0])}")
     # fraction: "one over sixteen", "1/16"
     if j + 1 < n and toks[j].text in ("over", "/"):
         d = _denominator(toks, j + 1, depth)
@@ -570,6 +522,14 @@ def _power(toks: list[Tok], j: int, value: float) -> tuple[float, int, int] | No
         k, end = (2 if t.text == "squared" else 3), j + 1
     elif t.text == "^" and j + 1 < n and toks[j + 1].kind == "num" and toks[j + 1].text.isdigit():
         k, end = int(toks[j + 1].text[:4]), j + 2
+    elif t.text == "to" and [x.text for x in toks[j + 1 : j + 2]] == ["the"]:
+        end = j + 4 if [x.text for x in toks[j + 2 : j + 4]] == ["power", "of"] else j + 2
+        e = _cardinal(toks, end) if end < n and toks[end].kind == "word" else None
+        if e is None and end < n and toks[end].kind == "num" and toks[end].text.isdigit():
+            e = (float(toks[end].text[:4]), end + 1)
+        if e is None or e[0] > 4096:
+            return None  # "two to the twelve", "2 to the power of 10"
+        k, end = int(e[0]), e[1]
     elif t.kind == "sup" and t.text.isdigit():
         digits, end = "", j
         while end < n and toks[end].kind == "sup" and toks[end].text.isdigit() and len(digits) < 4:
@@ -585,7 +545,10 @@ def _power(toks: list[Tok], j: int, value: float) -> tuple[float, int, int] | No
 
 
 def _denominator(toks: list[Tok], i: int, depth: int) -> tuple[float, int] | None:
-    """The number after "over" or "/": a base number or a root ("one over root two")."""
+    """The number after "over" or "/": a base number or a root ("one over root two",
+    "one over the square root of five twelve")."""
+    if toks[i].text == "the" and i + 1 < len(toks) and _sqrt_word(toks, i + 1):
+        i += 1
     fn = _function(toks, i, depth)
     if fn is not None:
         return fn.value, fn.end
