@@ -196,3 +196,26 @@ def test_a_right_computation_states_no_misconception(scorer) -> None:
         "the biases, about one thousand two hundred eighty",
     )
     assert "filter-ignores-depth" in {m.id for m in wrong.misconceptions}
+
+
+def test_the_match_matrix_is_lexical_for_every_pair() -> None:
+    """``lexical_matrix`` (all sentences and windows at once) equals ``lexical``."""
+    from sayitout.scoring.matching import Lexicon, lexical, lexical_matrix, stem_weights
+
+    rows = [
+        frozenset({"lower", "learn", "rate"}),
+        frozenset({"clip", "gradient", "norm", "jump"}),
+        frozenset({"identity", "layer", "extra"}),
+    ]
+    terms = [(frozenset({"learn", "rate"}),), (frozenset({"gradient", "clip"}),), ()]
+    weights = stem_weights([[rows[0]], [rows[1]], [rows[2], frozenset({"layer"})]], 0.5)
+    windows = [
+        frozenset({"learn", "rate", "high"}),
+        frozenset({"gradient", "clip", "layer"}),
+        frozenset({"identity", "extra", "easy"}),
+        frozenset(),
+    ]
+    got = lexical_matrix(Lexicon.build(rows, terms, weights), windows)
+    for r, stems in enumerate(rows):
+        for j, win in enumerate(windows):
+            assert got[r, j] == pytest.approx(lexical(stems, win, terms[r], weights), abs=1e-6)
