@@ -20,7 +20,7 @@ if TYPE_CHECKING:
 __all__ = ["SCORER_VERSION", "AnswerScore", "Scorer"]
 
 
-def __getattr__(name: str):
+def __getattr__(name: str) -> object:
     if name == "Scorer":
         from sayitout.scoring.scorer import Scorer
 

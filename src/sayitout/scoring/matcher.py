@@ -32,7 +32,7 @@ from sayitout.scoring.matching import (
     numbers_agree,
     word_stems,
 )
-from sayitout.scoring.result import KeyPointResult, MisconceptionResult
+from sayitout.scoring.result import KeyPointResult, MisconceptionResult, Status
 from sayitout.scoring.roles import Clause, Roles
 from sayitout.scoring.statements import asked_words, is_keyword_list
 from sayitout.scoring.text import Span, Window, tidy_quote
@@ -145,7 +145,7 @@ class Matcher:
         end = ws[min(len(ws) - 1, w.last + after)].end
         return polarity.analyse(self.answer.text[start:end])
 
-    def polarity(self, j: int) -> polarity.Polarity:
+    def window_polarity(self, j: int) -> polarity.Polarity:
         """Direction and negation of window ``j``, with three words either side (a
         negation just outside the window still counts)."""
         if j not in self._pol:
@@ -167,7 +167,7 @@ class Matcher:
     def _valid(self, rt: RubricText, j: int, is_mis: bool) -> bool:
         if self._asked[j]:
             return False  # the question read back states nothing
-        pol = self.polarity(j)
+        pol = self.window_polarity(j)
         if rt.polarity.mentions and not pol.mentions:
             pol = self.wide_polarity(j)
             # a misconception about a direction needs the direction stated
@@ -175,9 +175,9 @@ class Matcher:
                 return False
         if polarity.direction_conflict(rt.polarity, pol):
             return False
-        if is_mis and polarity.negation_differs(rt.polarity, self.polarity(j)):
+        if is_mis and polarity.negation_differs(rt.polarity, self.window_polarity(j)):
             return False
-        if polarity.negates(rt.polarity, rt.stems, self.polarity(j)):
+        if polarity.negates(rt.polarity, rt.stems, self.window_polarity(j)):
             return False
         return numbers_agree(rt.numbers, self._nums[j], require=is_mis)
 
@@ -326,7 +326,7 @@ class Matcher:
         earned = round(credit(match, self.p), 4)
         if self.listed:
             earned = min(earned, self.p.list_credit)
-        status = "covered" if earned >= 1.0 else "partial" if earned > 0 else "missed"
+        status: Status = "covered" if earned >= 1.0 else "partial" if earned > 0 else "missed"
         w = self.quote(c.window) if c.window is not None and earned > 0 else None
         return KeyPointResult(
             id=kp.id,

@@ -130,7 +130,7 @@ class Candidate:
     extra: dict[str, Any] = field(default_factory=dict)
 
 
-def number_tokens(found: list[numbers.NumberMention] | tuple[numbers.NumberMention, ...]):
+def number_tokens(found: Sequence[numbers.NumberMention]) -> frozenset[str]:
     """Numbers as lexical tokens, so "2,500" and "twenty five hundred" share a word."""
     return frozenset(f"#{m.value:.4g}" for m in found)
 
@@ -225,11 +225,12 @@ def lexical_matrix(lexicon: Lexicon, window_stems: Sequence[frozenset[str]]) -> 
     totals = np.where(lexicon.totals > 0, lexicon.totals, 1.0)
     share = np.einsum("rv,jv->rj", lexicon.weights, x) / totals[:, None]
     for r, terms in enumerate(lexicon.terms):
-        for cols in terms:
-            found = x[:, list(cols)].min(axis=1) > 0
+        for term_cols in terms:
+            found = x[:, list(term_cols)].min(axis=1) > 0
             if found.any():
                 share[r, found] = np.maximum(share[r, found], 0.5) + 0.15
-    return np.minimum(share, 1.0)
+    out: np.ndarray = np.minimum(share, 1.0)
+    return out
 
 
 def stem_weights(items: Iterable[Iterable[frozenset[str]]], power: float) -> dict[str, float]:

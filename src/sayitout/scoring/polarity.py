@@ -92,7 +92,7 @@ class Polarity:
 
 
 def _tokens(text: str) -> list[str]:
-    toks = []
+    toks: list[str] = []
     for raw in re.split(r"\s+", text):
         w = normalise_word(raw)
         if not w:

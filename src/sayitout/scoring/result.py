@@ -6,7 +6,7 @@
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass, field
-from typing import Literal
+from typing import Any, Literal
 
 Status = Literal["covered", "partial", "missed"]
 
@@ -100,12 +100,13 @@ class AnswerScore:
     notes: tuple[str, ...] = field(default_factory=tuple)
     """Caveats worth showing (e.g. "answer truncated to 2,000 words")."""
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         return asdict(self)
 
     @classmethod
-    def from_dict(cls, d: dict) -> AnswerScore:
-        def span(v):  # JSON turns tuples into lists
+    def from_dict(cls, d: dict[str, Any]) -> AnswerScore:
+        def span(v: list[int] | tuple[int, int] | None) -> tuple[int, ...] | None:
+            # JSON turns tuples into lists
             return tuple(v) if v is not None else None
 
         kps = tuple(

@@ -91,7 +91,7 @@ class Roles:
         mis_texts = list(misconceptions)
         kp_texts = list(key_points)
         known = {_canon(_name_tokens(n)) for n in names}
-        kp_bigrams = set()
+        kp_bigrams: set[str] = set()
         for t in kp_texts:
             toks = [w.norm for w in words(t)]
             kp_bigrams.update(_canon(toks[i : i + 2]) for i in range(len(toks) - 1))

@@ -18,7 +18,7 @@ from collections.abc import Iterable, Sequence
 
 import numpy as np
 
-from sayitout.bank.models import Rubric
+from sayitout.bank.models import KeyPoint, Misconception, Rubric
 from sayitout.scoring import numbers
 from sayitout.scoring.delivery import delivery_metrics
 from sayitout.scoring.embedder import Embedder
@@ -111,7 +111,11 @@ class Scorer:
         for rubric in rubrics:
             texts: list[RubricText] = []
             items: list[Item] = []
-            for kind, group in (("kp", rubric.key_points), ("mis", rubric.misconceptions)):
+            groups: tuple[tuple[str, Sequence[KeyPoint | Misconception]], ...] = (
+                ("kp", rubric.key_points),
+                ("mis", rubric.misconceptions),
+            )
+            for kind, group in groups:
                 for idx, entry in enumerate(group):
                     rows = []
                     split = kind == "kp" and self.params.split_key_points
