@@ -29,6 +29,7 @@ _STOP_WORDS = {
     ev.StopReason.TIME_LIMIT: "time limit reached",
     ev.StopReason.END_OF_INPUT: "end of the answer file",
     ev.StopReason.CANCELLED: "cancelled",
+    ev.StopReason.DEVICE_LOST: "the microphone stopped",
 }
 
 # Every phase of a question's turn, from asking to feedback.
@@ -324,7 +325,7 @@ class SessionScreen(Screen):
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action == "skip":
             return self.speaking is not None
-        if action == "replay" and self.services.voice is None:
+        if action == "replay" and not self.services.has_speaker:
             return False  # silent mode (--tts none): nothing to replay
         phases = _ACTIONS.get(action)
         if phases is None:
