@@ -332,3 +332,41 @@ def test_plan_picks_by_topic_order_and_rejects_bad_input(bank):
         pick_questions(bank, SessionPlan(deck="nope"))
     with pytest.raises(UsageError):
         SessionPlan(count=0)
+
+
+@pytest.mark.parametrize("error", [OverflowError("int too large to convert to float"), None])
+def test_an_answer_the_scorer_chokes_on_is_saved_unscored_and_the_session_goes_on(
+    bank, tmp_path, error
+):
+    error = error or ModelError("the rubric could not be embedded")
+    sources = [ScriptedSource("a.wav", "the loss is 1e999"), ScriptedSource("b.wav", GOOD)]
+    services = make_services(bank, sources=sources, tmp_path=tmp_path)
+    real_score = services.scorer.score
+    calls = []
+
+    def score(rubric, answer):
+        calls.append(answer.text)
+        if len(calls) == 1:
+            raise error
+        return real_score(rubric, answer)
+
+    services.scorer.score = score
+    engine, events = run(services, SessionPlan(question_ids=(Q1, Q2), count=2))
+    failed = events.wait(ev.AnswerNotScored)
+    assert failed.question.id == Q1 and failed.attempt_id is not None
+    assert failed.transcript.text == "the loss is 1e999" and str(error) in failed.reason
+    told = events.wait(ev.SessionFailed)
+    assert "could not be scored" in told.message and "saved" in told.message
+    events.phase(ev.Phase.AWAITING_ANSWER)
+    # The attempt is on disk with its transcript, recording and the reason.
+    store = Store.open(tmp_path / "db.sqlite")
+    record = store.attempt(failed.attempt_id)
+    assert record.text == "the loss is 1e999" and record.recording_exists
+    assert record.answer_score.failed and str(error) in record.answer_score.failed
+    # ... and the session carries on: the next question is asked, answered and scored.
+    engine.next_question()
+    scored = events.wait(ev.AnswerScored)
+    assert scored.question.id == Q2 and scored.score.failed is None
+    engine.next_question()
+    events.wait(ev.SessionFinished)
+    assert engine.join(5)

@@ -548,18 +548,21 @@ class SessionEngine:
 
     # --- scoring and saving ------------------------------------------------------------------
 
-    def _score(self, question: Question, answer: Transcript) -> AnswerScore | None:
+    def _score(self, question: Question, answer: Transcript) -> AnswerScore | str:
+        """The answer's score, or why it could not be scored (never raises: one answer
+        the scorer chokes on must not end the session)."""
         self._set_phase(Phase.PROCESSING)
         self._emit(ev.Processing("scoring"))
         if "scoring" in self.services.failed:
-            self._fail(self.services.failed["scoring"], "Scoring unavailable")
-            return None
+            return f"the scoring model is not available ({self.services.failed['scoring']})"
         try:
             rubric = self.services.bank.rubric(question.id)
             return self.services.scorer.score(rubric, answer)
         except SayitoutError as exc:
-            self._fail(exc)
-            return None
+            return exc.message
+        except Exception as exc:  # a scorer bug on this one answer
+            log.exception("scoring %s failed", question.id)
+            return f"{type(exc).__name__}: {exc}"
 
     def _score_and_save(
         self, question: Question, transcript: Transcript, recording: Recording | None
@@ -569,8 +572,8 @@ class SessionEngine:
             self._settle()
             return
         score = self._score(question, transcript)
-        if score is None:
-            self._settle()
+        if isinstance(score, str):
+            self._save_unscored(question, transcript, recording, score)
             return
         attempt_id = self._save(question, transcript, score, recording)
         self._tries[question.id] = self._tries.get(question.id, 0) + 1
@@ -589,6 +592,35 @@ class SessionEngine:
         )
         self._emit(self._last)
         self._set_phase(Phase.FEEDBACK)
+
+    def _save_unscored(
+        self,
+        question: Question,
+        transcript: Transcript,
+        recording: Recording | None,
+        reason: str,
+    ) -> None:
+        """Keep an answer whose scoring failed: saved with its transcript and recording,
+        its score marked failed with the reason (a rescore replaces it), and go on."""
+        from sayitout.scoring.result import AnswerScore
+
+        try:
+            version = self.services.bank.rubric(question.id).version
+        except SayitoutError:
+            version = 1
+        placeholder = AnswerScore.not_scored(question.id, transcript.text, reason, version)
+        attempt_id = self._save(question, transcript, placeholder, recording)
+        self._tries[question.id] = self._tries.get(question.id, 0) + 1
+        kept = "saved" if attempt_id is not None else "kept on screen only"
+        self._emit(ev.AnswerNotScored(self._index, question, transcript, reason, attempt_id))
+        self._emit(
+            ev.SessionFailed(
+                f"Your answer was {kept}, but it could not be scored: {reason}",
+                "try again, type it (t), or go on; a saved answer can be rescored later",
+                "Answer not scored",
+            )
+        )
+        self._settle()
 
     def _save(
         self,
@@ -630,7 +662,14 @@ class SessionEngine:
             return
         corrected = _corrected_transcript(last.transcript, text)
         score = self._score(question, corrected)
-        if score is None:
+        if isinstance(score, str):
+            self._fail(
+                SayitoutError(
+                    f"The corrected answer could not be scored: {score}",
+                    "the earlier score is kept",
+                ),
+                "Not rescored",
+            )
             self._set_phase(Phase.FEEDBACK)
             return
         store = self._store

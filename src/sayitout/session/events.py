@@ -205,6 +205,18 @@ class AnswerScored(Event):
 
 
 @dataclass(frozen=True)
+class AnswerNotScored(Event):
+    """Scoring this answer failed; it was saved (``attempt_id``) with its transcript and
+    recording, its score marked failed with ``reason``, and the session goes on."""
+
+    index: int
+    question: Question
+    transcript: Transcript
+    reason: str
+    attempt_id: int | None
+
+
+@dataclass(frozen=True)
 class NoSpeechHeard(Event):
     index: int
     recording_path: Path | None
