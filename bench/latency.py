@@ -31,6 +31,7 @@ from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO / "src"))
+sys.path.insert(0, str(REPO / "tests"))  # support.speech_synth: synthesised answers
 
 SR = 16_000
 QUESTION = "dl-7b-adam-memory"
@@ -54,7 +55,7 @@ def build_answers(lengths: list[int], out_dir: Path) -> dict[int, tuple[Path, st
     import numpy as np
     import soundfile as sf
 
-    from sayitout.speech.asr.synth import speak_answer
+    from support.speech_synth import speak_answer
 
     sents = sentences_for(QUESTION)
     gap = np.zeros(round(PAUSE_S * SR), dtype=np.float32)

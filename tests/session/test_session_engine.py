@@ -2,21 +2,9 @@
 
 from __future__ import annotations
 
-import queue
-import sys
 from pathlib import Path
 
 import pytest
-
-sys.path.insert(0, str(Path(__file__).parent))
-
-from fakes import (
-    FakeSpeaker,
-    FakeTranscriber,
-    KeywordScorer,
-    ScriptedMicrophones,
-    ScriptedSource,
-)
 
 from sayitout.bank.loader import load_bank
 from sayitout.config import Settings
@@ -26,43 +14,17 @@ from sayitout.session.engine import SessionEngine
 from sayitout.session.plan import SessionPlan
 from sayitout.session.services import SessionServices
 from sayitout.store import Store
+from support.fakes import (
+    Events,
+    FakeSpeaker,
+    FakeTranscriber,
+    KeywordScorer,
+    ScriptedMicrophones,
+    ScriptedSource,
+)
 
 Q1, Q2, Q3 = "dl-loss-stuck-at-chance", "dl-val-loss-rises", "dl-noisy-loss"
 GOOD = "It's at chance level, the natural log of ten, so I'd overfit a single batch first"
-
-
-class Events:
-    """Collects events from the engine thread; ``wait`` replaces sleeps."""
-
-    def __init__(self) -> None:
-        self.q: queue.Queue[ev.Event] = queue.Queue()
-        self.seen: list[ev.Event] = []
-
-    def __call__(self, event: ev.Event) -> None:
-        self.q.put(event)
-
-    def wait(self, kind: type, timeout: float = 10.0, where=lambda e: True):
-        for e in self.seen:
-            if isinstance(e, kind) and where(e) and not getattr(e, "_used", False):
-                object.__setattr__(e, "_used", True)
-                return e
-        while True:
-            e = self.q.get(timeout=timeout)
-            self.seen.append(e)
-            if isinstance(e, kind) and where(e):
-                object.__setattr__(e, "_used", True)
-                return e
-
-    def phase(self, phase: ev.Phase, timeout: float = 10.0) -> None:
-        self.wait(ev.PhaseChanged, timeout, lambda e: e.phase is phase)
-
-    def of(self, kind: type) -> list:
-        while True:
-            try:
-                self.seen.append(self.q.get_nowait())
-            except queue.Empty:
-                break
-        return [e for e in self.seen if isinstance(e, kind)]
 
 
 @pytest.fixture(scope="module")

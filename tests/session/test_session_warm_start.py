@@ -3,24 +3,10 @@
 
 from __future__ import annotations
 
-import sys
 import threading
 import time
-from pathlib import Path
 
 import pytest
-
-sys.path.insert(0, str(Path(__file__).parent))
-
-from fakes import (
-    EarlyMicrophones,
-    FakeSpeaker,
-    FakeTranscriber,
-    KeywordScorer,
-    ScriptedMicrophones,
-    ScriptedSource,
-)
-from test_session_engine import Events
 
 from sayitout.app_factory import build_services
 from sayitout.bank.loader import load_bank
@@ -30,6 +16,15 @@ from sayitout.session.engine import SessionEngine
 from sayitout.session.plan import SessionPlan
 from sayitout.session.services import SessionServices
 from sayitout.speech.microphones import LiveMicrophones
+from support.fakes import (
+    EarlyMicrophones,
+    Events,
+    FakeSpeaker,
+    FakeTranscriber,
+    KeywordScorer,
+    ScriptedMicrophones,
+    ScriptedSource,
+)
 
 Q1, Q2 = "dl-loss-stuck-at-chance", "dl-val-loss-rises"
 

@@ -2,17 +2,11 @@
 
 from __future__ import annotations
 
-import sys
-from pathlib import Path
-
-sys.path.insert(0, str(Path(__file__).parent))
-
-from helpers import ScriptedSource, fake_services, text_of, wait_until
-
 from sayitout.bank.loader import load_bank
 from sayitout.config import Settings
 from sayitout.session.plan import SessionPlan
 from sayitout.tui import make_app
+from support.tui import ScriptedSource, fake_services, text_of, wait_until
 
 
 async def test_status_waits_for_the_microphone_before_saying_listening(tmp_path):

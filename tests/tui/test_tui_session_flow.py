@@ -2,14 +2,7 @@
 
 from __future__ import annotations
 
-import sys
-from pathlib import Path
-
 import pytest
-
-sys.path.insert(0, str(Path(__file__).parent))
-
-from helpers import ScriptedSource, fake_services, text_of, wait_until
 from textual.widgets import DataTable, Input, TextArea
 
 from sayitout.bank.loader import load_bank
@@ -24,6 +17,7 @@ from sayitout.tui.screens.home import HomeScreen
 from sayitout.tui.screens.session import SessionScreen
 from sayitout.tui.screens.settings import SettingsScreen
 from sayitout.tui.screens.summary import SummaryScreen
+from support.tui import ScriptedSource, fake_services, text_of, wait_until
 
 Q1, Q2 = "dl-loss-stuck-at-chance", "dl-val-loss-rises"
 GOOD = "It is at chance level, the natural log of ten, so overfit a single batch"
