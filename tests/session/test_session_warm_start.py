@@ -54,7 +54,7 @@ def run(services, plan) -> tuple[SessionEngine, Events]:
 
 def test_microphone_opens_before_the_question_is_read_and_closes_after_the_turn(bank):
     log: list[str] = []
-    mics = EarlyMicrophones([ScriptedSource("mic", "the natural log")], log)
+    mics = EarlyMicrophones([ScriptedSource("mic", "I think it is the natural log")], log)
     voice = FakeSpeaker(log=log)
     engine, events = run(services_with(bank, mics, voice), SessionPlan(question_ids=(Q1,)))
     events.wait(ev.AnswerScored)
@@ -69,7 +69,7 @@ def test_microphone_opens_before_the_question_is_read_and_closes_after_the_turn(
 
 
 def test_listening_is_reported_when_the_first_audio_arrives(bank):
-    source = ScriptedSource("slow mic", "the natural log", open_s=0.4)
+    source = ScriptedSource("slow mic", "I think it is the natural log", open_s=0.4)
     engine, events = run(
         services_with(bank, ScriptedMicrophones([source])), SessionPlan(question_ids=(Q1,))
     )

@@ -90,7 +90,7 @@ async def test_typed_session_from_home_to_summary(bank, tmp_path):
 
 
 async def test_spoken_answer_edit_and_rescore(bank, tmp_path):
-    sources = [ScriptedSource("a.wav", "the natural log", wait_for_stop=True)]
+    sources = [ScriptedSource("a.wav", "I think it is the natural log", wait_for_stop=True)]
     services = fake_services(bank, tmp_path, sources=sources)
     plan = SessionPlan(question_ids=(Q1,), count=1)
     app = make_app(Settings(), plan=plan, services=services, load_models=False)
@@ -105,7 +105,7 @@ async def test_spoken_answer_edit_and_rescore(bank, tmp_path):
         await pilot.press("e")
         await wait_until(pilot, lambda: app.screen.query(TextArea), what="edit box")
         area = app.screen.query_one(TextArea)
-        assert area.text == "the natural log"
+        assert area.text == "I think it is the natural log"
         area.insert(", overfit a single batch")
         await pilot.press("ctrl+s")
         await wait_until(pilot, lambda: screen.last_scored.rescored, what="rescore")

@@ -44,6 +44,12 @@ log = logging.getLogger(__name__)
 
 Listener = Callable[[ev.Event], None]
 _PROGRESS_EVERY_S = 0.1
+ECHO_GUARD_S = 0.45
+"""After the app stops speaking, how long its voice may still reach the microphone
+(output and input latency, the room). Recording starts this long plus the pre-roll
+after playback ended, so the pre-roll the microphone keeps never holds the question."""
+MIN_ANSWER_WORDS = 5
+"""A spoken answer with fewer words is shown, not scored (retry, type, or keep it)."""
 
 
 # --- commands: what front ends ask for, queued for the engine thread ------------------------
@@ -77,6 +83,11 @@ class _ModelAnswer:
 
 
 @dataclass(frozen=True)
+class _Keep:
+    """Score a short answer anyway."""
+
+
+@dataclass(frozen=True)
 class _Next:
     """On to the next question."""
 
@@ -86,7 +97,7 @@ class _QuitCommand:
     """End the session."""
 
 
-_Command = _Replay | _Record | _Typed | _Edit | _ModelAnswer | _Next | _QuitCommand
+_Command = _Replay | _Record | _Typed | _Edit | _ModelAnswer | _Keep | _Next | _QuitCommand
 
 
 class _Quit(Exception):
@@ -127,6 +138,10 @@ class SessionEngine:
         self._previous: dict[str, ev.PreviousAttempt | None] = {}
         self._typed_only: tuple[str, str | None] | None = None
         self._sources_left = True
+        self._quiet_at = 0.0
+        """``time.monotonic()`` from which the app's own voice can no longer be heard."""
+        self._short: tuple[Transcript, Recording] | None = None
+        """A spoken answer too short to score, until the candidate decides."""
 
     # --- lifecycle ----------------------------------------------------------------
 
@@ -204,6 +219,10 @@ class SessionEngine:
 
     def show_model_answer(self, speak: bool = True) -> None:
         self._commands.put(_ModelAnswer(speak))
+
+    def keep_answer(self) -> None:
+        """Score and save the short answer just heard (after :class:`ev.AnswerTooShort`)."""
+        self._commands.put(_Keep())
 
     def next_question(self) -> None:
         if self.phase in (Phase.RECORDING, Phase.THINKING, Phase.ASKING):
@@ -370,6 +389,7 @@ class SessionEngine:
                     return
                 self._handle(command, question, limit)
         finally:
+            self._drop_short()
             self.services.microphones.release()  # opened early and not used: closed again
 
     def _prepare_turn(self, question: Question) -> None:
@@ -387,6 +407,8 @@ class SessionEngine:
         self._warm_speech([model_answer])
 
     def _handle(self, command: _Command, question: Question, limit: float) -> None:
+        if not isinstance(command, _Keep | _Replay | _ModelAnswer):
+            self._drop_short()
         match command:
             case _Replay():
                 before = self.phase
@@ -404,6 +426,10 @@ class SessionEngine:
                 self._rescore(question, text)
             case _ModelAnswer(speak=speak):
                 self._model_answer(question, speak=speak)
+            case _Keep():
+                if self._short is not None:
+                    (transcript, recording), self._short = self._short, None
+                    self._score_and_save(question, transcript, recording)
 
     def _out_of_sources(self) -> None:
         self._sources_left = False
@@ -456,6 +482,8 @@ class SessionEngine:
             self._emit(ev.Notice(f"Speech output stopped: {exc.message}", exc.hint))
         except Exception as exc:
             self._emit(ev.Notice(f"Speech output stopped: {exc}", "run `sayitout doctor`"))
+        finally:
+            self._quiet_at = time.monotonic() + ECHO_GUARD_S
         self._emit(ev.SpeakingFinished(what, skipped=self._speech_cancel.is_set()))
         self._check_quit()
 
@@ -507,6 +535,7 @@ class SessionEngine:
 
         self._set_phase(Phase.RECORDING)
         self._emit(ev.RecordingStarted(limit, source.name))
+        self._wait_for_quiet()
         try:
             recording = source.record(
                 path,
@@ -544,7 +573,32 @@ class SessionEngine:
             self._emit(ev.NoSpeechHeard(self._index, recording.path))
             self._set_phase(Phase.NO_SPEECH)
             return
+        echo = heard_only_the_question(transcript.text, question.text)
+        words = len(transcript.text.split())
+        if echo or words < MIN_ANSWER_WORDS:
+            self._short = (transcript, recording)
+            self._emit(ev.AnswerTooShort(self._index, transcript.text, words, echo))
+            self._set_phase(Phase.NO_SPEECH)
+            return
         self._score_and_save(question, transcript, recording)
+
+    def _wait_for_quiet(self) -> None:
+        """Until the question read aloud can no longer reach the microphone (plus the
+        pre-roll it keeps): the app must never hear itself. The microphone, opened while
+        the question was read, stays open, so the answer's first word is not cut."""
+        if self._quiet_at <= 0.0:
+            return
+        pre_roll = self.services.settings.audio.pre_roll_s
+        wait = self._quiet_at + pre_roll - time.monotonic()
+        if wait > 0:
+            self._rec_cancel.wait(wait)
+
+    def _drop_short(self) -> None:
+        """Forget a short answer the candidate did not keep: it is not an attempt, so its
+        recording goes too (else it would come back as an unsaved answer)."""
+        short, self._short = self._short, None
+        if short is not None and short[1].path is not None:
+            short[1].path.unlink(missing_ok=True)
 
     # --- scoring and saving ------------------------------------------------------------------
 
@@ -718,6 +772,18 @@ class SessionEngine:
         score = record.answer_score
         missed = tuple(kp.text for kp in score.key_points if kp.status != "covered")
         return ev.PreviousAttempt(score.score, record.created_at, missed)
+
+
+def _words(text: str) -> list[str]:
+    return ["".join(c for c in w.lower() if c.isalnum()) for w in text.split()]
+
+
+def heard_only_the_question(heard: str, question: str, tail_words: int = 12) -> bool:
+    """Whether every word heard is one of the last words of the question: the app's own
+    voice reaching the microphone, not an answer."""
+    said = [w for w in _words(heard) if w]
+    tail = {w for w in _words(question)[-tail_words:] if w}
+    return bool(said) and all(w in tail for w in said)
 
 
 def _typed_transcript(text: str) -> Transcript:

@@ -217,6 +217,19 @@ class AnswerNotScored(Event):
 
 
 @dataclass(frozen=True)
+class AnswerTooShort(Event):
+    """A spoken answer with almost nothing in it: shown, not scored or saved. The
+    candidate tries again, types it, or keeps it (``SessionEngine.keep_answer``)."""
+
+    index: int
+    heard: str
+    """What was heard."""
+    words: int
+    echo: bool
+    """True when every word heard is from the end of the question (the app's own voice)."""
+
+
+@dataclass(frozen=True)
 class NoSpeechHeard(Event):
     index: int
     recording_path: Path | None

@@ -50,11 +50,21 @@ _ACTIONS: dict[str, set[Phase]] = {
     "stop": {Phase.RECORDING},
     "type": _IN_A_TURN,
     "again": {Phase.FEEDBACK, Phase.NO_SPEECH},
+    "keep": {Phase.NO_SPEECH},
     "edit": {Phase.FEEDBACK},
     "model": {Phase.FEEDBACK},
     "next": _IN_A_TURN,
     "quit_session": set(Phase) - {Phase.FINISHED},
 }
+
+
+def _too_short_status(event: ev.AnswerTooShort) -> str:
+    what = (
+        "Only the end of the question was heard"
+        if event.echo
+        else f"Only {event.words} word{'s' if event.words != 1 else ''} heard"
+    )
+    return f"{what}, so it was not scored. Press a to try again, t to type, or k to keep it."
 
 
 class SessionScreen(Screen):
@@ -69,6 +79,7 @@ class SessionScreen(Screen):
         Binding("t", "type", "Type", tooltip="Type your answer instead of speaking"),
         Binding("a", "again", "Retry", tooltip="Answer this question again"),
         Binding("e", "edit", "Edit", tooltip="Correct the transcript and rescore"),
+        Binding("k", "keep", "Keep", tooltip="Score this short answer anyway"),
         Binding("m", "model", "Model answer", tooltip="Show and hear a strong answer"),
         Binding("n", "next", "Next", tooltip="Next question (the summary after the last)"),
         Binding("escape", "quit_session", "End", tooltip="End the session; answers are kept"),
@@ -87,6 +98,8 @@ class SessionScreen(Screen):
         self.spoken_answers = True
         self.listening = False
         """Whether the microphone's first audio of this answer has arrived."""
+        self.too_short: ev.AnswerTooShort | None = None
+        """The short answer just heard, until it is kept, retried or typed."""
         self.summary_shown = False
         self.finished: ev.SessionFinished | None = None
         self.dialogs = 0
@@ -129,6 +142,8 @@ class SessionScreen(Screen):
             handler(event)
 
     def _show_PhaseChanged(self, event: ev.PhaseChanged) -> None:
+        if event.phase is not Phase.NO_SPEECH:
+            self.too_short = None
         self.phase = event.phase
         self.query_one("#meter").display = event.phase is Phase.RECORDING
         self.query_one("#live").display = event.phase in (Phase.RECORDING, Phase.PROCESSING)
@@ -147,7 +162,9 @@ class SessionScreen(Screen):
             ),
             Phase.PROCESSING: ("Transcribing and scoring…", "bold yellow"),
             Phase.NO_SPEECH: (
-                "No speech was heard. Press a to try again, or t to type your answer.",
+                _too_short_status(self.too_short)
+                if self.too_short is not None
+                else "No speech was heard. Press a to try again, or t to type your answer.",
                 "bold yellow",
             ),
             Phase.FEEDBACK: ("", ""),
@@ -253,6 +270,10 @@ class SessionScreen(Screen):
     def _show_NoSpeechHeard(self, event: ev.NoSpeechHeard) -> None:
         self.query_one("#live").display = False
 
+    def _show_AnswerTooShort(self, event: ev.AnswerTooShort) -> None:
+        self.too_short = event
+        self._show_heard(event.heard)
+
     def _show_AnswerScored(self, event: ev.AnswerScored) -> None:
         self.last_scored = event
         card = self.query_one(ScoreCard)
@@ -341,6 +362,8 @@ class SessionScreen(Screen):
             return self.speaking is not None
         if action == "replay" and not self.services.has_speaker:
             return False  # silent mode (--tts none): nothing to replay
+        if action == "keep" and self.too_short is None:
+            return False
         phases = _ACTIONS.get(action)
         if phases is None:
             return True
@@ -350,6 +373,9 @@ class SessionScreen(Screen):
 
     def action_skip(self) -> None:
         self.engine.skip_speech()
+
+    def action_keep(self) -> None:
+        self.engine.keep_answer()
 
     def action_replay(self) -> None:
         self.engine.replay_question()
