@@ -15,7 +15,7 @@ from sayitout.scoring.result import AnswerScore, KeyPointResult
 from sayitout.session import events as ev
 from sayitout.session.ports import IncrementalTranscriber, Microphones, Speaker, Transcriber
 from sayitout.speech.recording import Recording, StopReason
-from sayitout.speech.transcript import Transcript, Word
+from sayitout.speech.transcript import LiveWords, Transcript, Word
 
 
 class KeywordScorer:
@@ -94,6 +94,7 @@ class ScriptedSource:
         on_level,
         on_segment,
         on_start,
+        on_open=None,
     ) -> Recording:
         start = time.monotonic()
         if self.open_s:
@@ -162,7 +163,7 @@ class FakeLive(IncrementalTranscriber):
     def add_segment(self, start_s: float, audio) -> None:
         self.segments += 1
         if self.on_partial is not None:
-            self.on_partial(f"partial {self.segments}")
+            self.on_partial(LiveWords(f"partial {self.segments}"))
 
     def finish(self, *, duration: float | None = None) -> Transcript:
         text = FakeTranscriber.last_text

@@ -37,7 +37,7 @@ if TYPE_CHECKING:
     from sayitout.scoring.result import AnswerScore
     from sayitout.session.ports import Speaker
     from sayitout.speech.recording import Recording
-    from sayitout.speech.transcript import Transcript
+    from sayitout.speech.transcript import LiveWords, Transcript
     from sayitout.store import Store
 
 log = logging.getLogger(__name__)
@@ -512,9 +512,7 @@ class SessionEngine:
         try:
             transcriber = self.services.transcriber
             assert transcriber is not None  # else answers would be typed only
-            live = transcriber.live(
-                rubric.all_terms(), lambda text: self._emit(ev.PartialTranscript(text))
-            )
+            live = transcriber.live(rubric.all_terms(), self._live_words)
         except SayitoutError as exc:
             self.services.failed["speech"] = exc
             self._typed_only = (f"the speech model failed to load: {exc.message}", exc.hint)
@@ -545,6 +543,7 @@ class SessionEngine:
                 on_level=on_level,
                 on_segment=live.add_segment,
                 on_start=lambda: self._emit(ev.Listening(source.name)),
+                on_open=live.preview,
             )
         except SayitoutError as exc:
             live.cancel()
@@ -581,6 +580,9 @@ class SessionEngine:
             self._set_phase(Phase.NO_SPEECH)
             return
         self._score_and_save(question, transcript, recording)
+
+    def _live_words(self, words: LiveWords) -> None:
+        self._emit(ev.PartialTranscript(words.text, words.tentative, words.behind))
 
     def _wait_for_quiet(self) -> None:
         """Until the question read aloud can no longer reach the microphone (plus the

@@ -159,9 +159,16 @@ class RecordingProgress(Event):
 
 @dataclass(frozen=True)
 class PartialTranscript(Event):
-    """The words heard so far, updated as each stretch of speech is decoded."""
+    """The words heard so far, updated as they are said: each closed stretch of speech
+    when it is decoded, and the stretch still being spoken every second or two when the
+    computer keeps up."""
 
     text: str
+    """Everything heard so far (ending with ``tentative``)."""
+    tentative: str = ""
+    """The end of ``text`` that may still change (the stretch still being spoken)."""
+    behind: bool = False
+    """The computer is too busy to show words before a pause: they come at each pause."""
 
 
 @dataclass(frozen=True)

@@ -314,9 +314,11 @@ class Transcriber:
         terms: Iterable[str] = (),
         offset: float = 0.0,
         cancel: threading.Event | None = None,
+        options: DecodeOptions | None = None,
     ) -> Transcript:
         """Transcribe 16 kHz mono audio (or an audio file); word times are shifted by
-        ``offset`` seconds (the segment's place in the whole recording)."""
+        ``offset`` seconds (the segment's place in the whole recording). ``options``
+        overrides this transcriber's decoding options for this call."""
         if isinstance(audio, str | Path):
             from sayitout.speech.audio.decode import load_audio
 
@@ -330,7 +332,7 @@ class Transcriber:
                 raise AudioError("The audio contains invalid samples (NaN or infinity)")
             return self._result("", (), duration, {"no_speech": True})
         t0 = time.perf_counter()
-        text, words, meta = self._run(a, terms_list, self.options, offset, cancel)
+        text, words, meta = self._run(a, terms_list, options or self.options, offset, cancel)
         elapsed = time.perf_counter() - t0
         meta.update(
             elapsed_s=round(elapsed, 3),

@@ -254,7 +254,17 @@ class SessionScreen(Screen):
         meter.limit = event.limit_s
 
     def _show_PartialTranscript(self, event: ev.PartialTranscript) -> None:
-        self.query_one("#live", Static).update(Text(event.text, style="italic"))
+        confirmed = event.text[: len(event.text) - len(event.tentative)].rstrip()
+        live = Text(confirmed, style="italic")
+        if event.tentative:
+            live.append((" " if confirmed else "") + event.tentative + " …", style="italic dim")
+        if event.behind:
+            live.append(
+                ("\n" if event.text else "")
+                + "(busy computer: words appear at each pause, all of them when you stop)",
+                style="dim",
+            )
+        self.query_one("#live", Static).update(live)
 
     def _show_RecordingStopped(self, event: ev.RecordingStopped) -> None:
         if event.reason is not ev.StopReason.CANCELLED:
