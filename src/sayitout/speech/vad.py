@@ -287,7 +287,7 @@ class Endpointer:
             self._seg_start = keep_open_from
             self._seg_onset = False
             self._seg_speech_frames = 1
-            self._pauses = [p for p in self._pauses if p[0] >= keep_open_from]
+            self._pauses = [p for p in self._pauses if p[0] >= keep_open_from]  # type: ignore[operator]
         else:
             self._seg_start = None
             self._seg_speech_frames = 0

@@ -46,6 +46,7 @@ from sayitout.speech.transcript import Transcript, Word
 
 if TYPE_CHECKING:
     from sayitout.speech.asr.incremental import IncrementalTranscriber
+    from sayitout.speech.transcript import LiveWords
 
 log = logging.getLogger(__name__)
 
@@ -124,7 +125,7 @@ def _model_class() -> type:
                 features = features[..., :n]
             return super().encode(features)
 
-        def _split_segments_by_timestamps(  # type: ignore[override]
+        def _split_segments_by_timestamps(
             self, tokenizer, tokens, time_offset, segment_size, segment_duration, seek
         ):
             segments, new_seek, single = super()._split_segments_by_timestamps(
@@ -298,7 +299,7 @@ class Transcriber:
         self._run(noise, (), replace(self.options, vad_filter=False), 0.0)
 
     def live(
-        self, terms: Sequence[str] = (), on_partial: Callable[[str], None] | None = None
+        self, terms: Sequence[str] = (), on_partial: Callable[[LiveWords], None] | None = None
     ) -> IncrementalTranscriber:
         """Transcribe one answer while it is recorded (see :class:`IncrementalTranscriber`)."""
         from sayitout.speech.asr.incremental import IncrementalTranscriber

@@ -286,7 +286,11 @@ class AnswerRecorder:
                 for seg in endpointer.update(self.vad.push(chunk)):
                     self._emit_segment(seg, chunks, segments)
                     opened_at = chunks.total  # a fresh open stretch waits its turn
-                if self.on_open is not None and chunks.total - opened_at >= open_every:
+                if (
+                    self.on_open is not None
+                    and endpointer.speaking  # in a pause the stretch is about to close
+                    and chunks.total - opened_at >= open_every
+                ):
                     opened_at = chunks.total
                     self._emit_open(endpointer, chunks)
                 if endpointer.finished:
