@@ -197,3 +197,25 @@ def test_a_voice_that_fails_to_load_is_reported_at_warm_up(monkeypatch):
     [failed] = [e for e in seen if isinstance(e, ev.ModelFailed) and e.name == "voice"]
     assert "could not be loaded" in failed.message
     assert "voice" in services.failed
+
+
+def test_new_settings_stop_the_old_services_loading(bank):
+    loaded: list[str] = []
+
+    class Slow(FakeTranscriber):
+        def warm_up(self) -> None:
+            loaded.append("speech")
+            services.close()  # new settings arrive while the speech model loads
+
+    services = services_with(bank, ScriptedMicrophones([]))
+    services.transcriber = Slow()
+    services.scorer.warm_up = lambda: loaded.append("scoring")
+    seen: list[ev.Event] = []
+    services.warm_up(seen.append)
+    assert loaded == ["speech"], "the scoring model of replaced settings is not loaded"
+    cancel = threading.Event()
+    cancel.set()
+    fresh = services_with(bank, ScriptedMicrophones([]))
+    fresh.scorer.warm_up = lambda: loaded.append("fresh scoring")
+    fresh.warm_up(seen.append, cancel)
+    assert "fresh scoring" not in loaded
