@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
+from typing import Any
 
 from sayitout.scoring.result import AnswerScore
 from sayitout.speech.transcript import Transcript
@@ -17,9 +18,17 @@ class SessionRecord:
     deck: str
     started_at: datetime
     finished_at: datetime | None
-    settings: dict = field(default_factory=dict)
+    settings: dict[str, Any] = field(default_factory=dict)
     attempt_count: int = 0
-    mean_score: float | None = None
+    session_score: float | None = None
+    """The mean of each question's best attempt in the session
+    (:mod:`sayitout.store.session_score`); ``None`` with no attempt."""
+
+    @property
+    def mean_score(self) -> float | None:
+        """The old name of :attr:`session_score`, kept while branches written before the
+        rename are merged; new code says ``session_score``."""
+        return self.session_score
 
 
 @dataclass(frozen=True)
@@ -44,6 +53,8 @@ class AttemptSummary:
     """Absolute path of the recording, or ``None`` for a typed answer."""
     corrected: bool = False
     """Whether the transcript was corrected by hand."""
+    scorer_version: str = ""
+    """The scorer that produced the current score (``""``: before versions were recorded)."""
 
 
 @dataclass(frozen=True)
@@ -56,6 +67,7 @@ class ScoreEntry:
     score: int
     rubric_version: int
     embedding_model: str
+    scorer_version: str = ""
 
 
 @dataclass(frozen=True)

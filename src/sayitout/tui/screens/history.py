@@ -21,7 +21,10 @@ from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Header, Label, ProgressBar, Select, Static
 
 from sayitout.errors import SayitoutError
-from sayitout.store import AttemptSummary, SessionRecord, Store
+from sayitout.report.bands import BANDS, score_style
+from sayitout.report.dates import when
+from sayitout.store import AttemptFilter, AttemptSummary, SessionRecord, Store
+from sayitout.tui.messages import Failed
 
 PAGE = 200
 """Attempts fetched per query."""
@@ -29,17 +32,10 @@ PREFETCH = 120
 """Fetch the next page when the cursor is this close to the last loaded row (a few
 screens ahead, so paging down never waits for the database)."""
 SCORE_BANDS: dict[str, tuple[int | None, int | None]] = {
-    "below 40": (None, 39),
-    "40–64": (40, 64),
-    "65–84": (65, 84),
-    "85 and up": (85, None),
+    label: (low, high) for label, low, high in BANDS
 }
 ALL = "all"
 CLI = "cli"
-
-
-def score_style(score: float) -> str:
-    return "bold green" if score >= 75 else ("bold yellow" if score >= 50 else "bold red")
 
 
 @dataclass(frozen=True)
@@ -53,7 +49,6 @@ class HistoryFilter:
 
 def attempt_cells(a: AttemptSummary) -> tuple[Any, ...]:
     """The attempts table's cells for one attempt."""
-    when = a.created_at.astimezone().strftime("%Y-%m-%d %H:%M")
     score = Text(f"{a.score:>3}", style=score_style(a.score))
     cover = "" if a.coverage is None else f"{round(100 * a.coverage)}%"
     wpm = "" if a.wpm is None else f"{a.wpm:.0f}"
@@ -62,7 +57,7 @@ def attempt_cells(a: AttemptSummary) -> tuple[Any, ...]:
         audio = Text("typed", style="dim")
     else:
         audio = Text("yes") if a.recording_path.is_file() else Text("gone", style="yellow")
-    return when, score, a.question_id, cover, wpm, fill, audio
+    return when(a.created_at), score, a.question_id, cover, wpm, fill, audio
 
 
 # ------------------------------------------------------------------------- messages
@@ -86,12 +81,6 @@ class AttemptsPage(Message):
         super().__init__()
         self.generation, self.offset, self.rows, self.total = generation, offset, rows, total
         self.cells = cells
-
-
-class HistoryFailed(Message):
-    def __init__(self, title: str, message: str, hint: str | None) -> None:
-        super().__init__()
-        self.title, self.message, self.hint = title, message, hint
 
 
 class ReportProgress(Message):
@@ -120,7 +109,7 @@ class HistoryScreen(Screen):
     HistoryScreen #filters { height: auto; padding: 0 1; }
     HistoryScreen #filters Select { width: 1fr; margin-right: 1; }
     HistoryScreen #panes { height: 1fr; }
-    HistoryScreen #sessions-pane { width: 48; min-width: 30; }
+    HistoryScreen #sessions-pane { width: 51; min-width: 30; }
     HistoryScreen #attempts-pane { width: 1fr; }
     HistoryScreen.narrow #panes { layout: vertical; }
     HistoryScreen.narrow #sessions-pane { width: 1fr; height: 7; }
@@ -178,15 +167,10 @@ class HistoryScreen(Screen):
     def on_mount(self) -> None:
         self.title = "sayitout"
         self.sub_title = "history"
-        if self.bank is None:
-            services = getattr(self.app, "services", None)
-            try:
-                self.bank = getattr(services, "bank", None)
-            except SayitoutError:
-                self.bank = None
         sessions = self.query_one("#sessions", DataTable)
-        for label, key, width in (("When", "when", 16), ("Deck", "deck", 14), ("Ans", "n", 4),
-                                  ("Mean", "mean", 4)):  # fmt: skip
+        # "Ans" fits 9,999,999 attempts; "Score" is the session score (SESSION_SCORE_LABEL).
+        for label, key, width in (("When", "when", 16), ("Deck", "deck", 14), ("Ans", "n", 7),
+                                  ("Score", "mean", 5)):  # fmt: skip
             sessions.add_column(label, key=key, width=width)
         attempts = self.query_one("#attempts", DataTable)
         for label, key, width in (
@@ -202,7 +186,7 @@ class HistoryScreen(Screen):
         decks: list[str] = []
         topics: list[str] = []
         if self.bank is not None:
-            decks = list(getattr(self.bank, "decks", {}) or {})
+            decks = list(self.bank.decks)
             try:
                 topics = list(self.bank.topics())
             except Exception:
@@ -228,38 +212,38 @@ class HistoryScreen(Screen):
         self.query_one("#attempts", DataTable).clear()
         self._load_attempts(self._generation, self.filter, 0)
 
-    def _query_kwargs(self, flt: HistoryFilter) -> dict[str, Any]:
-        kwargs: dict[str, Any] = {"deck": flt.deck}
+    def _store_filter(self, flt: HistoryFilter) -> AttemptFilter:
+        ids = None
         if flt.topic and self.bank is not None:
-            kwargs["question_ids"] = [
-                q.id for q in self.bank.questions(topics=[flt.topic], ready_only=False)
-            ]
-        if flt.band:
-            kwargs["min_score"], kwargs["max_score"] = SCORE_BANDS[flt.band]
-        if flt.session == CLI:
-            kwargs["cli_only"] = True
-        elif flt.session != ALL:
-            kwargs["session_id"] = int(flt.session)
-        return kwargs
+            ids = tuple(q.id for q in self.bank.questions(topics=[flt.topic], ready_only=False))
+        low, high = SCORE_BANDS[flt.band] if flt.band else (None, None)
+        return AttemptFilter(
+            deck=flt.deck,
+            question_ids=ids,
+            min_score=low,
+            max_score=high,
+            cli_only=flt.session == CLI,
+            session_id=int(flt.session) if flt.session not in (ALL, CLI) else None,
+        )
 
     @work(thread=True, exclusive=True, group="history-sessions", exit_on_error=False)
     def _load_sessions(self, generation: int, flt: HistoryFilter) -> None:
         try:
             sessions = self.store.sessions(deck=flt.deck)
-            total = self.store.count_attempts(deck=flt.deck)
+            total = self.store.count_attempts(AttemptFilter(deck=flt.deck))
         except SayitoutError as exc:
-            self.post_message(HistoryFailed(exc.title, exc.message, exc.hint))
+            self.post_message(Failed.from_error(exc))
             return
         self.post_message(SessionsLoaded(generation, sessions, total))
 
     @work(thread=True, group="history-attempts", exit_on_error=False)
     def _load_attempts(self, generation: int, flt: HistoryFilter, offset: int) -> None:
         try:
-            kwargs = self._query_kwargs(flt)
-            rows = self.store.attempts(**kwargs, limit=PAGE, offset=offset)
-            total = self.store.count_attempts(**kwargs) if offset == 0 else -1
+            where = self._store_filter(flt)
+            rows = self.store.attempts(where, limit=PAGE, offset=offset)
+            total = self.store.count_attempts(where) if offset == 0 else -1
         except SayitoutError as exc:
-            self.post_message(HistoryFailed(exc.title, exc.message, exc.hint))
+            self.post_message(Failed.from_error(exc))
             return
         cells = [attempt_cells(a) for a in rows]  # includes a stat() per recording
         self.post_message(AttemptsPage(generation, offset, rows, cells, total))
@@ -271,19 +255,18 @@ class HistoryScreen(Screen):
         table = self.query_one("#sessions", DataTable)
         keep = self.filter.session
         table.clear()
-        table.add_row(Text("All sessions", style="bold"), "", str(message.total), "", key=ALL)
+        table.add_row(Text("All sessions", style="bold"), "", f"{message.total:,}", "", key=ALL)
         # (the "Ans" of "All sessions" counts the deck filter only, like the sessions listed)
         rows = []
         for s in message.sessions:
             key = CLI if s.id is None else str(s.id)
-            when = s.started_at.astimezone().strftime("%Y-%m-%d %H:%M")
             deck = "command line" if s.id is None else s.deck
-            mean = (
-                Text(f"{s.mean_score:.0f}", style=score_style(s.mean_score))
-                if s.mean_score is not None
+            score = (
+                Text(f"{s.session_score:.0f}", style=score_style(s.session_score))
+                if s.session_score is not None
                 else Text("–", style="dim")
             )
-            rows.append(((when, deck, str(s.attempt_count), mean), key))
+            rows.append(((when(s.started_at), deck, f"{s.attempt_count:,}", score), key))
         for cells, key in rows:
             table.add_row(*cells, key=key)
         try:
@@ -352,8 +335,9 @@ class HistoryScreen(Screen):
             self.filter = f
             self.reload()
 
-    @on(HistoryFailed)
-    def _failed(self, message: HistoryFailed) -> None:
+    @on(Failed)
+    def _failed(self, message: Failed) -> None:
+        message.stop()  # shown here; no dialog over the list
         self._loading = False
         self.query_one("#status", Static).update(f"{message.message}")
         self.notify(
@@ -401,19 +385,14 @@ class HistoryScreen(Screen):
         self.query_one("#report-progress", ProgressBar).update(progress=0)
         self._export(self.filter)
 
+    def _post_report_progress(self, fraction: float, stage: str) -> None:
+        self.post_message(ReportProgress(fraction, stage))
+
     @work(thread=True, exclusive=True, group="history-report", exit_on_error=False)
     def _export(self, flt: HistoryFilter) -> None:
         from sayitout.report.export import write_report
-        from sayitout.report.rows import Filters
 
-        kwargs = self._query_kwargs(HistoryFilter(flt.deck, flt.topic, flt.band))
-        ids = kwargs.get("question_ids")
-        filters = Filters(
-            deck=flt.deck,
-            question_ids=tuple(ids) if ids is not None else None,
-            min_score=kwargs.get("min_score"),
-            max_score=kwargs.get("max_score"),
-        )
+        filters = self._store_filter(HistoryFilter(flt.deck, flt.topic, flt.band))
         try:
             folder = self.report_dir
             if folder is None:
@@ -427,7 +406,7 @@ class HistoryScreen(Screen):
                 bank=self.bank,
                 output=folder,
                 topic=flt.topic,
-                progress=lambda f, s: self.post_message(ReportProgress(f, s)),
+                progress=self._post_report_progress,
             )
         except SayitoutError as exc:
             self.post_message(ReportDone(None, exc.message))
