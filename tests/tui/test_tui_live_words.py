@@ -21,7 +21,11 @@ def _app(tmp_path, *sources):
 
 
 async def test_a_short_answer_is_shown_with_what_to_do_and_can_be_kept(tmp_path):
-    app = _app(tmp_path, ScriptedSource("a.wav", "natural log"))
+    app = _app(
+        tmp_path,
+        ScriptedSource("a.wav", "natural log"),
+        ScriptedSource("b.wav", "the log", wait_for_stop=True),
+    )
     async with app.run_test(size=(80, 24)) as pilot:
         await wait_until(
             pilot, lambda: getattr(app.screen, "phase", None) is Phase.NO_SPEECH, what="short"
@@ -31,9 +35,18 @@ async def test_a_short_answer_is_shown_with_what_to_do_and_can_be_kept(tmp_path)
         assert "natural log" in text_of(app.screen.query_one("#transcript"))
         with Store.open(tmp_path / "db.sqlite") as store:
             assert store.attempts() == []
+        await pilot.press("a")  # try again: the short answer's words go
+        await wait_until(
+            pilot, lambda: getattr(app.screen, "phase", None) is Phase.RECORDING, what="rec"
+        )
+        assert not app.screen.query_one("#transcript").display
+        await pilot.press("enter")
+        await wait_until(
+            pilot, lambda: getattr(app.screen, "phase", None) is Phase.NO_SPEECH, what="short"
+        )
         await pilot.press("k")
         await wait_until(pilot, lambda: app.screen.last_scored is not None, what="kept")
-        assert app.screen.last_scored.transcript.text == "natural log"
+        assert app.screen.last_scored.transcript.text == "the log"
 
 
 async def test_tentative_words_are_shown_after_the_confirmed_ones(tmp_path):

@@ -238,6 +238,8 @@ class SessionScreen(Screen):
 
     def _show_RecordingStarted(self, event: ev.RecordingStarted) -> None:
         self.listening = False
+        if self.too_short is not None or self.last_scored is None:
+            self.query_one("#transcript").display = False  # a short answer's words go
         self._status_for_phase()
         meter = self.query_one(LevelMeter)
         meter.limit = event.limit_s
