@@ -4,15 +4,7 @@ card, and Home uses the rows a 120x40 terminal gives it."""
 
 from __future__ import annotations
 
-import sys
-from pathlib import Path
-
 import pytest
-
-sys.path.insert(0, str(Path(__file__).parent))
-
-from helpers import fake_services, text_of, wait_until
-from test_tui_snapshots import Q1, answer_for, in_phase, session_app, type_answer
 
 from sayitout.bank.loader import load_bank
 from sayitout.config import Settings
@@ -20,6 +12,16 @@ from sayitout.session.events import Phase
 from sayitout.tui import make_app
 from sayitout.tui.screens.home import HomeScreen
 from sayitout.tui.screens.settings import SettingsScreen
+from support.tui import (
+    Q1,
+    answer_for,
+    fake_services,
+    in_phase,
+    session_app,
+    text_of,
+    type_answer,
+    wait_until,
+)
 
 
 @pytest.fixture(scope="module")
@@ -79,8 +81,8 @@ async def test_typed_attempt_offers_no_playback_keys(tmp_path):
     from textual.app import App
 
     from sayitout.store import Store
-    from sayitout.store.synthetic import make_score, make_transcript
     from sayitout.tui.screens.attempt import AttemptScreen
+    from support.synthetic import make_score, make_transcript
 
     store = Store.open(tmp_path / "db.sqlite")
     text = "lower the learning rate"

@@ -99,6 +99,27 @@ class AnswerScore:
     embedding_model: str = ""
     notes: tuple[str, ...] = field(default_factory=tuple)
     """Caveats worth showing (e.g. "answer truncated to 2,000 words")."""
+    failed: str | None = None
+    """Why the answer could not be scored (the attempt is kept; a rescore replaces this)."""
+
+    @classmethod
+    def not_scored(
+        cls, question_id: str, answer: str, reason: str, rubric_version: int = 1
+    ) -> AnswerScore:
+        """The placeholder saved with an answer whose scoring failed."""
+        return cls(
+            question_id=question_id,
+            score=0,
+            verdict=f"Not scored: {reason}",
+            key_points=(),
+            numeric=None,
+            misconceptions=(),
+            delivery=None,
+            answer=answer,
+            rubric_version=rubric_version,
+            notes=(f"scoring failed: {reason}",),
+            failed=reason,
+        )
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
@@ -136,4 +157,5 @@ class AnswerScore:
             rubric_version=int(d.get("rubric_version", 1)),
             embedding_model=d.get("embedding_model", ""),
             notes=tuple(d.get("notes", ())),
+            failed=d.get("failed"),
         )

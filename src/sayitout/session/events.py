@@ -11,7 +11,9 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from enum import StrEnum
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
+
+from sayitout.speech.recording import StopReason as StopReason  # named with the events
 
 if TYPE_CHECKING:
     from sayitout.bank.models import Question
@@ -32,14 +34,6 @@ class Phase(StrEnum):
     FEEDBACK = "feedback"
     NO_SPEECH = "no_speech"
     FINISHED = "finished"
-
-
-class StopReason(StrEnum):
-    KEY = "key"
-    SILENCE = "silence"
-    TIME_LIMIT = "time_limit"
-    END_OF_INPUT = "end_of_input"
-    CANCELLED = "cancelled"
 
 
 @dataclass(frozen=True)
@@ -165,9 +159,16 @@ class RecordingProgress(Event):
 
 @dataclass(frozen=True)
 class PartialTranscript(Event):
-    """The words heard so far, updated as each stretch of speech is decoded."""
+    """The words heard so far, updated as they are said: each closed stretch of speech
+    when it is decoded, and the stretch still being spoken every second or two when the
+    computer keeps up."""
 
     text: str
+    """Everything heard so far (ending with ``tentative``)."""
+    tentative: str = ""
+    """The end of ``text`` that may still change (the stretch still being spoken)."""
+    behind: bool = False
+    """The computer is too busy to show words before a pause: they come at each pause."""
 
 
 @dataclass(frozen=True)
@@ -211,6 +212,31 @@ class AnswerScored(Event):
 
 
 @dataclass(frozen=True)
+class AnswerNotScored(Event):
+    """Scoring this answer failed; it was saved (``attempt_id``) with its transcript and
+    recording, its score marked failed with ``reason``, and the session goes on."""
+
+    index: int
+    question: Question
+    transcript: Transcript
+    reason: str
+    attempt_id: int | None
+
+
+@dataclass(frozen=True)
+class AnswerTooShort(Event):
+    """A spoken answer with almost nothing in it: shown, not scored or saved. The
+    candidate tries again, types it, or keeps it (``SessionEngine.keep_answer``)."""
+
+    index: int
+    heard: str
+    """What was heard."""
+    words: int
+    echo: bool
+    """True when every word heard is from the end of the question (the app's own voice)."""
+
+
+@dataclass(frozen=True)
 class NoSpeechHeard(Event):
     index: int
     recording_path: Path | None
@@ -245,4 +271,4 @@ class Attempted:
     score: AnswerScore
     attempt_id: int | None
     typed: bool = False
-    extra: dict = field(default_factory=dict)
+    extra: dict[str, Any] = field(default_factory=dict)

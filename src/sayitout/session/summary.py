@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING
 from sayitout.store.session_score import session_score
 
 if TYPE_CHECKING:
+    from sayitout.bank.models import Question
     from sayitout.session.events import Attempted
 
 
@@ -74,7 +75,7 @@ def _avg(values: Sequence[float]) -> float | None:
 def summarise(
     session_id: int | None,
     deck: str,
-    questions: Sequence,
+    questions: Sequence[Question],
     attempts: Sequence[Attempted],
     previous_mean: float | None = None,
     asked: int | None = None,

@@ -41,8 +41,13 @@ class DeviceLost(AudioError):
 class AudioSource(Protocol):
     """16 kHz mono float32 audio, chunk by chunk."""
 
-    sample_rate: int
-    name: str
+    @property
+    def sample_rate(self) -> int: ...
+
+    @property
+    def name(self) -> str:
+        """What the candidate knows it by (the device's name, the file's name)."""
+        ...
 
     def start(self) -> None:
         """Begin capturing (or playing the file); errors here are :class:`AudioError`."""
@@ -151,7 +156,7 @@ class MicrophoneSource:
         self._got_data = False
         self._finished.clear()
         try:
-            self._stream = sd.InputStream(
+            stream = sd.InputStream(
                 device=self.device.index,
                 samplerate=rate,
                 channels=1,
@@ -160,7 +165,8 @@ class MicrophoneSource:
                 callback=self._callback,
                 finished_callback=self._on_finished,
             )
-            self._stream.start()
+            stream.start()
+            self._stream = stream
         except Exception as exc:  # sd.PortAudioError and friends
             self._stream = None
             raise AudioError(

@@ -5,6 +5,7 @@ from __future__ import annotations
 import contextlib
 import threading
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -72,7 +73,7 @@ class PiperSpeaker(SynthSpeaker):
         self.voice_path = resolve_voice(voice)
         self.voice_id = self.voice_path.name
         self.volume = volume
-        self._voice = None
+        self._voice: Any = None  # piper.PiperVoice once loaded
         self._load_lock = threading.Lock()
 
     def load(self):  # -> piper.PiperVoice
@@ -92,6 +93,9 @@ class PiperSpeaker(SynthSpeaker):
                         f"The piper voice {self.voice_path} could not be loaded: {exc}", PIPER_FIX
                     ) from exc
         return self._voice
+
+    def warm_up(self) -> None:
+        self.load()
 
     def prepare(self) -> None:
         """Start loading the voice in the background (about 1 s), so the first question
