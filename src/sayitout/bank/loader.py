@@ -42,6 +42,8 @@ class Bank:
 
     decks: dict[str, Deck] = field(default_factory=dict)
     problems: list[Problem] = field(default_factory=list)
+    hints: list[Problem] = field(default_factory=list)
+    """Suggestions that are not faults (key points with no follow-up question)."""
     roots: list[Path] = field(default_factory=list)
     _questions: dict[str, Question] = field(default_factory=dict)
     _deck_of: dict[str, str] = field(default_factory=dict)
@@ -424,7 +426,41 @@ def _check_rubric_fits(
                 level="warning",
             )
         )
+    _hint_missing_follow_ups(bank, path, node, rubric)
     return True
+
+
+FOLLOW_UP_WEIGHT = 2.0
+"""Key points at least this heavy should have a follow-up question; ``check`` hints at those
+that have none (imported decks start without any)."""
+
+
+def _hint_missing_follow_ups(
+    bank: Bank, path: Path, node: yaml.Node | None, rubric: Rubric
+) -> None:
+    fix = 'add follow_ups: ["...?"] so a mock interviewer can probe it when it is missed'
+    heavy = [(i, kp) for i, kp in enumerate(rubric.key_points) if kp.weight >= FOLLOW_UP_WEIGHT]
+    for i, kp in heavy:
+        if not kp.follow_ups:
+            bank.hints.append(
+                Problem(
+                    path,
+                    line_of(node, ("key_points", i, "id")),
+                    f"key point '{kp.id}' (weight {kp.weight:g}) has no follow-up question — "
+                    + fix,
+                    level="hint",
+                )
+            )
+    if not heavy and not any(kp.follow_ups for kp in rubric.key_points):
+        bank.hints.append(  # e.g. an imported deck: every point weighs the same
+            Problem(
+                path,
+                line_of(node, ("key_points",)),
+                f"no key point has a follow-up question ({len(rubric.key_points)} key points) "
+                "— under the ones that matter most, " + fix,
+                level="hint",
+            )
+        )
 
 
 def _report_missing_rubrics(bank: Bank, deck: Deck, path: Path, node: yaml.Node | None) -> None:
