@@ -132,6 +132,7 @@ def run_practice(args: argparse.Namespace) -> int:
             answer_limit_s=args.answer_limit if args.answer_limit else practice.answer_limit_s,
             thinking_s=args.thinking if args.thinking is not None else practice.thinking_s,
             question_ids=tuple(args.question),
+            follow_ups=practice.follow_ups,
         )
 
     return _run_app(args, plan)

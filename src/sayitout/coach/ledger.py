@@ -16,6 +16,8 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import TYPE_CHECKING, Literal
 
+from sayitout.store.records import PASSED
+
 if TYPE_CHECKING:
     from sayitout.scoring.result import AnswerScore
     from sayitout.speech.transcript import Transcript
@@ -37,8 +39,6 @@ DELIVERY_KINDS: frozenset[str] = frozenset(
     {"fillers", "pace_fast", "pace_slow", "slow_start", "long_answers"}
 )
 
-PASSED = "passed"
-"""``ended_by`` of an attempt where the candidate said "I don't know"."""
 PACE_RANGE = (110.0, 180.0)
 """Words a minute outside which the score card calls the pace slow or fast."""
 FILLER_CLUSTER = 3

@@ -26,10 +26,18 @@ from typing import Any
 from sayitout.errors import SayitoutError
 from sayitout.session import events as ev
 from sayitout.session.events import Attempted, Phase, StopReason
+from sayitout.session.followups import (
+    FOLLOW_UP_ANSWER_S,
+    already_credited,
+    follow_up_candidates,
+    score_reply,
+    with_follow_up,
+)
 from sayitout.session.plan import SessionPlan, pick_questions
 from sayitout.session.ports import Recording
 from sayitout.session.services import SessionServices
 from sayitout.session.summary import SessionSummary, summarise
+from sayitout.store.records import PASSED
 
 log = logging.getLogger(__name__)
 
@@ -43,6 +51,9 @@ class _Quit(Exception):
 
 class SessionEngine:
     """Runs one practice session; see the module docstring."""
+
+    kind = "practice"
+    """The session's kind, stored with it (a mock interview is ``interview``)."""
 
     def __init__(
         self,
@@ -152,6 +163,13 @@ class SessionEngine:
     def show_model_answer(self, speak: bool = True) -> None:
         self._commands.put(("model", speak))
 
+    def pass_question(self) -> None:
+        """ "I don't know": saved as a passed attempt (a fail for scheduling); during a
+        follow-up, skips the follow-up."""
+        if self.phase in (Phase.RECORDING, Phase.THINKING, Phase.ASKING):
+            self.cancel_recording()
+        self._commands.put(("pass", None))
+
     def next_question(self) -> None:
         if self.phase in (Phase.RECORDING, Phase.THINKING, Phase.ASKING):
             self.cancel_recording()
@@ -250,6 +268,8 @@ class SessionEngine:
             "order": self.plan.order,
             "answer_limit_s": self.plan.answer_limit_s,
             "thinking_s": self.plan.thinking_s,
+            "kind": self.kind,
+            "follow_ups": self.follow_up_limit,
             "asr_model": s.asr.model,
             "tts": s.speech.tts,
         }
@@ -328,6 +348,8 @@ class SessionEngine:
             self._rescore(question, arg)
         elif name == "model":
             self._model_answer(question, speak=bool(arg))
+        elif name == "pass":
+            self._pass(question)
 
     def _out_of_sources(self) -> None:
         self._sources_left = False
@@ -399,13 +421,23 @@ class SessionEngine:
         return base / f"{question.id}-{stamp}-{tries}.flac"
 
     def _record_and_score(self, question, limit: float) -> None:
+        heard = self._record_answer(question, limit)
+        if heard is not None:
+            self._score_and_save(question, *heard)
+
+    def _on_progress(self, elapsed: float, limit: float) -> None:
+        """Called with each recording progress update (the interview warns near the end)."""
+
+    def _record_answer(self, question, limit: float) -> tuple[Any, Recording] | None:
+        """Record and transcribe one answer; None when there is none to score (cancelled,
+        nothing heard, no microphone), with the phase set to say what happens next."""
         if self._typed_only is not None:
             self._set_phase(Phase.AWAITING_ANSWER)
-            return
+            return None
         source = self.services.microphones.next_source()
         if source is None:
             self._out_of_sources()
-            return
+            return None
         recognizer = self.services.recognizer
         assert recognizer is not None
         rubric = self.services.bank.rubric(question.id)
@@ -418,7 +450,7 @@ class SessionEngine:
             self._typed_only = (f"the speech model failed to load: {exc.message}", exc.hint)
             self._emit(ev.SpokenAnswersUnavailable(*self._typed_only))
             self._set_phase(Phase.AWAITING_ANSWER)
-            return
+            return None
         path = self._recording_path(question)
         self._rec_stop.clear()
         if self._quitting.is_set():
@@ -430,6 +462,7 @@ class SessionEngine:
             if now - last_progress[0] >= _PROGRESS_EVERY_S:
                 last_progress[0] = now
                 self._emit(ev.RecordingProgress(level, elapsed, limit))
+                self._on_progress(elapsed, limit)
 
         self._set_phase(Phase.RECORDING)
         self._emit(ev.RecordingStarted(limit, source.name))
@@ -452,7 +485,7 @@ class SessionEngine:
             live.cancel()
             self._emit(ev.SessionFailed(exc.message, exc.hint, exc.title))
             self._set_phase(Phase.AWAITING_ANSWER)
-            return
+            return None
         self._emit(ev.RecordingStopped(recording.reason, recording.path, recording.duration_s))
         if recording.note:
             self._emit(ev.Notice(recording.note, "what was recorded is kept and scored"))
@@ -462,7 +495,7 @@ class SessionEngine:
                 recording.path.unlink(missing_ok=True)
             self._check_quit()
             self._set_phase(Phase.AWAITING_ANSWER)
-            return
+            return None
         self._set_phase(Phase.PROCESSING)
         self._emit(ev.Processing("transcribing"))
         try:
@@ -470,12 +503,12 @@ class SessionEngine:
         except SayitoutError as exc:
             self._emit(ev.SessionFailed(exc.message, exc.hint, exc.title))
             self._set_phase(Phase.AWAITING_ANSWER)
-            return
+            return None
         if transcript.is_empty:
             self._emit(ev.NoSpeechHeard(self._index, recording.path))
             self._set_phase(Phase.NO_SPEECH)
-            return
-        self._score_and_save(question, transcript, recording)
+            return None
+        return transcript, recording
 
     # --- scoring and saving ------------------------------------------------------------------
 
@@ -503,6 +536,13 @@ class SessionEngine:
             self._set_phase(Phase.FEEDBACK if self._last else Phase.AWAITING_ANSWER)
             return
         attempt_id = self._save(question, transcript, score, recording)
+        score = self._follow_ups(question, score, attempt_id)
+        self._answered(question, transcript, score, attempt_id, recording)
+
+    def _answered(
+        self, question, transcript, score, attempt_id: int | None, recording, passed: bool = False
+    ) -> None:
+        """An answer is scored and saved: keep it for the summary and show the score."""
         self._tries[question.id] = self._tries.get(question.id, 0) + 1
         self.attempts.append(
             Attempted(question, score, attempt_id, typed=transcript.model == "typed")
@@ -516,11 +556,131 @@ class SessionEngine:
             attempt_number=self._tries[question.id],
             previous=self._previous.get(question.id),
             recording_path=recording.path if recording else None,
+            passed=passed,
         )
         self._emit(self._last)
+        if passed:
+            self._model_answer(question, speak=False)  # offered at once
         self._set_phase(Phase.FEEDBACK)
 
-    def _save(self, question, transcript, score, recording: Recording | None) -> int | None:
+    # --- follow-ups and passes ---------------------------------------------------------------
+
+    @property
+    def follow_up_limit(self) -> int:
+        return self.plan.follow_ups
+
+    def _follow_ups(self, question, score, attempt_id: int | None):
+        """Ask about missed key points that have a follow-up (up to the setting); each
+        reply's prompted credit is added to the score, and the stored attempt updated."""
+        limit = self.follow_up_limit
+        if limit <= 0 or "scoring" in self.services.failed:
+            return score
+        try:
+            rubric = self.services.bank.rubric(question.id)
+        except SayitoutError:
+            return score
+        asked = 0
+        for kp, text in list(follow_up_candidates(score, rubric)):
+            if asked >= limit:
+                break
+            if already_credited(score, kp.id):
+                continue
+            asked += 1
+            self._emit(ev.FollowUpAsked(self._index, question, kp.id, text, asked, limit))
+            self._speak("follow_up", text)
+            reply, recording = self._follow_up_reply(question, text)
+            self._set_phase(Phase.PROCESSING)
+            self._emit(ev.Processing("scoring"))
+            try:
+                result = score_reply(
+                    self.services.scorer,
+                    rubric,
+                    kp,
+                    text,
+                    reply,
+                    recording=self._stored_name(recording.path if recording else None),
+                )
+            except SayitoutError as exc:
+                self._emit(ev.SessionFailed(exc.message, exc.hint, exc.title))
+                break
+            score = with_follow_up(score, result)
+            self._store_rescore(attempt_id, score)
+            self._emit(ev.FollowUpScored(self._index, score.follow_ups[-1]))
+        return score
+
+    def _follow_up_reply(self, question, text: str) -> tuple[Any, Recording | None]:
+        """The reply to a follow-up: recorded when answers are spoken (the next --mic-file),
+        else typed. ``(None, None)`` when the candidate passes or moves on."""
+        heard = None
+        if self._typed_only is None:
+            heard = self._record_answer(question, FOLLOW_UP_ANSWER_S)
+        if heard is not None:
+            return heard
+        if self.phase is not Phase.NO_SPEECH:
+            self._set_phase(Phase.AWAITING_ANSWER)
+        while True:
+            name, arg = self._next_command()
+            if name == "typed":
+                typed = _typed_transcript(arg)
+                if not typed.is_empty:
+                    return typed, None
+                self._emit(ev.Notice("The typed reply was empty: type it again, or pass (p)."))
+            elif name in ("record", "again"):
+                heard = self._record_answer(question, FOLLOW_UP_ANSWER_S)
+                if heard is not None:
+                    return heard
+            elif name == "replay":
+                before = self.phase
+                self._speak("follow_up", text)
+                self._set_phase(before)
+            elif name in ("pass", "next"):
+                return None, None
+
+    def _pass(self, question) -> None:
+        if self._last is not None:
+            self._emit(ev.Notice("This question is already answered: press n for the next one."))
+            self._set_phase(Phase.FEEDBACK)
+            return
+        try:
+            rubric = self.services.bank.rubric(question.id)
+        except SayitoutError as exc:
+            self._emit(ev.SessionFailed(exc.message, exc.hint, exc.title))
+            return
+        from sayitout.speech.transcript import Transcript
+
+        transcript = Transcript(text="", model="passed")
+        score = passed_score(rubric, self.services.scorer.model_name)
+        attempt_id = self._save(question, transcript, score, None, ended_by=PASSED)
+        self._answered(question, transcript, score, attempt_id, None, passed=True)
+
+    def _stored_name(self, path: Path | None) -> str | None:
+        if path is None:
+            return None
+        store = self.services.store if self.services.store_opener else None
+        root = getattr(store, "recordings_dir", None)
+        if root is not None:
+            with contextlib.suppress(ValueError):
+                return str(Path(path).relative_to(root))
+        return str(path)
+
+    def _store_rescore(self, attempt_id: int | None, score) -> None:
+        store = self.services.store if self.services.store_opener else None
+        if store is None or attempt_id is None:
+            return
+        try:
+            store.rescore(attempt_id, score)
+        except SayitoutError as exc:
+            self._emit(ev.SessionFailed(exc.message, exc.hint, exc.title))
+
+    def _save(
+        self,
+        question,
+        transcript,
+        score,
+        recording: Recording | None,
+        *,
+        ended_by: str | None = None,
+    ) -> int | None:
         store = self.services.store if self.services.store_opener else None
         if store is None:
             return None
@@ -536,7 +696,7 @@ class SessionEngine:
                 transcript.model,
                 score.embedding_model or self.services.scorer.model_name,
                 score.rubric_version,
-                ended_by=recording.reason.value if recording else "typed",
+                ended_by=ended_by or (recording.reason.value if recording else "typed"),
             )
         except SayitoutError as exc:
             self._emit(ev.SessionFailed(exc.message, exc.hint, exc.title))
@@ -557,6 +717,10 @@ class SessionEngine:
         if score is None:
             self._set_phase(Phase.FEEDBACK)
             return
+        covered = {kp.id for kp in score.key_points if kp.status == "covered"}
+        for follow_up in last.score.follow_ups:  # the follow-up turns still happened
+            if follow_up.key_point_id not in covered:
+                score = with_follow_up(score, follow_up)
         store = self.services.store if self.services.store_opener else None
         if store is not None and last.attempt_id is not None:
             try:
@@ -605,6 +769,27 @@ class SessionEngine:
             return None
         missed = tuple(kp.text for kp in score.key_points if kp.status != "covered")
         return ev.PreviousAttempt(score.score, getattr(record, "created_at", None), missed)
+
+
+def passed_score(rubric, embedding_model: str = ""):
+    """The score of a pass: nothing said, every key point missed, 0 (FSRS: Again)."""
+    from sayitout.scoring.result import AnswerScore, KeyPointResult
+
+    return AnswerScore(
+        question_id=rubric.question_id,
+        score=0,
+        verdict="Passed: you said you don't know. Hear the model answer, then try it again.",
+        key_points=tuple(
+            KeyPointResult(kp.id, kp.text, kp.weight, "missed", 0.0, None, None)
+            for kp in rubric.key_points
+        ),
+        numeric=None,
+        misconceptions=(),
+        delivery=None,
+        answer="",
+        rubric_version=rubric.version,
+        embedding_model=embedding_model,
+    )
 
 
 def _typed_transcript(text: str):

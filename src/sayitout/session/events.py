@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from sayitout.bank.models import Question
-    from sayitout.scoring.result import AnswerScore
+    from sayitout.scoring.result import AnswerScore, FollowUpResult
     from sayitout.session.summary import SessionSummary
     from sayitout.speech.transcript import Transcript
 
@@ -208,6 +208,29 @@ class AnswerScored(Event):
     rescored: bool = False
     """True when this replaces the score of an edited transcript."""
     recording_path: Path | None = None
+    passed: bool = False
+    """The candidate passed ("I don't know"): stored as a fail for scheduling."""
+
+
+@dataclass(frozen=True)
+class FollowUpAsked(Event):
+    """The interviewer asks about a key point the answer missed; the next answer (spoken,
+    typed, or the next ``--mic-file``) replies to it."""
+
+    index: int
+    question: Question
+    key_point_id: str
+    text: str
+    number: int
+    """1 for the first follow-up on this answer."""
+    limit: int
+    """Follow-ups allowed per question (the setting)."""
+
+
+@dataclass(frozen=True)
+class FollowUpScored(Event):
+    index: int
+    result: FollowUpResult
 
 
 @dataclass(frozen=True)

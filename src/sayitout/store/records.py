@@ -9,6 +9,9 @@ from pathlib import Path
 from sayitout.scoring.result import AnswerScore
 from sayitout.speech.transcript import Transcript
 
+PASSED = "passed"
+"""``ended_by`` of an attempt where the candidate passed ("I don't know")."""
+
 
 @dataclass(frozen=True)
 class SessionRecord:
@@ -20,6 +23,11 @@ class SessionRecord:
     settings: dict = field(default_factory=dict)
     attempt_count: int = 0
     mean_score: float | None = None
+
+    @property
+    def kind(self) -> str:
+        """``practice`` or ``interview`` (a mock interview), as the session recorded it."""
+        return str(self.settings.get("kind") or "practice")
 
 
 @dataclass(frozen=True)

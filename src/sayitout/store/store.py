@@ -585,8 +585,11 @@ class Store:
         """
         rows = self._read(
             "read recording paths",
-            "SELECT recording_path FROM attempts WHERE recording_path IS NOT NULL",
-        )
+            "SELECT recording_path FROM attempts WHERE recording_path IS NOT NULL "
+            "UNION ALL SELECT json_extract(f.value, '$.recording') FROM attempts a, "
+            "json_each(a.score_json, '$.follow_ups') f "
+            "WHERE json_extract(f.value, '$.recording') IS NOT NULL",
+        )  # a follow-up reply's recording belongs to its attempt too
         attached = {self._absolute(r[0]) for r in rows}
         found = rec.orphans(self.recordings_dir, attached)
         if min_age_s > 0:

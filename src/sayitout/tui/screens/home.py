@@ -249,6 +249,7 @@ class HomeScreen(Screen):
             order=order,
             answer_limit_s=limit,
             thinking_s=thinking,
+            follow_ups=self.services.settings.practice.follow_ups,
         )
 
     @on(Button.Pressed, "#start")
