@@ -545,7 +545,13 @@ class SessionEngine:
         """An answer is scored and saved: keep it for the summary and show the score."""
         self._tries[question.id] = self._tries.get(question.id, 0) + 1
         self.attempts.append(
-            Attempted(question, score, attempt_id, typed=transcript.model == "typed")
+            Attempted(
+                question,
+                score,
+                attempt_id,
+                typed=transcript.model == "typed",
+                extra={"passed": True} if passed else {},
+            )
         )
         self._last = ev.AnswerScored(
             index=self._index,
@@ -616,7 +622,7 @@ class SessionEngine:
             heard = self._record_answer(question, FOLLOW_UP_ANSWER_S)
         if heard is not None:
             return heard
-        if self.phase is not Phase.NO_SPEECH:
+        if self.phase not in (Phase.NO_SPEECH, Phase.AWAITING_ANSWER):
             self._set_phase(Phase.AWAITING_ANSWER)
         while True:
             name, arg = self._next_command()

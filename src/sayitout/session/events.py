@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from sayitout.bank.models import Question
     from sayitout.scoring.result import AnswerScore, FollowUpResult
+    from sayitout.session.interview_report import InterviewReport
     from sayitout.session.summary import SessionSummary
     from sayitout.speech.transcript import Transcript
 
@@ -231,6 +232,30 @@ class FollowUpAsked(Event):
 class FollowUpScored(Event):
     index: int
     result: FollowUpResult
+
+
+@dataclass(frozen=True)
+class AnswerTimeWarning(Event):
+    """Mock interview: the answer time is nearly up (shown, not spoken: the app never
+    talks over an answer it is recording)."""
+
+    remaining_s: float
+
+
+@dataclass(frozen=True)
+class InterviewAnswerTaken(Event):
+    """Mock interview: an answer was saved (no score is shown until the end)."""
+
+    index: int
+    total: int
+    passed: bool = False
+    follow_ups: int = 0
+
+
+@dataclass(frozen=True)
+class InterviewFinished(Event):
+    report: InterviewReport
+    incomplete: bool = False
 
 
 @dataclass(frozen=True)
