@@ -52,6 +52,13 @@ _ACTIONS: dict[str, set[Phase]] = {
     "edit": {Phase.FEEDBACK},
     "model": {Phase.FEEDBACK},
     "next": _IN_A_TURN,
+    "pass_question": {
+        Phase.ASKING,
+        Phase.THINKING,
+        Phase.RECORDING,
+        Phase.AWAITING_ANSWER,
+        Phase.NO_SPEECH,
+    },
     "quit_session": set(Phase) - {Phase.FINISHED},
 }
 
@@ -70,6 +77,7 @@ class SessionScreen(Screen):
         Binding("e", "edit", "Edit", tooltip="Correct the transcript and rescore"),
         Binding("m", "model", "Model answer", tooltip="Show and hear a strong answer"),
         Binding("n", "next", "Next", tooltip="Next question (the summary after the last)"),
+        Binding("i", "pass_question", "I don't know", tooltip="Pass: saved as a fail"),
         Binding("escape", "quit_session", "End", tooltip="End the session; answers are kept"),
     ]
 
@@ -196,6 +204,13 @@ class SessionScreen(Screen):
         self.query_one("#body", VerticalScroll).scroll_home(animate=False)
         self.refresh_bindings()
 
+    def _show_FollowUpAsked(self, event: ev.FollowUpAsked) -> None:
+        text = Text(event.question.text, style="dim")
+        text.append("\n\nFollow-up: ", style="bold magenta")
+        text.append(event.text, style="bold")
+        self.query_one("#question", Static).update(text)
+        self.query_one("#live", Static).update("")
+
     def _show_SpeakingStarted(self, event: ev.SpeakingStarted) -> None:
         self.speaking = event.what
         if event.what == "model_answer":
@@ -259,6 +274,8 @@ class SessionScreen(Screen):
         card.display = True
         transcript = self.query_one("#transcript", Static)
         label = "What you typed" if event.transcript.model == "typed" else "What was heard"
+        if event.passed:
+            label = "You passed (saved as a fail, so it comes back soon)"
         heard = Text(f"{label}: ", style="bold")
         heard.append(event.transcript.text, style="italic")
         transcript.update(heard)
@@ -357,6 +374,9 @@ class SessionScreen(Screen):
 
     def action_next(self) -> None:
         self.engine.next_question()
+
+    def action_pass_question(self) -> None:
+        self.engine.pass_question()
 
     def action_quit_session(self) -> None:
         self.engine.quit()

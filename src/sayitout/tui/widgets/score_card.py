@@ -54,6 +54,9 @@ def render_score(scored: AnswerScored) -> Group:
     head = Text()
     head.append(f"{s.score}/100", style=score_style(s.score))
     head.append(f"  {s.verdict}")
+    if s.follow_ups:
+        prompted = s.score - s.unprompted_score
+        head.append(f"  ({s.unprompted_score} + {prompted} when prompted)", style="dim")
     if scored.rescored:
         head.append("  (rescored after your correction)", style="dim italic")
     elif scored.attempt_number > 1:
@@ -95,6 +98,8 @@ def render_score(scored: AnswerScored) -> Group:
             parts.append(line)
             if m.correction:
                 parts.append(Text(f"     In fact: {m.correction}", style="dim"))
+    if s.follow_ups:
+        parts.extend(follow_up_lines(s))
     if s.delivery is not None and s.delivery.words:
         parts.append(Text("Delivery", style="bold underline"))
         parts.append(delivery_line(s.delivery))
@@ -111,6 +116,20 @@ def render_score(scored: AnswerScored) -> Group:
     for note in s.notes:
         parts.append(Text(f"Note: {note}", style="dim italic"))
     return Group(*parts)
+
+
+def follow_up_lines(s: AnswerScore) -> list[Text]:
+    """The follow-up turns: what was asked, what the reply said, the prompted credit."""
+    out = [Text("Follow-up", style="bold underline")]
+    for f in s.follow_ups:
+        out.append(Text.assemble(("Q: ", "bold"), (f.question, "italic")))
+        mark, colour = _MARKS.get(f.status, (f.status, ""))
+        line = Text.assemble((mark, colour), " ")
+        line.append(f'"{_quote(f.answer)}"' if f.answer else "(passed)", style="dim")
+        if f.credit:
+            line.append(f"  +{f.credit:g} prompted (60% of unprompted)", style="green")
+        out.append(line)
+    return out
 
 
 class ScoreCard(Static):
