@@ -22,6 +22,7 @@ from textual.widgets import DataTable, Footer, Header, Label, ProgressBar, Selec
 
 from sayitout.errors import SayitoutError
 from sayitout.store import AttemptSummary, SessionRecord, Store
+from sayitout.store.records import PASSED
 
 PAGE = 200
 """Attempts fetched per query."""
@@ -55,6 +56,8 @@ def attempt_cells(a: AttemptSummary) -> tuple[Any, ...]:
     """The attempts table's cells for one attempt."""
     when = a.created_at.astimezone().strftime("%Y-%m-%d %H:%M")
     score = Text(f"{a.score:>3}", style=score_style(a.score))
+    if a.ended_by == PASSED:
+        score = Text("pass", style="yellow")
     cover = "" if a.coverage is None else f"{round(100 * a.coverage)}%"
     wpm = "" if a.wpm is None else f"{a.wpm:.0f}"
     fill = "" if a.fillers_per_min is None else f"{a.fillers_per_min:.1f}"
@@ -278,12 +281,17 @@ class HistoryScreen(Screen):
             key = CLI if s.id is None else str(s.id)
             when = s.started_at.astimezone().strftime("%Y-%m-%d %H:%M")
             deck = "command line" if s.id is None else s.deck
+            answers = str(s.attempt_count)
+            if s.kind == "interview":  # a mock interview: "1/3" when it ended early
+                deck = f"mock {deck}"
+                if s.finished_at is None:
+                    answers = f"{s.attempt_count}/{s.settings.get('count', '?')}"
             mean = (
                 Text(f"{s.mean_score:.0f}", style=score_style(s.mean_score))
                 if s.mean_score is not None
                 else Text("–", style="dim")
             )
-            rows.append(((when, deck, str(s.attempt_count), mean), key))
+            rows.append(((when, deck, answers, mean), key))
         for cells, key in rows:
             table.add_row(*cells, key=key)
         try:
