@@ -16,6 +16,7 @@ from textual.widgets import Button, DataTable, Footer, Header, Input, Label, Sel
 from sayitout.errors import SayitoutError, UsageError
 from sayitout.session.plan import ORDERS, SessionPlan
 from sayitout.tui.messages import HomeData, LoadFailed
+from sayitout.tui.screens.coach import FocusPanel
 
 if TYPE_CHECKING:
     from sayitout.session.services import SessionServices
@@ -80,6 +81,8 @@ class HomeScreen(Screen):
     CSS_PATH = "home.tcss"
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("ctrl+s", "start", "Start session"),
+        Binding("i", "interview", "Mock interview"),
+        Binding("c", "coach", "Coach"),
         Binding("h", "app.history", "History"),
         Binding("o", "app.settings", "Settings"),
         Binding("question_mark", "app.help", "Help"),
@@ -98,6 +101,7 @@ class HomeScreen(Screen):
         with Vertical(id="home-body"):
             yield DataTable(id="decks", cursor_type="row", zebra_stripes=True)
             yield Static("Loading the question bank…", id="recent")
+            yield FocusPanel(self.services, id="focus")
             with Grid(id="form"):
                 with Vertical():
                     yield Label("Questions")
@@ -143,6 +147,7 @@ class HomeScreen(Screen):
 
     def on_screen_resume(self) -> None:
         self.load_data()
+        self.query_one(FocusPanel).reload()
         self.refresh_models()
         offer = getattr(self.app, "offer_deferred_recovery", None)
         if offer is not None:
@@ -264,6 +269,35 @@ class HomeScreen(Screen):
             )
             return
         self.app.start_session(plan)
+
+    def action_interview(self) -> None:
+        """A mock interview on the chosen deck, with the form's count and thinking time."""
+        from sayitout.session.interview import DEFAULT_THINKING_S, InterviewPlan, check_deck_fits
+
+        try:
+            form = self.plan_from_form()
+            plan = InterviewPlan(
+                deck=form.deck,
+                count=form.count,
+                thinking_s=form.thinking_s or DEFAULT_THINKING_S,
+                follow_ups=form.follow_ups,
+            )
+            bank = self.services.bank_if_loaded
+            if bank is not None:
+                check_deck_fits(bank, plan)
+        except UsageError as exc:
+            self.notify(
+                exc.message + (f"\n{exc.hint}" if exc.hint else ""),
+                title="Cannot start the interview",
+                severity="error",
+            )
+            return
+        self.app.start_session(plan)
+
+    def action_coach(self) -> None:
+        from sayitout.tui.screens.coach import CoachScreen
+
+        self.app.push_screen(CoachScreen(self.services))
 
     @on(DataTable.RowSelected, "#decks")
     def _deck_chosen(self) -> None:
