@@ -116,7 +116,8 @@ class CoachScreen(Screen):
     ]
     DEFAULT_CSS = """
     CoachScreen #coach-body { padding: 0 1; }
-    CoachScreen #drills { height: auto; max-height: 6; margin: 1 0; }
+    CoachScreen #drills { height: auto; max-height: 6; margin-top: 1; }
+    CoachScreen #why { color: $text-muted; margin-bottom: 1; }
     """
 
     def __init__(self, services: SessionServices) -> None:
@@ -129,6 +130,7 @@ class CoachScreen(Screen):
         with VerticalScroll(id="coach-body"):
             yield Static(Text("Next-session focus", style="bold underline"), id="focus-title")
             yield DataTable(id="drills", cursor_type="row", zebra_stripes=True)
+            yield Static("", id="why")
             yield Static(Text("Reading your history…", style="dim"), id="ledger")
         yield Footer()
 
@@ -136,7 +138,7 @@ class CoachScreen(Screen):
         self.title = "sayitout"
         self.sub_title = "coach"
         table = self.query_one("#drills", DataTable)
-        table.add_columns("Drill", "Qs", "Why")
+        table.add_columns("Drill", "Questions")
         self.action_reload()
 
     @work(thread=True, exclusive=True, exit_on_error=False, group="coach")
@@ -149,7 +151,7 @@ class CoachScreen(Screen):
         table.clear()
         self.drills = message.drills
         for d in message.drills:
-            table.add_row(Text(d.title, style="bold"), str(len(d.question_ids)), d.reason)
+            table.add_row(Text(d.title, style="bold"), " ".join(d.question_ids))
         if message.error or message.ledger is None:
             self.query_one("#ledger", Static).update(Text(message.error or "", style="red"))
             return
@@ -174,6 +176,14 @@ class CoachScreen(Screen):
         )
         self.app.pop_screen()
         self.app.start_session(plan)
+
+    @on(DataTable.RowHighlighted, "#drills")
+    def _row_highlighted(self, event: DataTable.RowHighlighted) -> None:
+        why = self.query_one("#why", Static)
+        if event.cursor_row < len(self.drills):
+            why.update(Text(f"Why: {self.drills[event.cursor_row].reason}. Enter starts it."))
+        else:
+            why.update("")
 
     @on(DataTable.RowSelected, "#drills")
     def _row_selected(self) -> None:
