@@ -3,7 +3,11 @@
 # Idempotent and fast when nothing changed, so `make run` and `make test` call it every time.
 #   1. Debian packages (audio libraries, a system voice, a virtual sound server for the tests)
 #   2. .venv with PyTorch: the CPU build unless an NVIDIA GPU is present
-#   3. every other Python package from requirements.lock, checked against its pinned hash
+#   3. every other Python package from the lock, checked against its pinned hash:
+#      requirements.lock (the app) or, with --dev, requirements-dev.lock (the app and the
+#      test tools, for `make test`)
+# Supported: Linux on x86-64 or aarch64 with CPython 3.11-3.13 (what the lock covers and
+# scripts/check_lock.py proves); the system packages step needs Debian or Ubuntu.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -11,6 +15,13 @@ VENV=${VENV:-.venv}
 PYTHON=${PYTHON:-python3}
 TORCH_VERSION=2.13.0
 STAMP="$VENV/.sayitout-setup"
+MODE=run
+LOCK=requirements.lock
+case "${1:-}" in
+    --dev) MODE=dev; LOCK=requirements-dev.lock ;;
+    "") ;;
+    *) echo "usage: scripts/setup.sh [--dev]" >&2; exit 2 ;;
+esac
 # libportaudio2: microphone and speakers; espeak-ng: the pyttsx3 voice; pulseaudio,
 # pulseaudio-utils and libasound2-plugins: the virtual sound card the tests record through;
 # sox: test audio.
@@ -39,10 +50,27 @@ install_system_packages() {
     DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
 }
 
+check_platform() {
+    local system machine
+    system=$(uname -s) machine=$(uname -m)
+    case "$system/$machine" in
+        Linux/x86_64 | Linux/aarch64) return 0 ;;
+        Darwin/*)
+            say "macOS is not supported by this set-up yet: the lock files pin Linux wheels only,"
+            say "and the audio and model stack has not been run on macOS by our CI."
+            say "Nothing was installed. See 'Platforms' in README.md."
+            exit 1 ;;
+        *)
+            say "unsupported platform $system/$machine: sayitout's set-up supports Linux on"
+            say "x86-64 and aarch64 (see 'Platforms' in README.md). Nothing was installed."
+            exit 1 ;;
+    esac
+}
+
 check_python() {
-    if ! "$PYTHON" -c 'import sys; sys.exit(sys.version_info < (3, 11))' 2>/dev/null; then
-        say "sayitout needs Python 3.11 or newer; '$PYTHON' is $("$PYTHON" --version 2>&1 || echo missing)"
-        say "install python3.11 (or newer) and run again with PYTHON=python3.11"
+    if ! "$PYTHON" -c 'import sys; sys.exit(not (3, 11) <= sys.version_info[:2] <= (3, 13))' 2>/dev/null; then
+        say "sayitout needs Python 3.11, 3.12 or 3.13; '$PYTHON' is $("$PYTHON" --version 2>&1 || echo missing)"
+        say "install one of them and run again with PYTHON=python3.12 (for example)"
         exit 1
     fi
 }
@@ -66,21 +94,28 @@ install_torch() {
     fi
 }
 
-fingerprint() { cat scripts/setup.sh requirements.lock pyproject.toml | sha256sum | cut -d' ' -f1; }
+fingerprint() { cat scripts/setup.sh requirements.lock requirements-dev.lock pyproject.toml | sha256sum | cut -d' ' -f1; }
 
+# Up to date: the stamp names the same inputs, and a dev set-up also serves `make run`.
+up_to_date() {
+    [ -f "$STAMP" ] && [ -x "$VENV/bin/sayitout" ] || return 1
+    local stamp
+    stamp=$(cat "$STAMP")
+    [ "$stamp" = "$(fingerprint) dev" ] || [ "$stamp" = "$(fingerprint) $MODE" ]
+}
+
+check_platform
 install_system_packages
-if [ -f "$STAMP" ] && [ "$(cat "$STAMP")" = "$(fingerprint)" ] && [ -x "$VENV/bin/sayitout" ]; then
-    exit 0
-fi
+up_to_date && exit 0
 check_python
 [ -x "$VENV/bin/python" ] || "$PYTHON" -m venv "$VENV" || {
     say "could not create a virtual environment: run 'apt-get install -y python3-venv' and try again"; exit 1; }
 install_torch
-say "installing Python packages from requirements.lock (hash-checked)"
+say "installing Python packages from $LOCK (hash-checked)"
 # torch is installed above for this machine (CPU or CUDA build), so it is not in the lock;
 # --no-deps keeps pip from resolving it again, and `pip check` confirms the set is whole.
-"$VENV/bin/python" -m pip install -q --require-hashes --no-deps -r requirements.lock
+"$VENV/bin/python" -m pip install -q --require-hashes --no-deps -r "$LOCK"
 "$VENV/bin/python" -m pip install -q --no-deps -e .
 "$VENV/bin/python" -m pip check >/dev/null || { "$VENV/bin/python" -m pip check; exit 1; }
-fingerprint > "$STAMP"
+echo "$(fingerprint) $MODE" > "$STAMP"
 say "ready"

@@ -14,6 +14,15 @@ echo "== ruff"
 "$VENV/bin/ruff" format --check src tests bench
 echo "== import contracts"
 "$VENV/bin/lint-imports" --no-cache
+echo "== lock files cover CPython 3.11-3.13 on Linux x86-64 and aarch64"
+# Asks PyPI. Offline, a developer's run goes on with a warning; CI (CI=true) must check.
+status=0
+"$VENV/bin/python" scripts/check_lock.py requirements.lock requirements-dev.lock || status=$?
+if [ "$status" -eq 3 ] && [ "${CI:-}" != "true" ]; then
+    echo "warning: PyPI unreachable, lock files not checked" >&2
+elif [ "$status" -ne 0 ]; then
+    exit "$status"
+fi
 
 # The virtual sound card (PulseAudio with a null sink) that the audio tests record through.
 if [ -x scripts/audio-loop.sh ]; then
