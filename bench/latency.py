@@ -82,7 +82,7 @@ def run(args: argparse.Namespace) -> dict:
     from sayitout.bank.loader import load_bank
     from sayitout.config import AsrSettings, AudioSettings
     from sayitout.scoring import Scorer
-    from sayitout.speech.asr import IncrementalTranscriber, Transcriber
+    from sayitout.speech.asr import Transcriber
     from sayitout.speech.audio import AnswerRecorder, FileMicrophone
     from sayitout.speech.audio.sources import EndOfAudio
 
@@ -125,18 +125,19 @@ def run(args: argparse.Namespace) -> dict:
     results: dict[str, list[dict]] = {}
     for length, (path, script) in files.items():
         for rep in range(args.repeats):
-            inc = IncrementalTranscriber(transcriber, terms)
+            partials: list[str] = []
+            inc = transcriber.live(terms, partials.append)
             source = TimedFile(path, speed=args.speed)
             recorder = AnswerRecorder(
                 source,
                 AudioSettings(max_answer_s=900, silence_timeout_s=30),
-                recordings_dir=work / "recordings",
                 on_segment=inc.add_segment,
             )
             started = time.perf_counter()
-            recording = recorder.record()
+            (work / "recordings").mkdir(exist_ok=True)
+            recording = recorder.record(path=work / "recordings" / f"{length}-{rep}.flac")
             recorded = time.perf_counter()
-            transcript = inc.finish(duration=recording.duration)
+            transcript = inc.finish(duration=recording.duration_s)
             transcribed = time.perf_counter()
             score = scorer.score(rubric, transcript)
             ready = time.perf_counter()
@@ -148,13 +149,14 @@ def run(args: argparse.Namespace) -> dict:
                 "record_close_s": round(recorded - end, 3),
                 "transcribe_wait_s": round(transcribed - recorded, 3),
                 "score_s": round(ready - transcribed, 3),
-                "audio_s": round(recording.duration, 1),
+                "audio_s": round(recording.duration_s, 1),
                 "played_in_s": round(end - started, 1),
                 "segments": transcript.meta.get("segments"),
                 "calls": transcript.meta.get("calls"),
                 "pending_at_finish": transcript.meta.get("pending_at_finish"),
                 "decode_s": transcript.meta.get("decode_s"),
-                "ended_by": recording.ended_by,
+                "ended_by": recording.ended_by.value,
+                "partials": len(partials),
                 "score": score.score,
                 "wer_vs_script": round(wer(script.lower(), transcript.text.lower() or "-"), 3),
             }

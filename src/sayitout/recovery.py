@@ -20,6 +20,7 @@ Front ends:
 from __future__ import annotations
 
 import enum
+from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -29,6 +30,7 @@ from sayitout.errors import SayitoutError
 
 if TYPE_CHECKING:
     from sayitout.config import Settings
+    from sayitout.session.services import SessionServices
     from sayitout.store import OrphanRecording, Store
 
 
@@ -96,8 +98,10 @@ def offer_message(orphans: Sequence[OrphanRecording]) -> str:
     return text
 
 
-def recover_with_services(services: Any, progress: Progress | None = None) -> list[RecoveryResult]:
-    """:func:`recover` with a session's services (``sayitout.session.services``)."""
+def recover_with_services(
+    services: SessionServices, progress: Progress | None = None
+) -> list[RecoveryResult]:
+    """:func:`recover` with a session's services: its store, bank, transcriber and scorer."""
     store = services.store
     if store is None:
         return []
@@ -105,6 +109,7 @@ def recover_with_services(services: Any, progress: Progress | None = None) -> li
         store,
         bank=services.bank,
         settings=services.settings,
+        transcriber=services.transcriber,
         scorer=services.scorer,
         progress=progress,
     )
@@ -115,39 +120,6 @@ def describe(orphan: OrphanRecording) -> str:
     when = orphan.modified.astimezone().strftime("%Y-%m-%d %H:%M")
     qid = orphan.question_id or "(question unknown)"
     return f"{when}  {qid:<36} {orphan.size / 1024:7.1f} KiB  {orphan.path}"
-
-
-class _Models:
-    """Speech and embedding models, loaded on first need (not at all when no orphan needs them)."""
-
-    def __init__(self, settings: Settings | None, transcriber: Any, scorer: Any) -> None:
-        self._settings = settings
-        self._transcriber = transcriber
-        self._scorer = scorer
-
-    @property
-    def settings(self) -> Settings:
-        if self._settings is None:
-            from sayitout.config import load_settings
-
-            self._settings = load_settings()
-        return self._settings
-
-    @property
-    def transcriber(self) -> Any:
-        if self._transcriber is None:
-            from sayitout.speech.asr import Transcriber
-
-            self._transcriber = Transcriber(self.settings.asr)
-        return self._transcriber
-
-    @property
-    def scorer(self) -> Any:
-        if self._scorer is None:
-            from sayitout.scoring import Scorer
-
-            self._scorer = Scorer(device=self.settings.scoring.device)
-        return self._scorer
 
 
 def recover(
@@ -203,6 +175,35 @@ def _why(exc: Exception) -> str:
     return exc.message if isinstance(exc, SayitoutError) else f"{type(exc).__name__}: {exc}"
 
 
+class _Models:
+    """The speech and embedding models, built on first need (not at all when no orphan
+    needs them)."""
+
+    def __init__(
+        self, settings: Settings | None, transcriber: Any | None, scorer: Any | None
+    ) -> None:
+        from sayitout.session.services import Lazy
+
+        def load() -> Settings:
+            from sayitout.config import load_settings
+
+            return settings or load_settings()
+
+        def new_transcriber() -> Any:
+            from sayitout.speech.asr import Transcriber
+
+            return Transcriber(self.settings.get().asr)
+
+        def new_scorer() -> Any:
+            from sayitout.scoring import Scorer
+
+            return Scorer(device=self.settings.get().scoring.device)
+
+        self.settings = Lazy(load)
+        self.transcriber = Lazy.of(transcriber) if transcriber else Lazy(new_transcriber)
+        self.scorer = Lazy.of(scorer) if scorer else Lazy(new_scorer)
+
+
 def _recover_one(
     store: Store, orphan: OrphanRecording, bank: Any, models: _Models
 ) -> RecoveryResult:
@@ -232,13 +233,13 @@ def _recover_one(
     except SayitoutError as exc:
         return result(Outcome.UNREADABLE, f"no audio could be read: {exc.message}")
     try:
-        transcript = models.transcriber.transcribe(audio, terms=rubric.all_terms())
+        transcript = models.transcriber.get().transcribe(audio, terms=rubric.all_terms())
     except Exception as exc:  # a model failing must not stop the other recoveries
         return result(Outcome.FAILED, f"transcription failed: {_why(exc)}")
     if transcript.is_empty:
         return result(Outcome.NO_SPEECH, "no speech was heard in the recording")
     try:
-        score = models.scorer.score(rubric, transcript)
+        score = models.scorer.get().score(rubric, transcript)
     except Exception as exc:
         return result(Outcome.FAILED, f"scoring failed: {_why(exc)}")
     try:
@@ -250,7 +251,7 @@ def _recover_one(
             score,
             path,
             transcript.model,
-            score.embedding_model or getattr(models.scorer, "model_name", None),
+            score.embedding_model or models.scorer.get().model_name,
             score.rubric_version,
             ended_by="recovered",
             created_at=orphan.modified,
@@ -265,6 +266,34 @@ def _recover_one(
     )
 
 
+def recovery_report(results: Sequence[Any]) -> tuple[str, str, str]:
+    """``(title, message, severity)`` for the notification after recovery."""
+    total = len(results)
+    ok = [r for r in results if r.outcome is Outcome.RECOVERED]
+    if not total:
+        return ("Nothing to recover", "The recordings were already saved.", "information")
+    title = f"Recovered {len(ok)} of {total} unsaved answer{'s' if total != 1 else ''}"
+    lines: list[str] = []
+    if ok:
+        scores = ", ".join(f"{r.question_id} {r.score}/100" for r in ok[:4])
+        more = f" and {len(ok) - 4} more" if len(ok) > 4 else ""
+        lines.append(f"Saved to history: {scores}{more}.")
+    failed = [r for r in results if r.outcome is not Outcome.RECOVERED]
+    reasons = Counter(r.message for r in failed)
+    for message, n in reasons.most_common(3):
+        lines.append(f"{n} not recovered: {message}." if n > 1 else f"Not recovered: {message}.")
+    if len(reasons) > 3:
+        lines.append(f"{len(reasons) - 3} other problem(s): run `sayitout recover --list`.")
+    kept = [r for r in failed if not r.discarded]
+    if kept:
+        lines.append(
+            f"{len(kept)} file{'s are' if len(kept) != 1 else ' is'} kept; "
+            "`sayitout recover` retries or discards them."
+        )
+    severity = "information" if not failed else ("warning" if ok else "error")
+    return (title, "\n".join(lines), severity)
+
+
 __all__ = [
     "UNUSABLE",
     "Outcome",
@@ -274,4 +303,5 @@ __all__ = [
     "pending_recoveries",
     "recover",
     "recover_with_services",
+    "recovery_report",
 ]

@@ -9,7 +9,7 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).parents[1] / "session"))
 
-from fakes import FakeRecognizer, FakeVoice, KeywordScorer, ScriptedMicrophones, ScriptedSource
+from fakes import FakeSpeaker, FakeTranscriber, KeywordScorer, ScriptedMicrophones, ScriptedSource
 from test_session_engine import Events
 
 from sayitout.bank.loader import load_bank
@@ -37,9 +37,9 @@ def start(bank, tmp_path: Path, *, follow_ups: int = 1, sources=None, voice=None
         settings=Settings(),
         bank_loader=lambda: bank,
         scorer=KeywordScorer(),
-        recognizer=FakeRecognizer(),
+        transcriber=FakeTranscriber(),
         microphones=ScriptedMicrophones(sources or [], None if sources else "no microphone found"),
-        voice=voice,
+        speaker=voice,
         store_opener=lambda: Store.open(tmp_path / "db.sqlite"),
         recordings_dir=tmp_path / "rec",
     )
@@ -51,7 +51,7 @@ def start(bank, tmp_path: Path, *, follow_ups: int = 1, sources=None, voice=None
 
 
 def test_missed_point_is_followed_up_and_earns_prompted_credit(bank, tmp_path):
-    voice = FakeVoice()
+    voice = FakeSpeaker()
     engine, events = start(bank, tmp_path, voice=voice)
     events.phase(ev.Phase.AWAITING_ANSWER)
     engine.type_answer(CHANCE_ONLY)

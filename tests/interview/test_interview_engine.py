@@ -11,7 +11,7 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).parents[1] / "session"))
 
-from fakes import FakeRecognizer, FakeVoice, KeywordScorer, ScriptedMicrophones, ScriptedSource
+from fakes import FakeSpeaker, FakeTranscriber, KeywordScorer, ScriptedMicrophones, ScriptedSource
 from test_session_engine import Events
 
 from sayitout.bank.loader import load_bank
@@ -53,7 +53,7 @@ class FakeClock:
             self.now += seconds
 
 
-class ClockVoice(FakeVoice):
+class ClockVoice(FakeSpeaker):
     """Reading a question aloud takes ``seconds`` of fake time."""
 
     def __init__(self, clock: FakeClock, seconds: float) -> None:
@@ -61,9 +61,10 @@ class ClockVoice(FakeVoice):
         self.clock = clock
         self.talk_s = seconds
 
-    def speak(self, text: str, cancel: threading.Event) -> None:
+    def speak(self, text: str, cancel: threading.Event | None = None) -> bool:
         self.spoken.append(text)
         self.clock.advance(self.talk_s)
+        return True
 
 
 @pytest.fixture(scope="module")
@@ -76,11 +77,11 @@ def start(bank, tmp_path, plan, *, sources=None, voice=None, clock=None, db="db.
         settings=Settings(),
         bank_loader=lambda: bank,
         scorer=KeywordScorer(),
-        recognizer=FakeRecognizer(),
+        transcriber=FakeTranscriber(),
         microphones=ScriptedMicrophones(
             sources or [], None if sources is not None else "no microphone found"
         ),
-        voice=voice,
+        speaker=voice,
         store_opener=lambda: Store.open(tmp_path / db),
         recordings_dir=tmp_path / "rec",
     )

@@ -291,9 +291,10 @@ async def test_upgraded_answer_reads_aloud_on_request(bank, tmp_path):
             self.spoken: list[str] = []
             self.done = threading.Event()
 
-        def speak(self, text, cancel) -> None:
+        def speak(self, text, cancel=None) -> bool:
             self.spoken.append(text)
             self.done.set()
+            return True
 
         def stop(self) -> None:
             pass
@@ -304,7 +305,9 @@ async def test_upgraded_answer_reads_aloud_on_request(bank, tmp_path):
     async with app.run_test(size=SIZE) as pilot:
         with Store.open(tmp_path / "db.sqlite") as store:
             record = store.attempt(first)
-        screen = UpgradedAnswerScreen(record, bank.rubric(Q1), bank.question(Q1).text, voice)
+        screen = UpgradedAnswerScreen(
+            record, bank.rubric(Q1), bank.question(Q1).text, lambda: voice
+        )
         await app.push_screen(screen)
         await pilot.press("r")
         await wait_until(pilot, voice.done.is_set, what="the voice")

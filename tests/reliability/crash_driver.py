@@ -30,16 +30,19 @@ import threading
 from pathlib import Path
 from typing import Any
 
+from sayitout.session.ports import Speaker
+
 
 def _say(line: str) -> None:
     sys.stdout.write(line + "\n")
     sys.stdout.flush()
 
 
-class HeadlessVoice:
+class HeadlessVoice(Speaker):
     """Real piper synthesis of each question; waits its duration instead of playing it."""
 
-    model_name = "piper (no playback)"
+    backend = "piper (no playback)"
+    notice = None
 
     def __init__(self, settings: Any, speed: float) -> None:
         from sayitout.speech.tts import make_speaker
@@ -47,9 +50,11 @@ class HeadlessVoice:
         self._speaker = make_speaker(settings.speech.model_copy(update={"tts": "piper"}))
         self._speed = speed
 
-    def speak(self, text: str, cancel: threading.Event) -> None:
+    def speak(self, text: str, cancel: threading.Event | None = None) -> bool:
         audio, sr = self._speaker.synthesize(text)
-        cancel.wait(len(audio) / max(1, sr) / self._speed)
+        if cancel is not None:
+            cancel.wait(len(audio) / max(1, sr) / self._speed)
+        return True
 
     def stop(self) -> None:
         pass
@@ -82,11 +87,11 @@ def main(argv: list[str] | None = None) -> int:
     )
     args = ap.parse_args(argv)
 
+    from sayitout.app_factory import build_services
     from sayitout.config import Settings
     from sayitout.session import events as ev
     from sayitout.session.engine import SessionEngine
     from sayitout.session.plan import SessionPlan
-    from sayitout.session.wiring import build_services
 
     pairs = [a.split("=", 1) for a in args.answer]
     qids = [q for q, _ in pairs]
@@ -106,7 +111,7 @@ def main(argv: list[str] | None = None) -> int:
         mic_speed=args.speed,
     )
     if args.voice == "piper":
-        services.voice = HeadlessVoice(settings, args.speed)
+        services.speaker = HeadlessVoice(settings, args.speed)
     services.warm_up(lambda e: None, voice=False)
     if services.failed:
         for name, err in services.failed.items():

@@ -160,20 +160,15 @@ def test_app_helpers_offer_and_recover_with_services(tmp_path: Path) -> None:
         settings=Settings(),
         bank_loader=load_bank,
         scorer=Scorer(),
-        recognizer=None,
-        microphones=None,
-        voice=None,
+        transcriber=Typist(),  # type: ignore[arg-type]
+        microphones=None,  # type: ignore[arg-type]
+        speaker=None,
         store_opener=Store.open,  # type: ignore[arg-type]
     )
-    import sayitout.recovery as recovery
-
-    original = recovery._Models.transcriber
-    recovery._Models.transcriber = property(lambda self: Typist())  # type: ignore[assignment]
     try:
         seen: list[tuple[int, int]] = []
         results = recover_with_services(services, lambda d, t, r: seen.append((d, t)))
     finally:
-        recovery._Models.transcriber = original  # type: ignore[assignment]
         services.close()
     assert [r.outcome for r in results] == [Outcome.RECOVERED] and seen == [(1, 1)]
     with Store.open() as store:

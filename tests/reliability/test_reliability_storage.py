@@ -112,9 +112,9 @@ def _run_session(db: Path, between) -> tuple[_Driver, SessionEngine]:
         settings=Settings(),
         bank_loader=lambda: bank,
         scorer=fakes.KeywordScorer(),
-        recognizer=None,
+        transcriber=None,
         microphones=fakes.ScriptedMicrophones([], "typed answers"),
-        voice=None,
+        speaker=None,
         store_opener=lambda: Store.open(db),
     )
     driver = _Driver(

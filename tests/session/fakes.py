@@ -10,8 +10,8 @@ from pathlib import Path
 import numpy as np
 
 from sayitout.scoring.result import AnswerScore, KeyPointResult
-from sayitout.session.events import StopReason
-from sayitout.session.ports import Recording
+from sayitout.session.ports import IncrementalTranscriber, Microphones, Speaker, Transcriber
+from sayitout.speech.recording import Recording, StopReason
 from sayitout.speech.transcript import Transcript, Word
 
 
@@ -24,7 +24,7 @@ class KeywordScorer:
         self.loaded = False
         self.calls = 0
 
-    def load(self) -> None:
+    def warm_up(self) -> None:
         self.loaded = True
 
     def score(self, rubric, answer) -> AnswerScore:
@@ -90,13 +90,12 @@ class ScriptedSource:
         cancel: threading.Event,
         on_level,
         on_segment,
-        on_start=None,
+        on_start,
     ) -> Recording:
         start = time.monotonic()
         if self.open_s:
             cancel.wait(self.open_s)
-        if on_start is not None:
-            on_start()
+        on_start()
         reason = self.reason
         while True:
             elapsed = time.monotonic() - start
@@ -112,13 +111,14 @@ class ScriptedSource:
                 reason = StopReason.TIME_LIMIT
                 break
             time.sleep(0.02)
-        on_segment(np.zeros(1600, dtype=np.float32), 0.0)
+        FakeTranscriber.last_text = self.text
+        on_segment(0.0, np.zeros(1600, dtype=np.float32))
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_bytes(b"fLaC" + self.text.encode())
         return Recording(path, time.monotonic() - start, reason)
 
 
-class ScriptedMicrophones:
+class ScriptedMicrophones(Microphones):
     def __init__(self, sources: Sequence[ScriptedSource], reason: str | None = None) -> None:
         self.sources = list(sources)
         self.reason = reason
@@ -148,52 +148,66 @@ class EarlyMicrophones(ScriptedMicrophones):
         return super().next_source()
 
 
-class _Live:
-    def __init__(self, on_partial: Callable[[str], None]) -> None:
+class FakeLive(IncrementalTranscriber):
+    """Reads the "recording" back: a scripted source writes its text into the file."""
+
+    def __init__(self, on_partial: Callable[[str], None] | None) -> None:
         self.on_partial = on_partial
         self.segments = 0
         self.cancelled = False
 
-    def add_segment(self, audio, start_s: float) -> None:
+    def add_segment(self, start_s: float, audio) -> None:
         self.segments += 1
-        self.on_partial(f"partial {self.segments}")
+        if self.on_partial is not None:
+            self.on_partial(f"partial {self.segments}")
 
-    def finish(self, recording: Recording) -> Transcript:
-        text = recording.path.read_bytes()[4:].decode() if recording.path else ""
+    def finish(self, *, duration: float | None = None) -> Transcript:
+        text = FakeTranscriber.last_text
         words = tuple(Word(w, i * 0.4, i * 0.4 + 0.3) for i, w in enumerate(text.split()))
-        return Transcript(text, words, recording.duration_s, model="fake-asr")
+        return Transcript(text, words, duration or 0.0, model="fake-asr")
 
     def cancel(self) -> None:
         self.cancelled = True
 
 
-class FakeRecognizer:
+class FakeTranscriber(Transcriber):
     model_name = "fake-asr"
+    last_text = ""
+    """What the last scripted source "said" (the fakes share it, as the real recorder
+    and transcriber share the audio)."""
 
     def __init__(self, fail: Exception | None = None) -> None:
         self.fail = fail
         self.terms: list[list[str]] = []
 
-    def load(self) -> None:
+    def warm_up(self) -> None:
         if self.fail:
             raise self.fail
 
-    def start(self, terms, on_partial):
+    def live(self, terms, on_partial=None) -> FakeLive:
         self.terms.append(list(terms))
-        return _Live(on_partial)
+        return FakeLive(on_partial)
+
+    def transcribe(self, audio, *, terms=()) -> Transcript:
+        return FakeLive(None).finish(duration=len(audio) / 16000)
 
 
-class FakeVoice:
+class FakeSpeaker(Speaker):
+    backend = "fake"
+    notice = None
+
     def __init__(self, seconds: float = 0.0, log: list[str] | None = None) -> None:
         self.spoken: list[str] = []
         self.seconds = seconds
         self.log = log if log is not None else []
         self.warmed: list[str] = []
 
-    def speak(self, text: str, cancel: threading.Event) -> None:
+    def speak(self, text: str, cancel: threading.Event | None = None) -> bool:
         self.spoken.append(text)
         self.log.append("speak")
-        cancel.wait(self.seconds)
+        if cancel is not None:
+            cancel.wait(self.seconds)
+        return not (cancel is not None and cancel.is_set())
 
     def warm(self, texts: list[str]) -> None:
         self.warmed.extend(texts)

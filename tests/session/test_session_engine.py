@@ -11,8 +11,8 @@ import pytest
 sys.path.insert(0, str(Path(__file__).parent))
 
 from fakes import (
-    FakeRecognizer,
-    FakeVoice,
+    FakeSpeaker,
+    FakeTranscriber,
     KeywordScorer,
     ScriptedMicrophones,
     ScriptedSource,
@@ -71,15 +71,15 @@ def bank():
 
 
 def make_services(
-    bank, *, sources=(), mic_reason=None, recognizer=None, voice=None, store=True, tmp_path: Path
+    bank, *, sources=(), mic_reason=None, transcriber=None, speaker=None, store=True, tmp_path: Path
 ):
     return SessionServices(
         settings=Settings(),
         bank_loader=lambda: bank,
         scorer=KeywordScorer(),
-        recognizer=recognizer if recognizer is not None else FakeRecognizer(),
+        transcriber=transcriber if transcriber is not None else FakeTranscriber(),
         microphones=ScriptedMicrophones(sources, mic_reason),
-        voice=voice,
+        speaker=speaker,
         store_opener=(lambda: Store.open(tmp_path / "db.sqlite")) if store else None,
         recordings_dir=tmp_path / "rec",
     )
@@ -134,10 +134,10 @@ def test_spoken_answers_record_transcribe_score_and_retry(bank, tmp_path):
         ScriptedSource("a.wav", GOOD),
         ScriptedSource("b.wav", "the natural log"),
     ]
-    recognizer = FakeRecognizer()
-    voice = FakeVoice()
+    transcriber = FakeTranscriber()
+    voice = FakeSpeaker()
     services = make_services(
-        bank, sources=sources, recognizer=recognizer, voice=voice, tmp_path=tmp_path
+        bank, sources=sources, transcriber=transcriber, speaker=voice, tmp_path=tmp_path
     )
     engine, events = run(services, SessionPlan(question_ids=(Q1,), count=1))
 
@@ -151,7 +151,7 @@ def test_spoken_answers_record_transcribe_score_and_retry(bank, tmp_path):
     assert stopped.reason is ev.StopReason.SILENCE and stopped.path.exists()
     first = events.wait(ev.AnswerScored)
     assert first.recording_path == stopped.path
-    assert "natural log" in recognizer.terms[0], "rubric terms go to the recogniser"
+    assert "natural log" in transcriber.terms[0], "rubric terms go to the transcriber"
 
     engine.try_again()
     second = events.wait(ev.AnswerScored)
@@ -244,9 +244,9 @@ def test_files_running_out_falls_back_to_typing(bank, tmp_path):
 
 
 def test_speech_model_failure_means_typed_answers(bank, tmp_path):
-    recognizer = FakeRecognizer(fail=ModelError("tiny.en is missing", "reinstall sayitout"))
+    transcriber = FakeTranscriber(fail=ModelError("tiny.en is missing", "reinstall sayitout"))
     services = make_services(
-        bank, sources=[ScriptedSource("a.wav", GOOD)], recognizer=recognizer, tmp_path=tmp_path
+        bank, sources=[ScriptedSource("a.wav", GOOD)], transcriber=transcriber, tmp_path=tmp_path
     )
     loaded: list[ev.Event] = []
     services.warm_up(loaded.append)
@@ -301,8 +301,8 @@ def test_thinking_time_counts_down_and_can_be_cut_short(bank, tmp_path):
 
 
 def test_replay_and_skip_question_audio(bank, tmp_path):
-    voice = FakeVoice(seconds=30)
-    services = make_services(bank, mic_reason="no mic", voice=voice, tmp_path=tmp_path)
+    voice = FakeSpeaker(seconds=30)
+    services = make_services(bank, mic_reason="no mic", speaker=voice, tmp_path=tmp_path)
     engine, events = run(services, SessionPlan(question_ids=(Q1,), count=1))
     events.wait(ev.SpeakingStarted)
     engine.skip_speech()
@@ -332,3 +332,41 @@ def test_plan_picks_by_topic_order_and_rejects_bad_input(bank):
         pick_questions(bank, SessionPlan(deck="nope"))
     with pytest.raises(UsageError):
         SessionPlan(count=0)
+
+
+@pytest.mark.parametrize("error", [OverflowError("int too large to convert to float"), None])
+def test_an_answer_the_scorer_chokes_on_is_saved_unscored_and_the_session_goes_on(
+    bank, tmp_path, error
+):
+    error = error or ModelError("the rubric could not be embedded")
+    sources = [ScriptedSource("a.wav", "the loss is 1e999"), ScriptedSource("b.wav", GOOD)]
+    services = make_services(bank, sources=sources, tmp_path=tmp_path)
+    real_score = services.scorer.score
+    calls = []
+
+    def score(rubric, answer):
+        calls.append(answer.text)
+        if len(calls) == 1:
+            raise error
+        return real_score(rubric, answer)
+
+    services.scorer.score = score
+    engine, events = run(services, SessionPlan(question_ids=(Q1, Q2), count=2))
+    failed = events.wait(ev.AnswerNotScored)
+    assert failed.question.id == Q1 and failed.attempt_id is not None
+    assert failed.transcript.text == "the loss is 1e999" and str(error) in failed.reason
+    told = events.wait(ev.SessionFailed)
+    assert "could not be scored" in told.message and "saved" in told.message
+    events.phase(ev.Phase.AWAITING_ANSWER)
+    # The attempt is on disk with its transcript, recording and the reason.
+    store = Store.open(tmp_path / "db.sqlite")
+    record = store.attempt(failed.attempt_id)
+    assert record.text == "the loss is 1e999" and record.recording_exists
+    assert record.answer_score.failed and str(error) in record.answer_score.failed
+    # ... and the session carries on: the next question is asked, answered and scored.
+    engine.next_question()
+    scored = events.wait(ev.AnswerScored)
+    assert scored.question.id == Q2 and scored.score.failed is None
+    engine.next_question()
+    events.wait(ev.SessionFinished)
+    assert engine.join(5)

@@ -19,9 +19,9 @@ def _modules_after(code: str) -> set[str]:
 
 def test_session_core_does_not_import_textual_or_models():
     mods = _modules_after(
-        "import sayitout.session, sayitout.session.wiring\n"
+        "import sayitout.session, sayitout.app_factory\n"
         "from sayitout.config import Settings\n"
-        "sayitout.session.wiring.build_services(Settings(), tts='none')\n"
+        "sayitout.app_factory.build_services(Settings(), tts='none')\n"
     )
     assert not {m for m in mods if m == "textual" or m.startswith("textual.")}
     assert not {m for m in mods if m.split(".")[0] in HEAVY}

@@ -16,53 +16,59 @@ sys.path.insert(0, str(Path(__file__).parent))
 
 from fakes import KeywordScorer
 
+from sayitout.app_factory import build_services
 from sayitout.bank.loader import load_bank
 from sayitout.config import Settings
 from sayitout.session import events as ev
 from sayitout.session.engine import SessionEngine
 from sayitout.session.plan import SessionPlan
-from sayitout.session.wiring import build_services
+from sayitout.session.ports import IncrementalTranscriber, Transcriber
 from sayitout.speech.transcript import Transcript
 from sayitout.store import Store
 
 
-class _Live:
-    def __init__(self, log: dict) -> None:
+class _Live(IncrementalTranscriber):
+    def __init__(self, log: dict, recordings: Path) -> None:
         self.log = log
+        self.recordings = recordings
 
-    def add_segment(self, audio, start_s: float) -> None:
+    def add_segment(self, start_s: float, audio) -> None:
         self.log["segments"].append((start_s, len(audio)))
 
-    def finish(self, recording) -> Transcript:
+    def finish(self, *, duration: float | None = None) -> Transcript:
         import soundfile as sf
 
         # The recording is complete on disk before transcription starts.
-        info = sf.info(str(recording.path))
-        self.log["flac"].append((recording.path, info.format, info.duration))
+        done = {path for path, _, _ in self.log["flac"]}
+        [path] = [p for p in self.recordings.rglob("*.flac") if p not in done]
+        info = sf.info(str(path))
+        self.log["flac"].append((path, info.format, info.duration))
         return Transcript("overfit a single batch at chance level", model="stand-in")
 
     def cancel(self) -> None:
         self.log["cancelled"] += 1
 
 
-class StandInRecognizer:
+class StandInTranscriber(Transcriber):
     model_name = "stand-in"
 
-    def __init__(self) -> None:
+    def __init__(self, recordings: Path) -> None:
         self.log = {"segments": [], "flac": [], "cancelled": 0}
+        self.recordings = recordings
 
-    def load(self) -> None:
+    def warm_up(self) -> None:
         pass
 
-    def start(self, terms, on_partial):
-        return _Live(self.log)
+    def live(self, terms, on_partial=None) -> _Live:
+        return _Live(self.log, self.recordings)
 
 
 def test_mic_files_are_recorded_to_flac_and_saved(shared_speech, tmp_path):
     clips = [shared_speech / "cmu_goforward.wav", shared_speech / "libritts_260-123286.wav"]
     services = build_services(Settings(), mic_files=clips, tts="none", mic_speed=4.0)
-    recognizer = StandInRecognizer()
-    services.recognizer = recognizer
+    assert services.store is not None
+    transcriber = StandInTranscriber(services.store.recordings_dir)
+    services.transcriber = transcriber
     services.scorer = KeywordScorer()
     bank = load_bank()
     plan = SessionPlan(question_ids=("dl-loss-stuck-at-chance", "dl-val-loss-rises"), count=2)
@@ -85,12 +91,12 @@ def test_mic_files_are_recorded_to_flac_and_saved(shared_speech, tmp_path):
     stopped = [e for e in seen if isinstance(e, ev.RecordingStopped)]
     assert all(s.reason is ev.StopReason.END_OF_INPUT for s in stopped)
     assert any(isinstance(e, ev.RecordingProgress) and e.level > 0 for e in seen)
-    assert recognizer.log["segments"], "speech segments reach the transcriber while recording"
-    assert [f[1] for f in recognizer.log["flac"]] == ["FLAC", "FLAC"]
-    assert 2.0 < recognizer.log["flac"][0][2] < 4.0  # goforward is 2.8 s
+    assert transcriber.log["segments"], "speech segments reach the transcriber while recording"
+    assert [f[1] for f in transcriber.log["flac"]] == ["FLAC", "FLAC"]
+    assert 2.0 < transcriber.log["flac"][0][2] < 4.0  # goforward is 2.8 s
     store = Store.open()
     attempts = sorted(store.attempts(), key=lambda a: a.id)
     assert [a.question_id for a in attempts] == list(plan.question_ids)
-    assert [a.recording_path for a in attempts] == [f[0] for f in recognizer.log["flac"]]
+    assert [a.recording_path for a in attempts] == [f[0] for f in transcriber.log["flac"]]
     assert all(a.ended_by == "end_of_input" for a in attempts)
     assert bank.deck_of(attempts[0].question_id) == attempts[0].deck

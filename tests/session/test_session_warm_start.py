@@ -14,21 +14,22 @@ sys.path.insert(0, str(Path(__file__).parent))
 
 from fakes import (
     EarlyMicrophones,
-    FakeRecognizer,
-    FakeVoice,
+    FakeSpeaker,
+    FakeTranscriber,
     KeywordScorer,
     ScriptedMicrophones,
     ScriptedSource,
 )
 from test_session_engine import Events
 
+from sayitout.app_factory import build_services
 from sayitout.bank.loader import load_bank
 from sayitout.config import Settings
 from sayitout.session import events as ev
-from sayitout.session import wiring
 from sayitout.session.engine import SessionEngine
 from sayitout.session.plan import SessionPlan
 from sayitout.session.services import SessionServices
+from sayitout.speech.microphones import LiveMicrophones
 
 Q1, Q2 = "dl-loss-stuck-at-chance", "dl-val-loss-rises"
 
@@ -43,9 +44,9 @@ def services_with(bank, microphones, voice=None) -> SessionServices:
         settings=Settings(),
         bank_loader=lambda: bank,
         scorer=KeywordScorer(),
-        recognizer=FakeRecognizer(),
+        transcriber=FakeTranscriber(),
         microphones=microphones,
-        voice=voice,
+        speaker=voice,
     )
 
 
@@ -59,7 +60,7 @@ def run(services, plan) -> tuple[SessionEngine, Events]:
 def test_microphone_opens_before_the_question_is_read_and_closes_after_the_turn(bank):
     log: list[str] = []
     mics = EarlyMicrophones([ScriptedSource("mic", "the natural log")], log)
-    voice = FakeVoice(log=log)
+    voice = FakeSpeaker(log=log)
     engine, events = run(services_with(bank, mics, voice), SessionPlan(question_ids=(Q1,)))
     events.wait(ev.AnswerScored)
     engine.next_question()
@@ -90,22 +91,6 @@ def test_listening_is_reported_when_the_first_audio_arrives(bank):
     assert engine.join(5)
 
 
-def test_a_source_without_on_start_is_taken_to_listen_at_once(bank):
-    class OldSource(ScriptedSource):
-        def record(self, path, *, limit_s, stop, cancel, on_level, on_segment):
-            return super().record(
-                path, limit_s=limit_s, stop=stop, cancel=cancel, on_level=on_level,
-                on_segment=on_segment,
-            )  # fmt: skip
-
-    mics = ScriptedMicrophones([OldSource("old", "the natural log")])
-    engine, events = run(services_with(bank, mics), SessionPlan(question_ids=(Q1,)))
-    events.wait(ev.Listening)
-    events.wait(ev.AnswerScored)
-    engine.quit()
-    assert engine.join(5)
-
-
 class _SlowSource:
     """Stands in for ``MicrophoneSource``: opening takes a while; a second start keeps
     only the pre-roll (here: records that it was called on an open stream)."""
@@ -131,7 +116,7 @@ class _SlowSource:
 
 
 def test_live_microphones_open_early_and_hand_that_source_to_the_recorder(monkeypatch):
-    mics = wiring.LiveMicrophones(Settings().audio)
+    mics = LiveMicrophones(Settings().audio)
     monkeypatch.setattr(mics, "unavailable", lambda: None)
     made: list[_SlowSource] = []
     monkeypatch.setattr(mics, "_new_source", lambda: made.append(_SlowSource()) or made[-1])
@@ -153,7 +138,7 @@ def test_live_microphones_open_early_and_hand_that_source_to_the_recorder(monkey
 
 
 def test_a_microphone_opened_early_and_not_used_is_closed(monkeypatch):
-    mics = wiring.LiveMicrophones(Settings().audio)
+    mics = LiveMicrophones(Settings().audio)
     monkeypatch.setattr(mics, "unavailable", lambda: None)
     slow = _SlowSource(open_s=0.2)
     monkeypatch.setattr(mics, "_new_source", lambda: slow)
@@ -172,21 +157,21 @@ def test_voice_starts_loading_first_and_is_loaded_before_it_is_ready(monkeypatch
         def prepare(self) -> None:
             order.append("voice.prepare")
 
-        def load(self) -> None:
+        def warm_up(self) -> None:
             order.append("voice.load")
 
     import sayitout.speech.tts as tts
 
     monkeypatch.setattr(tts, "make_speaker", lambda settings: Speaker())
-    recognizer = FakeRecognizer()
-    recognizer.load = lambda: order.append("speech.load")
+    recognizer = FakeTranscriber()
+    recognizer.warm_up = lambda: order.append("speech.load")
     services = SessionServices(
         settings=Settings(),
         bank_loader=lambda: None,
         scorer=KeywordScorer(),
-        recognizer=recognizer,
+        transcriber=recognizer,
         microphones=ScriptedMicrophones([]),
-        voice=wiring.LazyVoice(Settings()),
+        speaker=build_services(Settings(), tts="piper")._speaker,
     )
     seen: list[ev.Event] = []
     services.warm_up(seen.append)
@@ -204,13 +189,14 @@ def test_a_voice_that_fails_to_load_is_reported_at_warm_up(monkeypatch):
         def prepare(self) -> None:
             threading.Thread(target=lambda: None).start()
 
-        def load(self) -> None:
+        def warm_up(self) -> None:
             raise ModelError("the piper voice could not be loaded", "reinstall it")
 
     import sayitout.speech.tts as tts
 
     monkeypatch.setattr(tts, "make_speaker", lambda settings: Speaker())
-    services = services_with(None, ScriptedMicrophones([]), wiring.LazyVoice(Settings()))
+    speaker = build_services(Settings(), tts="piper")._speaker
+    services = services_with(None, ScriptedMicrophones([]), speaker)
     seen: list[ev.Event] = []
     services.warm_up(seen.append, speech=False, scoring=False)
     [failed] = [e for e in seen if isinstance(e, ev.ModelFailed) and e.name == "voice"]

@@ -10,7 +10,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "session"))
 
 from fakes import (
-    FakeRecognizer,
+    FakeTranscriber,
     KeywordScorer,
     ScriptedMicrophones,
     ScriptedSource,
@@ -36,9 +36,9 @@ def fake_services(
         settings=settings or Settings(),
         bank_loader=lambda: bank,
         scorer=KeywordScorer(),
-        recognizer=FakeRecognizer(),
+        transcriber=FakeTranscriber(),
         microphones=ScriptedMicrophones(list(sources), mic_reason),
-        voice=None,
+        speaker=None,
         store_opener=lambda: Store.open(tmp_path / "db.sqlite"),
         recordings_dir=tmp_path / "rec",
     )

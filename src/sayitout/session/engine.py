@@ -19,13 +19,14 @@ import queue
 import threading
 import time
 from collections.abc import Callable
+from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from sayitout.errors import SayitoutError
 from sayitout.session import events as ev
-from sayitout.session.events import Attempted, Phase, StopReason
+from sayitout.session.events import Attempted, Phase
 from sayitout.session.followups import (
     FOLLOW_UP_ANSWER_S,
     already_credited,
@@ -34,15 +35,71 @@ from sayitout.session.followups import (
     with_follow_up,
 )
 from sayitout.session.plan import SessionPlan, pick_questions
-from sayitout.session.ports import Recording
 from sayitout.session.services import SessionServices
 from sayitout.session.summary import SessionSummary, summarise
+from sayitout.speech.recording import StopReason
 from sayitout.store.records import PASSED
+
+if TYPE_CHECKING:
+    from sayitout.bank.models import Question, Rubric
+    from sayitout.scoring.result import AnswerScore
+    from sayitout.session.ports import Speaker
+    from sayitout.speech.recording import Recording
+    from sayitout.speech.transcript import Transcript
+    from sayitout.store import Store
 
 log = logging.getLogger(__name__)
 
 Listener = Callable[[ev.Event], None]
 _PROGRESS_EVERY_S = 0.1
+
+
+# --- commands: what front ends ask for, queued for the engine thread ------------------------
+
+
+@dataclass(frozen=True)
+class _Replay:
+    """Read the question again."""
+
+
+@dataclass(frozen=True)
+class _Record:
+    """Record an answer (again)."""
+
+    again: bool = False
+
+
+@dataclass(frozen=True)
+class _Typed:
+    text: str
+
+
+@dataclass(frozen=True)
+class _Edit:
+    text: str
+
+
+@dataclass(frozen=True)
+class _ModelAnswer:
+    speak: bool
+
+
+@dataclass(frozen=True)
+class _Next:
+    """On to the next question."""
+
+
+@dataclass(frozen=True)
+class _Pass:
+    """ "I don't know": pass on the question (or on a follow-up)."""
+
+
+@dataclass(frozen=True)
+class _QuitCommand:
+    """End the session."""
+
+
+_Command = _Replay | _Record | _Typed | _Edit | _ModelAnswer | _Next | _Pass | _QuitCommand
 
 
 class _Quit(Exception):
@@ -67,7 +124,7 @@ class SessionEngine:
         self.plan = plan
         self._listener = listener
         self._clock = clock
-        self._commands: queue.Queue[tuple[str, Any]] = queue.Queue()
+        self._commands: queue.Queue[_Command] = queue.Queue()
         self._speech_cancel = threading.Event()
         self._think_done = threading.Event()
         self._rec_stop = threading.Event()
@@ -77,7 +134,7 @@ class SessionEngine:
         self.phase = Phase.STARTING
         self.session_id: int | None = None
         self.deck = plan.deck or ""
-        self.questions: list = []
+        self.questions: list[Question] = []
         self.attempts: list[Attempted] = []
         self.summary: SessionSummary | None = None
         self._index = 0
@@ -119,23 +176,24 @@ class SessionEngine:
     def skip_speech(self) -> None:
         """Stop reading the question (or the model answer) aloud."""
         self._speech_cancel.set()
-        if self.services.voice is not None:
-            self.services.voice.stop()
+        speaker = self._built_speaker()
+        if speaker is not None:
+            speaker.stop()
 
     stop_audio = skip_speech
 
     def replay_question(self) -> None:
         self.skip_speech()
-        self._commands.put(("replay", None))
+        self._commands.put(_Replay())
 
     def start_recording(self) -> None:
         """End thinking time now, or record (again) when waiting for an answer."""
         if self.phase is Phase.THINKING:
             self._think_done.set()
-        elif self.phase in (Phase.ASKING,):
+        elif self.phase is Phase.ASKING:
             self.skip_speech()
         else:
-            self._commands.put(("record", None))
+            self._commands.put(_Record())
 
     def stop_recording(self) -> None:
         """End the answer now (the key press); it is then transcribed and scored."""
@@ -151,35 +209,35 @@ class SessionEngine:
         """Answer by typing: scored and saved as a new attempt."""
         if self.phase in (Phase.RECORDING, Phase.THINKING, Phase.ASKING):
             self.cancel_recording()
-        self._commands.put(("typed", text))
+        self._commands.put(_Typed(text))
 
     def edit_transcript(self, text: str) -> None:
         """Correct the last answer's transcript and rescore it (same attempt)."""
-        self._commands.put(("edit", text))
+        self._commands.put(_Edit(text))
 
     def try_again(self) -> None:
-        self._commands.put(("again", None))
+        self._commands.put(_Record(again=True))
 
     def show_model_answer(self, speak: bool = True) -> None:
-        self._commands.put(("model", speak))
+        self._commands.put(_ModelAnswer(speak))
 
     def pass_question(self) -> None:
         """ "I don't know": saved as a passed attempt (a fail for scheduling); during a
         follow-up, skips the follow-up."""
         if self.phase in (Phase.RECORDING, Phase.THINKING, Phase.ASKING):
             self.cancel_recording()
-        self._commands.put(("pass", None))
+        self._commands.put(_Pass())
 
     def next_question(self) -> None:
         if self.phase in (Phase.RECORDING, Phase.THINKING, Phase.ASKING):
             self.cancel_recording()
-        self._commands.put(("next", None))
+        self._commands.put(_Next())
 
     def quit(self) -> None:
         """End the session early; attempts already completed stay saved."""
         self._quitting.set()
         self.cancel_recording()
-        self._commands.put(("quit", None))
+        self._commands.put(_QuitCommand())
 
     # --- helpers ---------------------------------------------------------------------------
 
@@ -189,19 +247,45 @@ class SessionEngine:
         except Exception:  # a front end's bug must not kill the session
             log.exception("session listener failed on %r", event)
 
+    def _fail(self, exc: SayitoutError, title: str | None = None) -> None:
+        """Tell the front end a step failed; the session goes on."""
+        self._emit(ev.SessionFailed(exc.message, exc.hint, title or exc.title))
+
     def _set_phase(self, phase: Phase) -> None:
         self.phase = phase
         self._emit(ev.PhaseChanged(phase))
 
-    def _next_command(self) -> tuple[str, Any]:
-        cmd = self._commands.get()
-        if cmd[0] == "quit":
+    def _settle(self) -> None:
+        """Back to waiting: on the last score when there is one, else for an answer."""
+        self._set_phase(Phase.FEEDBACK if self._last else Phase.AWAITING_ANSWER)
+
+    def _next_command(self) -> _Command:
+        command = self._commands.get()
+        if isinstance(command, _QuitCommand):
             raise _Quit
-        return cmd
+        return command
 
     def _check_quit(self) -> None:
         if self._quitting.is_set():
             raise _Quit
+
+    @property
+    def _store(self) -> Store | None:
+        return self.services.store
+
+    def _built_speaker(self) -> Speaker | None:
+        """The speaker when questions are read aloud and its voice works, else None."""
+        if not self.services.has_speaker or "voice" in self.services.failed:
+            return None
+        try:
+            return self.services.speaker
+        except SayitoutError as exc:
+            self.services.failed["voice"] = exc
+            self._emit(ev.Notice(f"Questions will not be read aloud: {exc.message}", exc.hint))
+        except Exception as exc:  # a voice library failing in a way nobody foresaw
+            self.services.failed["voice"] = SayitoutError(str(exc))
+            self._emit(ev.Notice(f"Questions will not be read aloud: {exc}"))
+        return None
 
     # --- the thread ------------------------------------------------------------------------
 
@@ -215,7 +299,7 @@ class SessionEngine:
         except _Quit:
             quit_early = True
         except SayitoutError as exc:
-            self._emit(ev.SessionFailed(exc.message, exc.hint, exc.title))
+            self._fail(exc)
             quit_early = True
         except Exception as exc:
             log.exception("session failed")
@@ -226,41 +310,45 @@ class SessionEngine:
     def _begin(self) -> None:
         services = self.services
         bank = services.bank
-        store = self._store()
+        store = self._open_store()
         self.questions = pick_questions(bank, self.plan, store, self._clock())
         decks = {bank.deck_of(q.id) for q in self.questions}
         self.deck = self.plan.deck or (decks.pop() if len(decks) == 1 else "mixed")
-        warm = getattr(services.voice, "warm", None)
-        if warm is not None and "voice" not in services.failed:
-            try:  # synthesise the questions ahead, so reading starts at once
-                warm([q.text for q in self.questions])
-            except Exception as exc:
-                services.failed["voice"] = SayitoutError(str(exc))
-                self._emit(ev.Notice(f"Questions will not be read aloud: {exc}"))
+        self._warm_speech([q.text for q in self.questions])
         self._typed_only = services.spoken_answers_unavailable()
         if self._typed_only is not None:
-            reason, hint = self._typed_only
-            self._emit(ev.SpokenAnswersUnavailable(reason, hint))
+            self._emit(ev.SpokenAnswersUnavailable(*self._typed_only))
         if store is not None:
             try:
                 self.session_id = store.start_session(self.deck, self._settings_snapshot())
             except SayitoutError as exc:
-                self._emit(ev.SessionFailed(exc.message, exc.hint, exc.title))
+                self._fail(exc)
         self._emit(
             ev.SessionStarted(
                 self.session_id, self.deck, tuple(self.questions), self._typed_only is None
             )
         )
 
-    def _store(self) -> Any:
+    def _open_store(self) -> Store | None:
         try:
             return self.services.store
         except SayitoutError as exc:
-            self._emit(ev.SessionFailed(exc.message, exc.hint, exc.title))
-            self.services.store_opener = None
+            self._fail(exc)
+            self.services.drop_store()
             return None
 
-    def _settings_snapshot(self) -> dict:
+    def _warm_speech(self, texts: list[str]) -> None:
+        """Synthesise ahead what will be read, so reading starts at once (best effort)."""
+        speaker = self._built_speaker()
+        if speaker is None or not texts:
+            return
+        try:
+            speaker.warm(texts)
+        except Exception as exc:
+            self.services.failed["voice"] = SayitoutError(str(exc))
+            self._emit(ev.Notice(f"Questions will not be read aloud: {exc}"))
+
+    def _settings_snapshot(self) -> dict[str, Any]:
         s = self.services.settings
         return {
             "count": self.plan.count,
@@ -275,7 +363,7 @@ class SessionEngine:
         }
 
     def _finish(self, quit_early: bool) -> None:
-        store = self.services.store if self.services.store_opener else None
+        store = self._store
         previous_mean = None
         if store is not None and self.session_id is not None:
             previous_mean = _previous_session_mean(store, self.session_id, self.deck)
@@ -290,7 +378,7 @@ class SessionEngine:
 
     # --- one question ------------------------------------------------------------------
 
-    def _question_turn(self, question) -> None:
+    def _question_turn(self, question: Question) -> None:
         self._last = None
         if question.id not in self._previous:
             self._previous[question.id] = self._load_previous(question.id)
@@ -302,54 +390,47 @@ class SessionEngine:
             self._speak("question", question.text)
             self._think_then_answer(question, limit)
             while True:
-                name, arg = self._next_command()
-                if name == "next":
+                command = self._next_command()
+                if isinstance(command, _Next):
                     return
-                self._handle(name, arg, question, limit)
+                self._handle(command, question, limit)
         finally:
-            release = getattr(self.services.microphones, "release", None)
-            if release is not None:
-                release()  # a microphone opened early and not used is closed again
+            self.services.microphones.release()  # opened early and not used: closed again
 
-    def _prepare_turn(self, question) -> None:
+    def _prepare_turn(self, question: Question) -> None:
         """Open the microphone while the question is read (so the first word is not lost
         to a slow device start) and synthesise this question's model answer ahead."""
         if self._typed_only is None:
-            prepare = getattr(self.services.microphones, "prepare", None)
-            if prepare is not None:
-                try:
-                    prepare()
-                except Exception:  # the recorder's own start reports it properly
-                    log.debug("opening the microphone early failed", exc_info=True)
-        warm = getattr(self.services.voice, "warm", None)
-        if warm is not None and "voice" not in self.services.failed:
             try:
-                model_answer = self.services.bank.rubric(question.id).model_answer
-            except SayitoutError:
-                model_answer = None
-            if model_answer:
-                with contextlib.suppress(Exception):  # best effort: warming is never needed
-                    warm([model_answer])
+                self.services.microphones.prepare()
+            except Exception:  # the recorder's own start reports it properly
+                log.debug("opening the microphone early failed", exc_info=True)
+        try:
+            model_answer = self.services.bank.rubric(question.id).model_answer
+        except SayitoutError:
+            return
+        self._warm_speech([model_answer])
 
-    def _handle(self, name: str, arg: Any, question, limit: float) -> None:
-        if name == "replay":
-            before = self.phase
-            self._speak("question", question.text)
-            self._set_phase(before)
-        elif name == "record" or name == "again":
-            self._rec_cancel.clear()
-            if name == "again" and self._typed_only is not None:
-                self._set_phase(Phase.AWAITING_ANSWER)
-            else:
-                self._record_and_score(question, limit)
-        elif name == "typed":
-            self._score_and_save(question, _typed_transcript(arg), None)
-        elif name == "edit":
-            self._rescore(question, arg)
-        elif name == "model":
-            self._model_answer(question, speak=bool(arg))
-        elif name == "pass":
-            self._pass(question)
+    def _handle(self, command: _Command, question: Question, limit: float) -> None:
+        match command:
+            case _Replay():
+                before = self.phase
+                self._speak("question", question.text)
+                self._set_phase(before)
+            case _Record(again=again):
+                self._rec_cancel.clear()
+                if again and self._typed_only is not None:
+                    self._set_phase(Phase.AWAITING_ANSWER)
+                else:
+                    self._record_and_score(question, limit)
+            case _Typed(text=text):
+                self._score_and_save(question, _typed_transcript(text), None)
+            case _Edit(text=text):
+                self._rescore(question, text)
+            case _ModelAnswer(speak=speak):
+                self._model_answer(question, speak=speak)
+            case _Pass():
+                self._pass(question)
 
     def _out_of_sources(self) -> None:
         self._sources_left = False
@@ -362,9 +443,9 @@ class SessionEngine:
         )
         self._set_phase(Phase.AWAITING_ANSWER)
 
-    def _think_then_answer(self, question, limit: float) -> None:
+    def _think_then_answer(self, question: Question, limit: float) -> None:
         thinking = self.plan.thinking_s
-        if self._typed_only is None and getattr(self.services.microphones, "remaining", 1) == 0:
+        if self._typed_only is None and self.services.microphones.remaining == 0:
             self._out_of_sources()  # no thinking countdown before an answer nobody can record
             return
         if self._typed_only is not None or self._rec_cancel.is_set():
@@ -387,16 +468,16 @@ class SessionEngine:
         self._record_and_score(question, limit)
 
     def _speak(self, what: str, text: str) -> None:
-        voice = self.services.voice
         self._check_quit()
-        if voice is None or "voice" in self.services.failed:
+        speaker = self._built_speaker()
+        if speaker is None:
             return
         self._speech_cancel.clear()
         if what == "question":
             self._set_phase(Phase.ASKING)
         self._emit(ev.SpeakingStarted(what))
         try:
-            voice.speak(text, self._speech_cancel)
+            speaker.speak(text, self._speech_cancel)
         except SayitoutError as exc:
             self.services.failed["voice"] = exc
             self._emit(ev.Notice(f"Speech output stopped: {exc.message}", exc.hint))
@@ -407,20 +488,18 @@ class SessionEngine:
 
     # --- recording ------------------------------------------------------------------------
 
-    def _recording_path(self, question) -> Path:
-        store = self.services.store if self.services.store_opener else None
-        if store is not None and hasattr(store, "new_recording_path"):
+    def _recording_path(self, question: Question) -> Path:
+        """Where this answer's audio goes, named as the store names every recording."""
+        store = self._store
+        if store is not None:
             return store.new_recording_path(question.id, self._clock())
-        from sayitout.locations import ensure_dir, locations
+        from sayitout.locations import locations
+        from sayitout.store.recordings import new_recording_path
 
         base = self.services.recordings_dir or locations().recordings_dir
+        return new_recording_path(base, question.id, self._clock())
 
-        ensure_dir(base)
-        stamp = self._clock().strftime("%Y%m%dT%H%M%S")
-        tries = self._tries.get(question.id, 0) + 1
-        return base / f"{question.id}-{stamp}-{tries}.flac"
-
-    def _record_and_score(self, question, limit: float) -> None:
+    def _record_and_score(self, question: Question, limit: float) -> None:
         heard = self._record_answer(question, limit)
         if heard is not None:
             self._score_and_save(question, *heard)
@@ -428,7 +507,9 @@ class SessionEngine:
     def _on_progress(self, elapsed: float, limit: float) -> None:
         """Called with each recording progress update (the interview warns near the end)."""
 
-    def _record_answer(self, question, limit: float) -> tuple[Any, Recording] | None:
+    def _record_answer(
+        self, question: Question, limit: float
+    ) -> tuple[Transcript, Recording] | None:
         """Record and transcribe one answer; None when there is none to score (cancelled,
         nothing heard, no microphone), with the phase set to say what happens next."""
         if self._typed_only is not None:
@@ -438,11 +519,11 @@ class SessionEngine:
         if source is None:
             self._out_of_sources()
             return None
-        recognizer = self.services.recognizer
-        assert recognizer is not None
         rubric = self.services.bank.rubric(question.id)
         try:
-            live = recognizer.start(
+            transcriber = self.services.transcriber
+            assert transcriber is not None  # else answers would be typed only
+            live = transcriber.live(
                 rubric.all_terms(), lambda text: self._emit(ev.PartialTranscript(text))
             )
         except SayitoutError as exc:
@@ -453,24 +534,19 @@ class SessionEngine:
             return None
         path = self._recording_path(question)
         self._rec_stop.clear()
-        if self._quitting.is_set():
-            raise _Quit
-        last_progress = [0.0]
+        self._check_quit()
+        last_progress = 0.0
 
         def on_level(level: float, elapsed: float) -> None:
+            nonlocal last_progress
             now = time.monotonic()
-            if now - last_progress[0] >= _PROGRESS_EVERY_S:
-                last_progress[0] = now
+            if now - last_progress >= _PROGRESS_EVERY_S:
+                last_progress = now
                 self._emit(ev.RecordingProgress(level, elapsed, limit))
                 self._on_progress(elapsed, limit)
 
         self._set_phase(Phase.RECORDING)
         self._emit(ev.RecordingStarted(limit, source.name))
-        extra: dict[str, Any] = {}
-        if _accepts(source.record, "on_start"):
-            extra["on_start"] = lambda: self._emit(ev.Listening(source.name))
-        else:
-            self._emit(ev.Listening(source.name))
         try:
             recording = source.record(
                 path,
@@ -479,17 +555,17 @@ class SessionEngine:
                 cancel=self._rec_cancel,
                 on_level=on_level,
                 on_segment=live.add_segment,
-                **extra,
+                on_start=lambda: self._emit(ev.Listening(source.name)),
             )
         except SayitoutError as exc:
             live.cancel()
-            self._emit(ev.SessionFailed(exc.message, exc.hint, exc.title))
+            self._fail(exc)
             self._set_phase(Phase.AWAITING_ANSWER)
             return None
-        self._emit(ev.RecordingStopped(recording.reason, recording.path, recording.duration_s))
-        if recording.note:
-            self._emit(ev.Notice(recording.note, "what was recorded is kept and scored"))
-        if recording.reason is StopReason.CANCELLED:
+        self._emit(ev.RecordingStopped(recording.ended_by, recording.path, recording.duration_s))
+        if recording.error:
+            self._emit(ev.Notice(recording.error, "what was recorded is kept and scored"))
+        if recording.ended_by is StopReason.CANCELLED:
             live.cancel()
             if recording.path is not None:
                 recording.path.unlink(missing_ok=True)
@@ -499,9 +575,9 @@ class SessionEngine:
         self._set_phase(Phase.PROCESSING)
         self._emit(ev.Processing("transcribing"))
         try:
-            transcript = live.finish(recording)
+            transcript = live.finish(duration=recording.duration_s)
         except SayitoutError as exc:
-            self._emit(ev.SessionFailed(exc.message, exc.hint, exc.title))
+            self._fail(exc)
             self._set_phase(Phase.AWAITING_ANSWER)
             return None
         if transcript.is_empty:
@@ -512,35 +588,45 @@ class SessionEngine:
 
     # --- scoring and saving ------------------------------------------------------------------
 
-    def _score(self, question, answer) -> Any | None:
+    def _score(self, question: Question, answer: Transcript) -> AnswerScore | str:
+        """The answer's score, or why it could not be scored (never raises: one answer
+        the scorer chokes on must not end the session)."""
         self._set_phase(Phase.PROCESSING)
         self._emit(ev.Processing("scoring"))
         if "scoring" in self.services.failed:
-            err = self.services.failed["scoring"]
-            self._emit(ev.SessionFailed(err.message, err.hint, "Scoring unavailable"))
-            return None
+            return f"the scoring model is not available ({self.services.failed['scoring']})"
         try:
             rubric = self.services.bank.rubric(question.id)
             return self.services.scorer.score(rubric, answer)
         except SayitoutError as exc:
-            self._emit(ev.SessionFailed(exc.message, exc.hint, exc.title))
-            return None
+            return exc.message
+        except Exception as exc:  # a scorer bug on this one answer
+            log.exception("scoring %s failed", question.id)
+            return f"{type(exc).__name__}: {exc}"
 
-    def _score_and_save(self, question, transcript, recording: Recording | None) -> None:
+    def _score_and_save(
+        self, question: Question, transcript: Transcript, recording: Recording | None
+    ) -> None:
         if transcript.is_empty:
             self._emit(ev.Notice("The typed answer was empty, so nothing was scored."))
-            self._set_phase(Phase.FEEDBACK if self._last else Phase.AWAITING_ANSWER)
+            self._settle()
             return
         score = self._score(question, transcript)
-        if score is None:
-            self._set_phase(Phase.FEEDBACK if self._last else Phase.AWAITING_ANSWER)
+        if isinstance(score, str):
+            self._save_unscored(question, transcript, recording, score)
             return
         attempt_id = self._save(question, transcript, score, recording)
         score = self._follow_ups(question, score, attempt_id)
         self._answered(question, transcript, score, attempt_id, recording)
 
     def _answered(
-        self, question, transcript, score, attempt_id: int | None, recording, passed: bool = False
+        self,
+        question: Question,
+        transcript: Transcript,
+        score: AnswerScore,
+        attempt_id: int | None,
+        recording: Recording | None,
+        passed: bool = False,
     ) -> None:
         """An answer is scored and saved: keep it for the summary and show the score."""
         self._tries[question.id] = self._tries.get(question.id, 0) + 1
@@ -575,11 +661,13 @@ class SessionEngine:
     def follow_up_limit(self) -> int:
         return self.plan.follow_ups
 
-    def _follow_ups(self, question, score, attempt_id: int | None):
-        """Ask about missed key points that have a follow-up (up to the setting); each
-        reply's prompted credit is added to the score, and the stored attempt updated."""
+    def _follow_ups(
+        self, question: Question, score: AnswerScore, attempt_id: int | None
+    ) -> AnswerScore:
+        """Ask about missed key points that have a follow-up (up to the plan's limit);
+        each reply's prompted credit is added to the score and the stored attempt."""
         limit = self.follow_up_limit
-        if limit <= 0 or "scoring" in self.services.failed:
+        if limit <= 0:
             return score
         try:
             rubric = self.services.bank.rubric(question.id)
@@ -606,15 +694,18 @@ class SessionEngine:
                     reply,
                     recording=self._stored_name(recording.path if recording else None),
                 )
-            except SayitoutError as exc:
-                self._emit(ev.SessionFailed(exc.message, exc.hint, exc.title))
+            except Exception as exc:  # the answer is saved; a failed follow-up ends them
+                log.exception("scoring a follow-up of %s failed", question.id)
+                self._emit(ev.Notice(f"The follow-up reply could not be scored: {exc}"))
                 break
             score = with_follow_up(score, result)
             self._store_rescore(attempt_id, score)
             self._emit(ev.FollowUpScored(self._index, score.follow_ups[-1]))
         return score
 
-    def _follow_up_reply(self, question, text: str) -> tuple[Any, Recording | None]:
+    def _follow_up_reply(
+        self, question: Question, text: str
+    ) -> tuple[Transcript | None, Recording | None]:
         """The reply to a follow-up: recorded when answers are spoken (the next --mic-file),
         else typed. ``(None, None)`` when the candidate passes or moves on."""
         heard = None
@@ -625,24 +716,27 @@ class SessionEngine:
         if self.phase not in (Phase.NO_SPEECH, Phase.AWAITING_ANSWER):
             self._set_phase(Phase.AWAITING_ANSWER)
         while True:
-            name, arg = self._next_command()
-            if name == "typed":
-                typed = _typed_transcript(arg)
-                if not typed.is_empty:
-                    return typed, None
-                self._emit(ev.Notice("The typed reply was empty: type it again, or pass (p)."))
-            elif name in ("record", "again"):
-                heard = self._record_answer(question, FOLLOW_UP_ANSWER_S)
-                if heard is not None:
-                    return heard
-            elif name == "replay":
-                before = self.phase
-                self._speak("follow_up", text)
-                self._set_phase(before)
-            elif name in ("pass", "next"):
-                return None, None
+            match self._next_command():
+                case _Typed(text=typed_text):
+                    typed = _typed_transcript(typed_text)
+                    if not typed.is_empty:
+                        return typed, None
+                    self._emit(ev.Notice("The typed reply was empty: type it again, or pass."))
+                case _Record():
+                    self._rec_cancel.clear()
+                    heard = self._record_answer(question, FOLLOW_UP_ANSWER_S)
+                    if heard is not None:
+                        return heard
+                case _Replay():
+                    before = self.phase
+                    self._speak("follow_up", text)
+                    self._set_phase(before)
+                case _Pass() | _Next():
+                    return None, None
+                case _:
+                    pass  # corrections and model answers wait until the follow-up is done
 
-    def _pass(self, question) -> None:
+    def _pass(self, question: Question) -> None:
         if self._last is not None:
             self._emit(ev.Notice("This question is already answered: press n for the next one."))
             self._set_phase(Phase.FEEDBACK)
@@ -650,7 +744,7 @@ class SessionEngine:
         try:
             rubric = self.services.bank.rubric(question.id)
         except SayitoutError as exc:
-            self._emit(ev.SessionFailed(exc.message, exc.hint, exc.title))
+            self._fail(exc)
             return
         from sayitout.speech.transcript import Transcript
 
@@ -660,34 +754,63 @@ class SessionEngine:
         self._answered(question, transcript, score, attempt_id, None, passed=True)
 
     def _stored_name(self, path: Path | None) -> str | None:
+        """A follow-up recording as the store refers to recordings (relative when inside)."""
         if path is None:
             return None
-        store = self.services.store if self.services.store_opener else None
-        root = getattr(store, "recordings_dir", None)
+        root = getattr(self._store, "recordings_dir", None)
         if root is not None:
             with contextlib.suppress(ValueError):
                 return str(Path(path).relative_to(root))
         return str(path)
 
-    def _store_rescore(self, attempt_id: int | None, score) -> None:
-        store = self.services.store if self.services.store_opener else None
+    def _store_rescore(self, attempt_id: int | None, score: AnswerScore) -> None:
+        store = self._store
         if store is None or attempt_id is None:
             return
         try:
             store.rescore(attempt_id, score)
         except SayitoutError as exc:
-            self._emit(ev.SessionFailed(exc.message, exc.hint, exc.title))
+            self._fail(exc)
+
+    def _save_unscored(
+        self,
+        question: Question,
+        transcript: Transcript,
+        recording: Recording | None,
+        reason: str,
+    ) -> None:
+        """Keep an answer whose scoring failed: saved with its transcript and recording,
+        its score marked failed with the reason (a rescore replaces it), and go on."""
+        from sayitout.scoring.result import AnswerScore
+
+        try:
+            version = self.services.bank.rubric(question.id).version
+        except SayitoutError:
+            version = 1
+        placeholder = AnswerScore.not_scored(question.id, transcript.text, reason, version)
+        attempt_id = self._save(question, transcript, placeholder, recording)
+        self._tries[question.id] = self._tries.get(question.id, 0) + 1
+        kept = "saved" if attempt_id is not None else "kept on screen only"
+        self._emit(ev.AnswerNotScored(self._index, question, transcript, reason, attempt_id))
+        self._emit(
+            ev.SessionFailed(
+                f"Your answer was {kept}, but it could not be scored: {reason}",
+                "try again, type it (t), or go on; a saved answer can be rescored later",
+                "Answer not scored",
+            )
+        )
+        self._settle()
 
     def _save(
         self,
-        question,
-        transcript,
-        score,
+        question: Question,
+        transcript: Transcript,
+        score: AnswerScore,
         recording: Recording | None,
         *,
         ended_by: str | None = None,
     ) -> int | None:
-        store = self.services.store if self.services.store_opener else None
+        store = self._store
         if store is None:
             return None
         self._emit(ev.Processing("saving"))
@@ -702,13 +825,13 @@ class SessionEngine:
                 transcript.model,
                 score.embedding_model or self.services.scorer.model_name,
                 score.rubric_version,
-                ended_by=ended_by or (recording.reason.value if recording else "typed"),
+                ended_by=ended_by or (recording.ended_by.value if recording else "typed"),
             )
         except SayitoutError as exc:
-            self._emit(ev.SessionFailed(exc.message, exc.hint, exc.title))
+            self._fail(exc)
             return None
 
-    def _rescore(self, question, text: str) -> None:
+    def _rescore(self, question: Question, text: str) -> None:
         last = self._last
         if last is None:
             self._score_and_save(question, _typed_transcript(text), None)
@@ -720,19 +843,26 @@ class SessionEngine:
             return
         corrected = _corrected_transcript(last.transcript, text)
         score = self._score(question, corrected)
-        if score is None:
+        if isinstance(score, str):
+            self._fail(
+                SayitoutError(
+                    f"The corrected answer could not be scored: {score}",
+                    "the earlier score is kept",
+                ),
+                "Not rescored",
+            )
             self._set_phase(Phase.FEEDBACK)
             return
         covered = {kp.id for kp in score.key_points if kp.status == "covered"}
         for follow_up in last.score.follow_ups:  # the follow-up turns still happened
             if follow_up.key_point_id not in covered:
                 score = with_follow_up(score, follow_up)
-        store = self.services.store if self.services.store_opener else None
+        store = self._store
         if store is not None and last.attempt_id is not None:
             try:
                 store.rescore(last.attempt_id, score, corrected_text=text)
             except SayitoutError as exc:
-                self._emit(ev.SessionFailed(exc.message, exc.hint, exc.title))
+                self._fail(exc)
         for i in range(len(self.attempts) - 1, -1, -1):
             if self.attempts[i].question.id == question.id:
                 old = self.attempts[i]
@@ -752,7 +882,7 @@ class SessionEngine:
         self._emit(self._last)
         self._set_phase(Phase.FEEDBACK)
 
-    def _model_answer(self, question, speak: bool) -> None:
+    def _model_answer(self, question: Question, speak: bool) -> None:
         rubric = self.services.bank.rubric(question.id)
         self._emit(ev.ModelAnswerShown(question.id, rubric.model_answer))
         if speak:
@@ -761,7 +891,7 @@ class SessionEngine:
             self._set_phase(before)
 
     def _load_previous(self, question_id: str) -> ev.PreviousAttempt | None:
-        store = self.services.store if self.services.store_opener else None
+        store = self._store
         if store is None:
             return None
         try:
@@ -770,14 +900,12 @@ class SessionEngine:
             return None
         if record is None:
             return None
-        score = getattr(record, "answer_score", None) or getattr(record, "score", None)
-        if score is None or not hasattr(score, "key_points"):
-            return None
+        score = record.answer_score
         missed = tuple(kp.text for kp in score.key_points if kp.status != "covered")
-        return ev.PreviousAttempt(score.score, getattr(record, "created_at", None), missed)
+        return ev.PreviousAttempt(score.score, record.created_at, missed)
 
 
-def passed_score(rubric, embedding_model: str = ""):
+def passed_score(rubric: Rubric, embedding_model: str = "") -> AnswerScore:
     """The score of a pass: nothing said, every key point missed, 0 (FSRS: Again)."""
     from sayitout.scoring.result import AnswerScore, KeyPointResult
 
@@ -798,13 +926,13 @@ def passed_score(rubric, embedding_model: str = ""):
     )
 
 
-def _typed_transcript(text: str):
+def _typed_transcript(text: str) -> Transcript:
     from sayitout.speech.transcript import Transcript
 
     return Transcript.typed(text)
 
 
-def _corrected_transcript(original, text: str):
+def _corrected_transcript(original: Transcript, text: str) -> Transcript:
     """The corrected text. The word timings stay: they describe how the answer was
     delivered (pace, pauses), which a corrected spelling does not change."""
     from sayitout.speech.transcript import Transcript
@@ -820,28 +948,16 @@ def _corrected_transcript(original, text: str):
     )
 
 
-def _previous_session_mean(store, session_id: int, deck: str) -> float | None:
+def _previous_session_mean(store: Store, session_id: int, deck: str) -> float | None:
     """The mean score of the latest earlier session on the same deck with scored attempts."""
     try:
         records = store.sessions(deck=deck, include_cli=False)
-    except (SayitoutError, TypeError, AttributeError):
+    except SayitoutError:
         return None
     earlier = [
-        r
-        for r in records
-        if r.id is not None and r.id < session_id and getattr(r, "mean_score", None) is not None
+        r for r in records if r.id is not None and r.id < session_id and r.mean_score is not None
     ]
     if not earlier:
         return None
-    return float(max(earlier, key=lambda r: r.id).mean_score)
-
-
-def _accepts(func: Callable, name: str) -> bool:
-    """Whether ``func`` takes a keyword argument ``name`` (older sources do not)."""
-    import inspect
-
-    try:
-        params = inspect.signature(func).parameters
-    except (TypeError, ValueError):
-        return False
-    return name in params or any(p.kind is p.VAR_KEYWORD for p in params.values())
+    latest = max(earlier, key=lambda r: r.id or 0)
+    return float(latest.mean_score) if latest.mean_score is not None else None

@@ -11,7 +11,9 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from enum import StrEnum
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
+
+from sayitout.speech.recording import StopReason as StopReason  # named with the events
 
 if TYPE_CHECKING:
     from sayitout.bank.models import Question
@@ -33,14 +35,6 @@ class Phase(StrEnum):
     FEEDBACK = "feedback"
     NO_SPEECH = "no_speech"
     FINISHED = "finished"
-
-
-class StopReason(StrEnum):
-    KEY = "key"
-    SILENCE = "silence"
-    TIME_LIMIT = "time_limit"
-    END_OF_INPUT = "end_of_input"
-    CANCELLED = "cancelled"
 
 
 @dataclass(frozen=True)
@@ -259,6 +253,18 @@ class InterviewFinished(Event):
 
 
 @dataclass(frozen=True)
+class AnswerNotScored(Event):
+    """Scoring this answer failed; it was saved (``attempt_id``) with its transcript and
+    recording, its score marked failed with ``reason``, and the session goes on."""
+
+    index: int
+    question: Question
+    transcript: Transcript
+    reason: str
+    attempt_id: int | None
+
+
+@dataclass(frozen=True)
 class NoSpeechHeard(Event):
     index: int
     recording_path: Path | None
@@ -293,4 +299,4 @@ class Attempted:
     score: AnswerScore
     attempt_id: int | None
     typed: bool = False
-    extra: dict = field(default_factory=dict)
+    extra: dict[str, Any] = field(default_factory=dict)

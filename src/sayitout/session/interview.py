@@ -28,7 +28,16 @@ from typing import Any
 
 from sayitout.errors import SayitoutError, UsageError
 from sayitout.session import events as ev
-from sayitout.session.engine import Listener, SessionEngine, _typed_transcript
+from sayitout.session.engine import (
+    Listener,
+    SessionEngine,
+    _Next,
+    _Pass,
+    _Record,
+    _Replay,
+    _Typed,
+    _typed_transcript,
+)
 from sayitout.session.events import Attempted, Phase
 from sayitout.session.interview_report import (
     InterviewReport,
@@ -207,10 +216,8 @@ class InterviewEngine(SessionEngine):
         self._emit(ev.QuestionShown(self._index, len(self.questions), question, self.deck, limit))
         self._rec_cancel.clear()
         if self._typed_only is None:
-            prepare = getattr(self.services.microphones, "prepare", None)
-            if prepare is not None:
-                with contextlib.suppress(Exception):  # the recorder reports a real fault
-                    prepare()
+            with contextlib.suppress(Exception):  # the recorder reports a real fault
+                self.services.microphones.prepare()
         try:
             self._speak("question", question.text)
             if self._think() and self._can_record():
@@ -221,15 +228,13 @@ class InterviewEngine(SessionEngine):
                         return
             self._await_answer(question, limit)
         finally:
-            release = getattr(self.services.microphones, "release", None)
-            if release is not None:
-                release()
+            self.services.microphones.release()  # opened early and not used: closed again
 
     def _can_record(self) -> bool:
         if self._typed_only is not None:
             self._set_phase(Phase.AWAITING_ANSWER)
             return False
-        if getattr(self.services.microphones, "remaining", 1) == 0:
+        if self.services.microphones.remaining == 0:
             self._out_of_sources()
             return False
         return True
@@ -257,31 +262,31 @@ class InterviewEngine(SessionEngine):
         if self.phase not in (Phase.NO_SPEECH, Phase.AWAITING_ANSWER):
             self._set_phase(Phase.AWAITING_ANSWER)
         while True:
-            name, arg = self._next_command()
-            if name == "typed":
-                typed = _typed_transcript(arg)
-                if typed.is_empty:
-                    self._emit(ev.Notice("The typed answer was empty: type it again, or pass."))
+            match self._next_command():
+                case _Typed(text=text):
+                    typed = _typed_transcript(text)
+                    if typed.is_empty:
+                        self._emit(ev.Notice("The typed answer was empty: type it again, or pass."))
+                        continue
+                    self._score_and_save(question, typed, None)
+                case _Record():
+                    self._rec_cancel.clear()
+                    if not self._can_record():
+                        continue
+                    heard = self._record_answer(question, limit)
+                    if heard is None:
+                        continue
+                    self._score_and_save(question, *heard)
+                case _Pass():
+                    self._pass(question)
+                case _Next():
+                    return  # left unanswered: counts 0 in the report
+                case _Replay():
+                    before = self.phase
+                    self._speak("question", question.text)
+                    self._set_phase(before)
+                case _:  # no feedback, corrections or model answers until the report
                     continue
-                self._score_and_save(question, typed, None)
-            elif name in ("record", "again"):
-                self._rec_cancel.clear()
-                if not self._can_record():
-                    continue
-                heard = self._record_answer(question, limit)
-                if heard is None:
-                    continue
-                self._score_and_save(question, *heard)
-            elif name == "pass":
-                self._pass(question)
-            elif name == "next":
-                return  # left unanswered: counts 0 in the report
-            elif name == "replay":
-                before = self.phase
-                self._speak("question", question.text)
-                self._set_phase(before)
-            else:  # no feedback, corrections or model answers until the report
-                continue
             if self._last is not None:
                 return
 
@@ -306,7 +311,7 @@ class InterviewEngine(SessionEngine):
         )
 
     def _finish(self, quit_early: bool) -> None:
-        store = self.services.store if self.services.store_opener else None
+        store = self._store
         previous = None
         if store is not None:
             previous = previous_interview(store, self.deck, self.session_id)

@@ -11,7 +11,9 @@ from typing import TYPE_CHECKING, Literal
 from sayitout.errors import UsageError
 
 if TYPE_CHECKING:
+    from sayitout.bank.loader import Bank
     from sayitout.bank.models import Question
+    from sayitout.store import Store
 
 Order = Literal["due", "random", "in-order"]
 ORDERS: tuple[Order, ...] = ("due", "random", "in-order")
@@ -53,7 +55,9 @@ class SessionPlan:
         return float(min(limit, max_answer_s))
 
 
-def pick_questions(bank, plan: SessionPlan, store=None, now: datetime | None = None) -> list:
+def pick_questions(
+    bank: Bank, plan: SessionPlan, store: Store | None = None, now: datetime | None = None
+) -> list[Question]:
     """Choose the session's questions from ``bank`` following ``plan``.
 
     ``due`` order uses the spaced-repetition schedule when a store is there
@@ -80,13 +84,9 @@ def pick_questions(bank, plan: SessionPlan, store=None, now: datetime | None = N
     return chosen[: plan.count]
 
 
-def _due_order(store, questions: list, now: datetime) -> list:
-    try:
-        from sayitout.schedule import due_questions
-    except ImportError:  # scheduling not available: keep bank order
-        return questions
-    ordered = due_questions(store, questions, now)
-    # ``due_questions`` may return questions or (question, due) pairs; accept both.
-    result = [item[0] if isinstance(item, tuple) else item for item in ordered]
+def _due_order(store: Store, questions: list[Question], now: datetime) -> list[Question]:
+    from sayitout.schedule import due_questions
+
+    result = due_questions(store, questions, now)
     seen = {q.id for q in result}
     return result + [q for q in questions if q.id not in seen]

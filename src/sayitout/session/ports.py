@@ -1,52 +1,75 @@
-"""The narrow interfaces the engine drives.
+"""The interfaces the engine drives, implemented directly by the speech and scoring
+packages (no adapters) and by the tests' stand-ins.
 
-The engine depends on these shapes only; :mod:`sayitout.session.wiring` adapts the
-real speech, scoring and storage packages to them, and tests can pass simple
-stand-ins. Keeping them small keeps the engine readable and testable.
+One name per concept, the same on both sides of the boundary:
+
+- :class:`Speaker` reads text aloud (``sayitout.speech.tts``: piper, pyttsx3, silent);
+- :class:`Microphones` hands out one :class:`AnswerSource` per answer turn
+  (``sayitout.speech.microphones``: the live microphone or ``--mic-file``);
+- :class:`Transcriber` turns speech into a :class:`~sayitout.speech.transcript.Transcript`,
+  and :class:`IncrementalTranscriber` does it for one answer while it is recorded
+  (``sayitout.speech.asr``);
+- :class:`AnswerScorer` grades an answer against its rubric (``sayitout.scoring``).
+
+Methods with a body are optional: a class that subclasses the Protocol inherits the
+no-op, so the engine calls them without asking first. Nothing here is heavy to import.
 """
 
 from __future__ import annotations
 
 import threading
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Protocol
-
-from sayitout.session.events import StopReason
 
 if TYPE_CHECKING:
     import numpy as np
 
     from sayitout.bank.models import Rubric
     from sayitout.scoring.result import AnswerScore
+    from sayitout.speech.recording import Recording
     from sayitout.speech.transcript import Transcript
 
-
-class Voice(Protocol):
-    """Reads text aloud; ``speak`` blocks until done or until ``cancel`` is set."""
-
-    def speak(self, text: str, cancel: threading.Event) -> None: ...
-
-    def stop(self) -> None: ...
-
-
-@dataclass(frozen=True)
-class Recording:
-    path: Path | None
-    """The answer's audio on disk (written before this is returned)."""
-    duration_s: float
-    reason: StopReason
-    note: str | None = None
-    """A fault worth telling the candidate (the microphone vanished mid-answer)."""
-    raw: object = None
-    """The recorder's own result (its audio and speech segments), for the transcriber."""
-
-
 LevelCallback = Callable[[float, float], None]
-"""``(level 0..1, elapsed seconds)``."""
-SegmentCallback = Callable[["np.ndarray", float], None]
-"""``(16 kHz mono float32 speech, start offset in seconds)``: a stretch of speech just closed."""
+"""``(level 0..1, elapsed seconds)``, several times a second while recording."""
+SegmentCallback = Callable[[float, "np.ndarray"], None]
+"""``(start offset in seconds, 16 kHz mono float32 speech)``: a stretch of speech closed."""
+PartialCallback = Callable[[str], None]
+"""The words heard so far in the answer being recorded."""
+
+
+class Speaker(Protocol):
+    """Reads text aloud. ``speak`` blocks until done or stopped; ``stop`` works from any
+    thread."""
+
+    backend: str
+    """``piper``, ``pyttsx3`` or ``none``."""
+    notice: str | None
+    """Why this backend is in use when another was asked for (a fallback), else None."""
+
+    def speak(self, text: str, cancel: threading.Event | None = None) -> bool:
+        """Say it; True if it was said to the end, False if stopped or cancelled."""
+        ...
+
+    def stop(self) -> None:
+        """Stop speaking at once."""
+        ...
+
+    def prepare(self) -> None:
+        """Start loading the voice in the background (returns at once)."""
+        return None
+
+    def warm_up(self) -> None:
+        """Load the voice now, so a broken one is reported before the first question."""
+        return None
+
+    def warm(self, texts: list[str]) -> None:
+        """Synthesise these texts ahead, in the background, so speaking starts at once."""
+        return None
+
+    def close(self) -> None:
+        """Stop speaking and end background work."""
+        return None
 
 
 class AnswerSource(Protocol):
@@ -63,10 +86,12 @@ class AnswerSource(Protocol):
         cancel: threading.Event,
         on_level: LevelCallback,
         on_segment: SegmentCallback,
-        on_start: Callable[[], None] | None = None,
+        on_start: Callable[[], None],
     ) -> Recording:
-        """Record one answer; ``on_start()`` when its first audio arrives (optional:
-        a source whose ``record`` has no ``on_start`` is taken to listen at once)."""
+        """Record one answer into ``path`` (on disk before this returns).
+
+        ``on_start()`` when the answer's first audio is kept: the moment to say
+        "listening"."""
         ...
 
 
@@ -81,30 +106,70 @@ class Microphones(Protocol):
         """The source for the next answer, or None when there is none left."""
         ...
 
+    @property
+    def checked(self) -> bool:
+        """Whether :meth:`unavailable` can answer without opening the sound system."""
+        return True
 
-class LiveTranscription(Protocol):
-    """Transcribes an answer while it is being recorded."""
+    @property
+    def remaining(self) -> int | None:
+        """How many answers are left to play (files), None when there is no end."""
+        return None
 
-    def add_segment(self, audio: np.ndarray, start_s: float) -> None: ...
+    def prepare(self) -> None:
+        """Open the microphone for the next answer now (while the question is read)."""
+        return None
 
-    def finish(self, recording: Recording) -> Transcript: ...
+    def release(self) -> None:
+        """Close a microphone opened by :meth:`prepare` and not used."""
+        return None
 
-    def cancel(self) -> None: ...
+
+class IncrementalTranscriber(Protocol):
+    """Transcribes one answer while it is being recorded."""
+
+    def add_segment(self, start_s: float, audio: np.ndarray) -> None:
+        """A closed stretch of speech (a :data:`SegmentCallback`)."""
+        ...
+
+    def finish(self, *, duration: float | None = None) -> Transcript:
+        """Wait for the last stretch and return the whole answer's transcript."""
+        ...
+
+    def cancel(self) -> None:
+        """Stop at once; nothing is returned."""
+        ...
 
 
-class Recognizer(Protocol):
-    model_name: str
+class Transcriber(Protocol):
+    """Speech recognition, one model."""
 
-    def load(self) -> None: ...
+    @property
+    def model_name(self) -> str: ...
 
-    def start(
-        self, terms: Sequence[str], on_partial: Callable[[str], None]
-    ) -> LiveTranscription: ...
+    def warm_up(self) -> None:
+        """Load the model (and run it once), so the first answer is not slower."""
+        ...
+
+    def live(
+        self, terms: Sequence[str], on_partial: PartialCallback | None = None
+    ) -> IncrementalTranscriber:
+        """Start transcribing one answer (``terms``: the rubric's words to listen for)."""
+        ...
+
+    def transcribe(self, audio: np.ndarray, *, terms: Iterable[str] = ()) -> Transcript:
+        """Transcribe a whole recording at once (crash recovery, rescoring a file)."""
+        ...
 
 
 class AnswerScorer(Protocol):
-    model_name: str
+    """Grades answers against rubrics."""
 
-    def load(self) -> None: ...
+    @property
+    def model_name(self) -> str: ...
+
+    def warm_up(self) -> None:
+        """Load the model (and run it once)."""
+        ...
 
     def score(self, rubric: Rubric, answer: Transcript | str) -> AnswerScore: ...

@@ -9,6 +9,7 @@ from statistics import mean
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
+    from sayitout.bank.models import Question
     from sayitout.session.events import Attempted
 
 
@@ -71,7 +72,7 @@ def _avg(values: Sequence[float]) -> float | None:
 def summarise(
     session_id: int | None,
     deck: str,
-    questions: Sequence,
+    questions: Sequence[Question],
     attempts: Sequence[Attempted],
     previous_mean: float | None = None,
     asked: int | None = None,

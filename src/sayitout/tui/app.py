@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, ClassVar
@@ -69,6 +70,8 @@ class SayitoutApp(App):
         self._recovery_deferred = False
         self._models_started = False
         self._models_timer: Timer | None = None
+        self._models_cancel = threading.Event()
+        """Set when new settings replace the services whose models are loading."""
         self.theme = _THEMES[settings.theme]
 
     # --- start-up --------------------------------------------------------------------------
@@ -106,7 +109,8 @@ class SayitoutApp(App):
     @work(thread=True, exclusive=True, exit_on_error=False, group="models")
     def load_models(self) -> None:
         """Check the microphone and load the models while the first screen is in use."""
-        self.services.warm_up(lambda event: self.post_message(ModelEvent(event)))
+        services, cancel = self.services, self._models_cancel
+        services.warm_up(lambda event: self.post_message(ModelEvent(event)), cancel)
 
     # --- answers recorded by an earlier run but never scored -------------------------------
 
@@ -196,7 +200,7 @@ class SayitoutApp(App):
 
     @on(RecoveryDone)
     def _recovery_done(self, message: RecoveryDone) -> None:
-        from sayitout.tui.recovery import recovery_report
+        from sayitout.recovery import recovery_report
 
         self.recovery_status = None
         if message.error is not None:
@@ -344,6 +348,8 @@ class SayitoutApp(App):
         except SayitoutError as exc:
             self.show_error(exc.title, exc.message, exc.hint)
             return
+        self._models_cancel.set()  # the old models stop loading at their next step
+        self._models_cancel = threading.Event()
         old.close()
         self.theme = _THEMES[settings.theme]
         self.model_status.clear()
@@ -380,7 +386,7 @@ def make_app(
             fixed.settings = new_settings
             return fixed
     else:
-        from sayitout.session.wiring import build_services
+        from sayitout.app_factory import build_services
 
         # --mic-file and --tts hold for the whole run, even after settings change.
         def factory(new_settings: Settings) -> SessionServices:

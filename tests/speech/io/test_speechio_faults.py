@@ -19,6 +19,7 @@ from sayitout.speech.audio import (
     check_audio,
 )
 from sayitout.speech.audio import devices as dev
+from support.audio import answer_path
 
 
 class _NoPortAudio:
@@ -56,8 +57,8 @@ def test_no_portaudio_in_doctor(no_portaudio):
 def test_file_microphone_works_without_portaudio(no_portaudio, tmp_path):
     path = tmp_path / "a.wav"
     sf.write(path, np.zeros(16000, np.float32), 16000)
-    r = AnswerRecorder(FileMicrophone(path, speed=0), AudioSettings()).record()
-    assert r.ended_by == "eof" and r.duration == pytest.approx(1.0, abs=0.01)
+    r = AnswerRecorder(FileMicrophone(path, speed=0), AudioSettings()).record(path=answer_path())
+    assert r.ended_by == "end_of_input" and r.duration_s == pytest.approx(1.0, abs=0.01)
 
 
 def _fake_devices(monkeypatch, devices):

@@ -26,6 +26,7 @@ from sayitout.speech.audio import (
     list_devices,
 )
 from sayitout.speech.tts import make_speaker
+from support.audio import answer_path
 
 pytestmark = pytest.mark.audio
 SR = 16_000
@@ -63,7 +64,7 @@ def record_while(play, settings: AudioSettings, **kw):
         **kw,
     )
     out: dict = {}
-    t = threading.Thread(target=lambda: out.setdefault("r", rec.record()))
+    t = threading.Thread(target=lambda: out.setdefault("r", rec.record(path=answer_path())))
     t.start()
     assert ready.wait(10), "no audio came from the microphone"
     time.sleep(0.2)
@@ -98,7 +99,7 @@ def test_played_answer_is_recorded_and_ends_on_silence(audio_loop, answer_audio)
     assert r.ended_by == "silence"
     # ended 2.5 s after the last word (measured on the recording itself: a loaded machine
     # may drop input blocks, so wall-clock lengths are not compared)
-    assert 2.5 - 0.2 - 0.1 <= r.duration - r.segments[-1].end_s <= 2.5 + 0.1
+    assert 2.5 - 0.2 - 0.1 <= r.duration_s - r.segments[-1].end_s <= 2.5 + 0.1
     assert r.path.is_file() and sf.info(str(r.path)).frames == r.audio.size
     assert r.peak_dbfs > -12
     assert max(levels) > -30
@@ -109,7 +110,9 @@ def test_played_answer_is_recorded_and_ends_on_silence(audio_loop, answer_audio)
     assert covered > 0.85 * speech_s - 1.5
     # as much speech came back as was played (VAD-measured on both sides; gaps from
     # playback underruns on a busy machine are a few ms each and do not matter here)
-    played = AnswerRecorder(ArrayMicrophone(answer_audio, speed=0), settings).record()
+    played = AnswerRecorder(ArrayMicrophone(answer_audio, speed=0), settings).record(
+        path=answer_path()
+    )
     assert r.speech_s == pytest.approx(played.speech_s, rel=0.25)
 
 
@@ -202,7 +205,7 @@ def test_file_microphone_loop(audio_loop, tmp_path, answer_audio):
         on_segment=lambda s, a: segs.append((s, a)),
     )
     t0 = time.monotonic()
-    r = rec.record()
+    r = rec.record(path=answer_path())
     assert time.monotonic() - t0 > 0.9 * (answer_audio.size / SR + 2.0)  # real time
     assert r.ended_by == "silence" and len(segs) >= 2  # the 1.5 s pause splits
     try:
@@ -213,7 +216,7 @@ def test_file_microphone_loop(audio_loop, tmp_path, answer_audio):
     inc = IncrementalTranscriber(transcriber)
     for start, audio in segs:
         inc.add_segment(start, audio)
-    text = inc.finish(duration=r.duration).text.lower()
+    text = inc.finish(duration=r.duration_s).text.lower()
     assert "batch" in text and "parallel" in text
 
 
@@ -240,7 +243,7 @@ def test_sound_server_dying_mid_answer_keeps_the_recording(audio_loop, tmp_path)
             MicrophoneSource(_loop_device()), AudioSettings(max_answer_s=30), on_start=ready.set
         )
         out: dict = {}
-        t = threading.Thread(target=lambda: out.setdefault("r", rec.record()))
+        t = threading.Thread(target=lambda: out.setdefault("r", rec.record(path=answer_path())))
         t.start()
         assert ready.wait(10)
         time.sleep(1.0)
@@ -249,9 +252,9 @@ def test_sound_server_dying_mid_answer_keeps_the_recording(audio_loop, tmp_path)
         t.join(15)
         assert not t.is_alive()
         r = out["r"]
-        assert r.ended_by == "device-lost" and "stopped sending audio" in r.error
+        assert r.ended_by == "device_lost" and "stopped sending audio" in r.error
         assert time.monotonic() - t0 < 3.0  # noticed within the stall timeout
-        assert r.duration >= 0.9
+        assert r.duration_s >= 0.9
         assert sf.info(str(r.path)).frames == r.audio.size  # kept on disk
     finally:
         subprocess.run([str(script), "stop"], env=env, capture_output=True, timeout=60)

@@ -18,6 +18,7 @@ from sayitout.speech.audio import (
     FileMicrophone,
     Recording,
 )
+from support.audio import answer_path
 
 SR = 16_000
 
@@ -44,7 +45,7 @@ def record(audio, settings=None, **kw) -> tuple[Recording, list]:
         on_segment=lambda s, a: segments.append((s, a)),
         **kw,
     )
-    return rec.record(), segments
+    return rec.record(path=answer_path()), segments
 
 
 def test_ends_on_silence_after_speech_not_during_thinking_pause(answer):
@@ -52,14 +53,14 @@ def test_ends_on_silence_after_speech_not_during_thinking_pause(answer):
     r, _ = record(audio, AudioSettings(silence_timeout_s=4.0))
     assert r.ended_by == "silence"
     # ended about 4 s after the last word, not in the 2 s pause
-    assert speech_end + 3.5 <= r.duration <= speech_end + 4.6
+    assert speech_end + 3.5 <= r.duration_s <= speech_end + 4.6
 
 
 def test_shorter_timeout_cuts_during_the_pause(answer):
     audio, (_, first_end, second_start, _) = answer
     r, _ = record(audio, AudioSettings(silence_timeout_s=1.0))
     assert r.ended_by == "silence"
-    assert first_end < r.duration < second_start
+    assert first_end < r.duration_s < second_start
 
 
 def test_segments_cover_the_speech_with_pre_roll(answer):
@@ -86,7 +87,7 @@ def test_flac_written_before_return(answer):
     assert sr == SR
     assert data.size == r.audio.size
     np.testing.assert_allclose(data, r.audio, atol=2 / 32768)
-    assert r.duration == pytest.approx(data.size / SR)
+    assert r.duration_s == pytest.approx(data.size / SR)
     # the candidate's voice: readable by its owner only
     assert stat.S_IMODE(r.path.stat().st_mode) == 0o600
 
@@ -94,24 +95,24 @@ def test_flac_written_before_return(answer):
 def test_max_duration(answer):
     audio, _ = answer
     r, _ = record(audio, AudioSettings(max_answer_s=5.0))
-    assert r.ended_by == "max"
-    assert r.duration == pytest.approx(5.0, abs=0.01)
+    assert r.ended_by == "time_limit"
+    assert r.duration_s == pytest.approx(5.0, abs=0.01)
 
 
 def test_max_answer_override(answer):
     audio, _ = answer
     rec = AnswerRecorder(ArrayMicrophone(audio, speed=0), AudioSettings())
-    r = rec.record(max_answer_s=2.5)
-    assert r.ended_by == "max" and r.duration == pytest.approx(2.5, abs=0.01)
+    r = rec.record(path=answer_path(), max_answer_s=2.5)
+    assert r.ended_by == "time_limit" and r.duration_s == pytest.approx(2.5, abs=0.01)
 
 
 def test_eof_ends_like_a_key_press_and_keeps_the_tail(say, quiet):
     audio = np.concatenate([quiet(0.5), say("Use gradient clipping.")])  # ends mid-speech
     r, segs = record(audio)
-    assert r.ended_by == "eof"
+    assert r.ended_by == "end_of_input"
     assert len(segs) == 1 and r.segments[-1].final
     start, seg_audio = segs[0]
-    assert start + seg_audio.size / SR == pytest.approx(r.duration, abs=0.01)
+    assert start + seg_audio.size / SR == pytest.approx(r.duration_s, abs=0.01)
 
 
 class _Counting(ArrayMicrophone):
@@ -133,9 +134,9 @@ def test_key_press_stops_and_keeps_speech(answer):
     stop = threading.Event()
     segs = []
     rec = AnswerRecorder(_Counting(audio, stop, 40), on_segment=lambda s, a: segs.append(s))
-    r = rec.record(stop=stop)
+    r = rec.record(path=answer_path(), stop=stop)
     assert r.ended_by == "key"
-    assert r.duration == pytest.approx(40 * 0.064, abs=0.07)
+    assert r.duration_s == pytest.approx(40 * 0.064, abs=0.07)
     assert segs and r.segments[-1].final  # speech in progress handed on as the tail
 
 
@@ -144,8 +145,8 @@ def test_cancel_hands_nothing_on(answer):
     cancel = threading.Event()
     segs = []
     rec = AnswerRecorder(_Counting(audio, cancel, 40), on_segment=lambda s, a: segs.append(s))
-    r = rec.record(cancel=cancel)
-    assert r.ended_by == "cancel"
+    r = rec.record(path=answer_path(), cancel=cancel)
+    assert r.ended_by == "cancelled"
     assert segs == []
     assert r.path.is_file()  # what was said is still on disk
 
@@ -156,21 +157,21 @@ def test_level_callback_is_rate_limited_and_tracks_speech(answer):
     rec = AnswerRecorder(
         ArrayMicrophone(audio, speed=0), on_level=levels.append, level_interval_s=0.0
     )
-    r = rec.record()
+    r = rec.record(path=answer_path())
     assert len(levels) > 20
     assert max(levels) > -30 and min(levels) < -50  # speech vs room noise
     assert r.peak_dbfs > -10
     few: list[float] = []
     AnswerRecorder(
         ArrayMicrophone(audio, speed=0), on_level=few.append, level_interval_s=3600
-    ).record()
+    ).record(path=answer_path())
     assert len(few) <= 1
 
 
 def test_no_speech_timeout(quiet, room):
     r, segs = record(room(8.0), no_speech_timeout_s=3.0)
     assert r.ended_by == "silence" and segs == []
-    assert r.duration == pytest.approx(3.0, abs=0.1)
+    assert r.duration_s == pytest.approx(3.0, abs=0.1)
     assert not r.has_speech
 
 
@@ -190,10 +191,10 @@ def test_device_lost_keeps_what_was_recorded(answer):
     audio, _ = answer
     segs = []
     rec = AnswerRecorder(_Vanishing(audio, 50), on_segment=lambda s, a: segs.append(s))
-    r = rec.record()
-    assert r.ended_by == "device-lost"
+    r = rec.record(path=answer_path())
+    assert r.ended_by == "device_lost"
     assert "stopped sending audio" in (r.error or "")
-    assert r.duration == pytest.approx(50 * 0.064, abs=0.01)
+    assert r.duration_s == pytest.approx(50 * 0.064, abs=0.01)
     assert sf.info(str(r.path)).frames == r.audio.size
     assert segs  # the speech so far still goes to the transcriber
 
@@ -204,7 +205,9 @@ def test_a_failing_segment_consumer_does_not_lose_the_recording(answer):
     def broken(start, a):
         raise RuntimeError("consumer bug")
 
-    r = AnswerRecorder(ArrayMicrophone(audio, speed=0), on_segment=broken).record()
+    r = AnswerRecorder(ArrayMicrophone(audio, speed=0), on_segment=broken).record(
+        path=answer_path()
+    )
     assert r.ended_by == "silence" and len(r.segments) == 2
 
 
@@ -214,8 +217,8 @@ def test_ten_minute_answer(say, room):
     reps = int(600 * SR / block.size) + 1
     audio = np.tile(block, reps)[: 600 * SR] + room(600.0)
     r, segs = record(audio.astype(np.float32), AudioSettings(max_answer_s=900))
-    assert r.ended_by == "eof"
-    assert r.duration == pytest.approx(600.0, abs=0.1)
+    assert r.ended_by == "end_of_input"
+    assert r.duration_s == pytest.approx(600.0, abs=0.1)
     assert sf.info(str(r.path)).duration == pytest.approx(600.0, abs=0.1)
     assert len(segs) > 100  # speech kept flowing to the transcriber
 
@@ -227,17 +230,17 @@ def test_file_microphone_runs_in_real_time(tmp_path, say, quiet):
     import time
 
     t0 = time.monotonic()
-    r = AnswerRecorder(FileMicrophone(path, speed=2.0), AudioSettings()).record()
+    r = AnswerRecorder(FileMicrophone(path, speed=2.0), AudioSettings()).record(path=answer_path())
     took = time.monotonic() - t0
-    assert r.ended_by == "eof"
-    assert r.duration == pytest.approx(audio.size / SR, abs=0.07)
+    assert r.ended_by == "end_of_input"
+    assert r.duration_s == pytest.approx(audio.size / SR, abs=0.07)
     assert took >= 0.8 * audio.size / SR / 2.0
 
 
 def test_file_microphone_errors_before_recording(tmp_path):
     bad = tmp_path / "empty.wav"
     bad.write_bytes(b"")
-    rec = AnswerRecorder(FileMicrophone(bad), AudioSettings(), recordings_dir=tmp_path / "rec")
+    rec = AnswerRecorder(FileMicrophone(bad), AudioSettings())
     with pytest.raises(AudioError, match=r"empty\.wav"):
-        rec.record()
+        rec.record(path=answer_path())
     assert not (tmp_path / "rec").exists() or not list((tmp_path / "rec").iterdir())

@@ -17,7 +17,7 @@ import logging
 import queue
 import threading
 import time
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
 import numpy as np
@@ -59,15 +59,24 @@ class IncrementalTranscriber:
 
     Usable directly as the recorder's ``on_segment`` callback::
 
-        inc = IncrementalTranscriber(transcriber, rubric.all_terms())
+        inc = transcriber.live(rubric.all_terms())
         recorder = AnswerRecorder(..., on_segment=inc.add_segment)
-        recording = recorder.record(stop)
-        transcript = inc.finish(duration=recording.duration)
+        recording = recorder.record(stop, path=path)
+        transcript = inc.finish(duration=recording.duration_s)
+
+    ``on_partial(text)`` gets the words heard so far each time a stretch is decoded
+    (from the worker thread; keep it quick).
     """
 
-    def __init__(self, transcriber: Transcriber, terms: Iterable[str] = ()) -> None:
+    def __init__(
+        self,
+        transcriber: Transcriber,
+        terms: Iterable[str] = (),
+        on_partial: Callable[[str], None] | None = None,
+    ) -> None:
         self.transcriber = transcriber
         self.terms = list(terms)
+        self.on_partial = on_partial
         self._queue: queue.Queue[_Piece | object] = queue.Queue()
         self._done: list[_Done] = []
         self._error: BaseException | None = None
@@ -153,6 +162,20 @@ class IncrementalTranscriber:
         self._busy_s += time.perf_counter() - t0
         self._calls += 1
         self._done.append(_Done(start, start + audio.size / SAMPLE_RATE, transcript, len(group)))
+        if self.on_partial is not None and transcript.text.strip():
+            self._report(self.heard())
+
+    def heard(self) -> str:
+        """The words of every stretch decoded so far, in order."""
+        done = sorted(self._done, key=lambda d: d.start_s)
+        return " ".join(d.transcript.text.strip() for d in done if d.transcript.text.strip())
+
+    def _report(self, text: str) -> None:
+        assert self.on_partial is not None
+        try:
+            self.on_partial(text)
+        except Exception:  # a listener's bug must not stop transcription
+            log.exception("on_partial callback failed")
 
     # -- output ----------------------------------------------------------------------
     @property

@@ -32,10 +32,10 @@ import logging
 import math
 import threading
 import time
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -43,6 +43,9 @@ from sayitout.config import AsrSettings
 from sayitout.errors import AudioError, ModelError
 from sayitout.speech.models import ResolvedModel, pick_device, resolve_model
 from sayitout.speech.transcript import Transcript, Word
+
+if TYPE_CHECKING:
+    from sayitout.speech.asr.incremental import IncrementalTranscriber
 
 log = logging.getLogger(__name__)
 
@@ -293,6 +296,15 @@ class Transcriber:
         rng = np.random.default_rng(0)
         noise = (rng.standard_normal(SAMPLE_RATE) * 0.01).astype(np.float32)
         self._run(noise, (), replace(self.options, vad_filter=False), 0.0)
+
+    def live(
+        self, terms: Sequence[str] = (), on_partial: Callable[[str], None] | None = None
+    ) -> IncrementalTranscriber:
+        """Transcribe one answer while it is recorded (see :class:`IncrementalTranscriber`)."""
+        from sayitout.speech.asr.incremental import IncrementalTranscriber
+
+        self.load()
+        return IncrementalTranscriber(self, terms, on_partial)
 
     # -- transcription ---------------------------------------------------------------
     def transcribe(

@@ -8,14 +8,7 @@ need a sound card raise :class:`~sayitout.errors.AudioError` with the fix.
 from sayitout.speech.audio.decode import TARGET_RATE, audio_info, iter_audio_blocks, load_audio
 from sayitout.speech.audio.devices import Device, check_audio, list_devices, resolve_device
 from sayitout.speech.audio.player import PlaybackStream, Player
-from sayitout.speech.audio.recorder import (
-    ENDED_BY,
-    AnswerRecorder,
-    Recording,
-    SpeechSegment,
-    new_recording_path,
-    rms_dbfs,
-)
+from sayitout.speech.audio.recorder import AnswerRecorder, rms_dbfs
 from sayitout.speech.audio.resample import StreamResampler, resample
 from sayitout.speech.audio.sources import (
     ArrayMicrophone,
@@ -26,11 +19,11 @@ from sayitout.speech.audio.sources import (
     MicrophoneSource,
     make_source,
 )
+from sayitout.speech.recording import Recording, SpeechSegment, StopReason
 
 SAMPLE_RATE = TARGET_RATE
 
 __all__ = [
-    "ENDED_BY",
     "SAMPLE_RATE",
     "AnswerRecorder",
     "ArrayMicrophone",
@@ -44,6 +37,7 @@ __all__ = [
     "Player",
     "Recording",
     "SpeechSegment",
+    "StopReason",
     "StreamResampler",
     "audio_info",
     "check_audio",
@@ -51,7 +45,6 @@ __all__ = [
     "list_devices",
     "load_audio",
     "make_source",
-    "new_recording_path",
     "resample",
     "resolve_device",
     "rms_dbfs",

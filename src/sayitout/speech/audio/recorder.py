@@ -1,14 +1,14 @@
 """Record one spoken answer, end it at the right moment, and keep it on disk.
 
-How an answer ends (``Recording.ended_by``):
+How an answer ends (``Recording.ended_by``, a :class:`StopReason`):
 
-- ``key``: the candidate pressed the key (the ``stop`` event was set);
-- ``silence``: speech was heard, then ``silence_timeout_s`` of silence followed;
-- ``max``: the answer reached ``max_answer_s``;
-- ``eof``: a file microphone ran out (treated like a key press);
-- ``cancel``: the ``cancel`` event was set (the caller abandons the answer; the audio
-  is still written, nothing is handed on);
-- ``device-lost``: the microphone stopped sending audio; what came before is kept.
+- ``KEY``: the candidate pressed the key (the ``stop`` event was set);
+- ``SILENCE``: speech was heard, then ``silence_timeout_s`` of silence followed;
+- ``TIME_LIMIT``: the answer reached ``max_answer_s``;
+- ``END_OF_INPUT``: a file microphone ran out (treated like a key press);
+- ``CANCELLED``: the ``cancel`` event was set (the caller abandons the answer; the
+  audio is still written, nothing is handed on);
+- ``DEVICE_LOST``: the microphone stopped sending audio; what came before is kept.
 
 Why the silence timeout defaults to 4 s: in an interview people stop to think in the
 middle of an answer ("so the second reason is... hmm..."), and pauses of 2 to 3 s are
@@ -30,9 +30,7 @@ import math
 import os
 import threading
 import time
-import uuid
 from collections.abc import Callable
-from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -40,14 +38,12 @@ import numpy as np
 
 from sayitout.config import AudioSettings
 from sayitout.errors import StorageError
-from sayitout.locations import ensure_dir, locations
+from sayitout.locations import ensure_dir
 from sayitout.speech.audio.sources import SAMPLE_RATE, AudioSource, DeviceLost, EndOfAudio
+from sayitout.speech.recording import SILENCE_DBFS, Recording, SpeechSegment, StopReason
 from sayitout.speech.vad import Endpointer, Segment, StreamingVad, VadConfig
 
 log = logging.getLogger(__name__)
-
-ENDED_BY = ("key", "silence", "max", "eof", "cancel", "device-lost")
-SILENCE_DBFS = -100.0
 
 
 def rms_dbfs(audio: np.ndarray) -> float:
@@ -58,49 +54,10 @@ def rms_dbfs(audio: np.ndarray) -> float:
     return max(SILENCE_DBFS, 20.0 * math.log10(rms)) if rms > 0 else SILENCE_DBFS
 
 
-@dataclass(frozen=True)
-class SpeechSegment:
-    """A stretch of speech, in seconds from the start of the recording."""
-
-    start_s: float
-    end_s: float
-    final: bool = False
-
-    @property
-    def duration_s(self) -> float:
-        return self.end_s - self.start_s
-
-
-@dataclass
-class Recording:
-    """One recorded answer, already written to ``path``."""
-
-    audio: np.ndarray
-    """16 kHz mono float32, the whole answer from the start of recording."""
-    sample_rate: int
-    path: Path
-    duration: float
-    segments: list[SpeechSegment]
-    ended_by: str
-    speech_s: float = 0.0
-    """Seconds the voice-activity detector judged to be speech."""
-    source: str = ""
-    started_at: datetime = field(default_factory=lambda: datetime.now(UTC))
-    peak_dbfs: float = SILENCE_DBFS
-    error: str | None = None
-    """The message of the fault that ended recording (``device-lost``), if any."""
-
-    @property
-    def has_speech(self) -> bool:
-        return bool(self.segments)
-
-    @property
-    def first_speech_s(self) -> float | None:
-        return self.segments[0].start_s if self.segments else None
-
-
 LevelCallback = Callable[[float], None]
+"""``(input level in dBFS)``."""
 SegmentCallback = Callable[[float, np.ndarray], None]
+"""``(start offset in seconds, 16 kHz mono float32 speech)``: a stretch of speech closed."""
 
 
 class _Chunks:
@@ -133,14 +90,6 @@ class _Chunks:
         if not self.chunks:
             return np.zeros(0, dtype=np.float32)
         return np.concatenate(self.chunks)
-
-
-def new_recording_path(directory: Path | None = None, stem: str | None = None) -> Path:
-    """A fresh ``.flac`` path in the recordings dir (created owner-only)."""
-    directory = ensure_dir(directory or locations().recordings_dir)
-    if stem is None:
-        stem = datetime.now().strftime("%Y%m%d-%H%M%S") + "-" + uuid.uuid4().hex[:6]
-    return directory / f"{stem}.flac"
 
 
 class _FlacWriter:
@@ -198,7 +147,6 @@ class AnswerRecorder:
         source: AudioSource,
         settings: AudioSettings | None = None,
         *,
-        recordings_dir: Path | None = None,
         on_level: LevelCallback | None = None,
         on_segment: SegmentCallback | None = None,
         vad_config: VadConfig | None = None,
@@ -209,7 +157,6 @@ class AnswerRecorder:
     ) -> None:
         self.source = source
         self.settings = settings or AudioSettings()
-        self.recordings_dir = recordings_dir
         self.on_level = on_level
         self.on_segment = on_segment
         self.on_start = on_start
@@ -248,25 +195,25 @@ class AnswerRecorder:
         stop: threading.Event | None = None,
         cancel: threading.Event | None = None,
         *,
-        path: Path | None = None,
+        path: Path,
         max_answer_s: float | None = None,
     ) -> Recording:
-        """Record until the answer ends; return it once the FLAC file is written.
+        """Record until the answer ends into ``path``; return it once the file is written.
 
-        ``path`` defaults to a new file in the recordings dir. ``max_answer_s``
-        overrides the setting (e.g. a question's own time limit).
+        Name ``path`` with :func:`sayitout.store.recordings.new_recording_path` (its
+        name says which question it answers, so a crash cannot orphan it for good).
+        ``max_answer_s`` overrides the setting (e.g. a question's own time limit).
         """
         stop = stop or threading.Event()
         cancel = cancel or threading.Event()
         max_s = max_answer_s if max_answer_s is not None else self.settings.max_answer_s
         max_samples = round(max_s * SAMPLE_RATE)
-        path = path or new_recording_path(self.recordings_dir)
         self.vad.reset()
         endpointer = Endpointer(self.vad_config)
         chunks = _Chunks()
         segments: list[SpeechSegment] = []
         started_at = datetime.now(UTC)
-        ended_by = "key"
+        ended_by = StopReason.KEY
         error: str | None = None
         peak = 0.0
         level_sq, level_n, level_t = 0.0, 0, time.monotonic()
@@ -280,21 +227,21 @@ class AnswerRecorder:
         try:
             while True:
                 if cancel.is_set():
-                    ended_by = "cancel"
+                    ended_by = StopReason.CANCELLED
                     break
                 if stop.is_set():
-                    ended_by = "key"
+                    ended_by = StopReason.KEY
                     break
                 if chunks.total >= max_samples:
-                    ended_by = "max"
+                    ended_by = StopReason.TIME_LIMIT
                     break
                 try:
                     chunk = self.source.read(self.poll_s)
                 except EndOfAudio:
-                    ended_by = "eof"
+                    ended_by = StopReason.END_OF_INPUT
                     break
                 except DeviceLost as exc:
-                    ended_by, error = "device-lost", exc.message
+                    ended_by, error = StopReason.DEVICE_LOST, exc.message
                     log.warning("%s", exc.message)
                     break
                 if chunk.size == 0:
@@ -320,7 +267,7 @@ class AnswerRecorder:
                 for seg in endpointer.update(self.vad.push(chunk)):
                     self._emit_segment(seg, chunks, segments)
                 if endpointer.finished:
-                    ended_by = "silence"
+                    ended_by = StopReason.SILENCE
                     break
                 if (
                     self.no_speech_timeout_s is not None
@@ -328,12 +275,12 @@ class AnswerRecorder:
                     and not endpointer.speaking
                     and chunks.total >= self.no_speech_timeout_s * SAMPLE_RATE
                 ):
-                    ended_by = "silence"
+                    ended_by = StopReason.SILENCE
                     break
         finally:
             self.source.stop()
             writer.close()
-        if ended_by != "cancel":
+        if ended_by is not StopReason.CANCELLED:
             tail = endpointer.flush(chunks.total)
             if tail is not None:
                 self._emit_segment(tail, chunks, segments)
@@ -343,8 +290,8 @@ class AnswerRecorder:
             audio=chunks.all(),
             sample_rate=SAMPLE_RATE,
             path=path,
-            duration=chunks.total / SAMPLE_RATE,
-            segments=segments,
+            duration_s=chunks.total / SAMPLE_RATE,
+            segments=tuple(segments),
             ended_by=ended_by,
             speech_s=endpointer.speech_frames * 512 / SAMPLE_RATE,
             source=self.source.name,

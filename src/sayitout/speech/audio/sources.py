@@ -41,8 +41,13 @@ class DeviceLost(AudioError):
 class AudioSource(Protocol):
     """16 kHz mono float32 audio, chunk by chunk."""
 
-    sample_rate: int
-    name: str
+    @property
+    def sample_rate(self) -> int: ...
+
+    @property
+    def name(self) -> str:
+        """What the candidate knows it by (the device's name, the file's name)."""
+        ...
 
     def start(self) -> None:
         """Begin capturing (or playing the file); errors here are :class:`AudioError`."""

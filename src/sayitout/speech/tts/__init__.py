@@ -1,4 +1,4 @@
-"""Text to speech: the ``Speaker`` interface, its backends, and choosing one.
+"""Text to speech: the speakers (:class:`sayitout.session.ports.Speaker`) and choosing one.
 
 - ``piper``: the bundled neural voice (default);
 - ``pyttsx3``: the system's voices (espeak-ng on Linux);
@@ -18,7 +18,7 @@ import numpy as np
 
 from sayitout.config import SpeechSettings
 from sayitout.errors import ModelError, SayitoutError
-from sayitout.speech.tts.base import SilentSpeaker, Speaker, SynthSpeaker
+from sayitout.speech.tts.base import SilentSpeaker, SynthSpeaker
 from sayitout.speech.tts.cache import SynthCache
 from sayitout.speech.tts.text import sentences, speakable
 
@@ -28,7 +28,9 @@ BACKENDS = ("piper", "pyttsx3", "none")
 _FALLBACKS = {"piper": ["pyttsx3", "none"], "pyttsx3": ["piper", "none"], "none": []}
 
 
-def _build(backend: str, settings: SpeechSettings, player, cache: SynthCache | None) -> Speaker:
+def _build(
+    backend: str, settings: SpeechSettings, player, cache: SynthCache | None
+) -> SynthSpeaker | SilentSpeaker:
     if backend == "none":
         return SilentSpeaker()
     if backend == "piper":
@@ -60,7 +62,7 @@ def make_speaker(
     *,
     strict: bool = False,
     cache: SynthCache | bool = True,
-) -> Speaker:
+) -> SynthSpeaker | SilentSpeaker:
     """The configured speaker, or a working fallback with ``notice`` saying why.
 
     ``player`` is a :class:`sayitout.speech.audio.Player` (default: a new one on the
@@ -146,7 +148,6 @@ def check_tts(settings: SpeechSettings | None = None) -> list[tuple[str, bool, s
 __all__ = [
     "BACKENDS",
     "SilentSpeaker",
-    "Speaker",
     "SynthCache",
     "SynthSpeaker",
     "check_tts",

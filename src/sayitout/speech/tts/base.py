@@ -6,7 +6,6 @@ import logging
 import queue
 import threading
 import time
-from typing import Protocol, runtime_checkable
 
 import numpy as np
 
@@ -25,37 +24,10 @@ SENTENCE_GAP_S = 0.18
 """Silence between sentences (the engines leave little of their own)."""
 
 
-@runtime_checkable
-class Speaker(Protocol):
-    """Reads text aloud. ``speak`` blocks until done or stopped; ``stop`` works from any thread."""
-
-    backend: str
-    notice: str | None
-    """Why this backend is in use when another was asked for (a fallback), else None."""
-
-    def synthesize(self, text: str) -> tuple[np.ndarray, int]:
-        """The whole text as float32 mono audio and its sample rate."""
-        ...
-
-    def speak(self, text: str, cancel: threading.Event | None = None) -> bool:
-        """Say it; True if it was said to the end, False if stopped or cancelled."""
-        ...
-
-    def stop(self) -> None:
-        """Stop speaking at once."""
-        ...
-
-    def warm(self, texts: list[str]) -> None:
-        """Synthesise these texts into the cache in the background."""
-        ...
-
-    def close(self) -> None:
-        """Stop speaking and end background work."""
-        ...
-
-
 class SynthSpeaker:
     """Base of the backends that synthesise audio and play it with a :class:`Player`.
+
+    Every backend is a :class:`sayitout.session.ports.Speaker`.
 
     Subclasses set ``backend`` and ``voice_id`` and implement :meth:`_synth_sentence`.
     """
@@ -83,6 +55,9 @@ class SynthSpeaker:
 
     def prepare(self) -> None:
         """Load the engine in the background ahead of the first :meth:`speak`."""
+
+    def warm_up(self) -> None:
+        """Load the engine now (a broken voice is reported before the first question)."""
 
     # -- to implement -------------------------------------------------------------
     def _synth_sentence(self, text: str) -> tuple[np.ndarray, int]:
@@ -306,6 +281,9 @@ class SilentSpeaker:
         pass
 
     def prepare(self) -> None:
+        pass
+
+    def warm_up(self) -> None:
         pass
 
     def close(self) -> None:

@@ -93,6 +93,9 @@ class PiperSpeaker(SynthSpeaker):
                     ) from exc
         return self._voice
 
+    def warm_up(self) -> None:
+        self.load()
+
     def prepare(self) -> None:
         """Start loading the voice in the background (about 1 s), so the first question
         is not kept waiting; errors surface on the first :meth:`speak`."""

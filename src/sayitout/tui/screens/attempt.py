@@ -366,7 +366,10 @@ class AttemptScreen(Screen):
         except SayitoutError as exc:
             self.notify(exc.message, severity="warning")
             return
-        voice = getattr(getattr(self.app, "services", None), "voice", None)
+        services = getattr(self.app, "services", None)
+        voice = None
+        if services is not None and services.has_speaker:
+            voice = lambda: services.speaker  # noqa: E731 (built on first use, off the UI thread)
         self.app.push_screen(UpgradedAnswerScreen(self.record, rubric, question, voice))
 
     def action_back(self) -> None:

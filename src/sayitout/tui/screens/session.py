@@ -29,6 +29,7 @@ _STOP_WORDS = {
     ev.StopReason.TIME_LIMIT: "time limit reached",
     ev.StopReason.END_OF_INPUT: "end of the answer file",
     ev.StopReason.CANCELLED: "cancelled",
+    ev.StopReason.DEVICE_LOST: "the microphone stopped",
 }
 
 # Every phase of a question's turn, from asking to feedback.
@@ -284,6 +285,20 @@ class SessionScreen(Screen):
         self.query_one("#status").display = False
         self.query_one("#body", VerticalScroll).scroll_home(animate=False)
 
+    def _show_AnswerNotScored(self, event: ev.AnswerNotScored) -> None:
+        self._show_heard(event.transcript.text, typed=event.transcript.model == "typed")
+
+    def _show_heard(self, text: str, *, typed: bool = False, note: str = "") -> None:
+        """What was heard (or typed), below the question; the status line says what next."""
+        transcript = self.query_one("#transcript", Static)
+        heard = Text("What you typed: " if typed else "What was heard: ", style="bold")
+        heard.append(text or "(nothing)", style="italic")
+        if note:
+            heard.append(f"\n{note}", style="bold yellow")
+        transcript.update(heard)
+        transcript.display = True
+        self.query_one("#live").display = False
+
     def _show_ModelAnswerShown(self, event: ev.ModelAnswerShown) -> None:
         panel = self.query_one("#model-answer", Static)
         text = Text.assemble(("Model answer", "bold underline"), "\n")
@@ -341,7 +356,7 @@ class SessionScreen(Screen):
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action == "skip":
             return self.speaking is not None
-        if action == "replay" and self.services.voice is None:
+        if action == "replay" and not self.services.has_speaker:
             return False  # silent mode (--tts none): nothing to replay
         phases = _ACTIONS.get(action)
         if phases is None:

@@ -4,7 +4,8 @@
 from __future__ import annotations
 
 import threading
-from typing import TYPE_CHECKING, Any, ClassVar
+from collections.abc import Callable
+from typing import TYPE_CHECKING, ClassVar
 
 from rich.text import Text
 from textual import work
@@ -18,6 +19,7 @@ from sayitout.coach import UpgradedAnswer, upgrade_answer
 
 if TYPE_CHECKING:
     from sayitout.bank.models import Rubric
+    from sayitout.session.ports import Speaker
     from sayitout.store.records import AttemptRecord
 
 
@@ -49,13 +51,19 @@ class UpgradedAnswerScreen(Screen):
     """
 
     def __init__(
-        self, record: AttemptRecord, rubric: Rubric, question: str, voice: Any = None
+        self,
+        record: AttemptRecord,
+        rubric: Rubric,
+        question: str,
+        voice: Callable[[], Speaker | None] | None = None,
     ) -> None:
+        """``voice`` builds the speaker on first use (None: silent, no read-aloud key)."""
         super().__init__()
         self.record = record
         self.question = question
         self.upgraded = upgrade_answer(record.answer_score, rubric)
         self.voice = voice
+        self._speaker: Speaker | None = None
         self._cancel = threading.Event()
 
     def compose(self) -> ComposeResult:
@@ -94,9 +102,8 @@ class UpgradedAnswerScreen(Screen):
 
     def action_stop(self) -> None:
         self._cancel.set()
-        stop = getattr(self.voice, "stop", None)
-        if stop is not None:
-            stop()
+        if self._speaker is not None:
+            self._speaker.stop()
 
     def action_read(self) -> None:
         self.action_stop()
@@ -107,7 +114,11 @@ class UpgradedAnswerScreen(Screen):
     @work(thread=True, exclusive=True, exit_on_error=False, group="upgraded-voice")
     def _speak(self, text: str, cancel: threading.Event) -> None:
         try:
-            self.voice.speak(text, cancel)
+            speaker = self.voice() if self.voice is not None else None
+            if speaker is None:
+                raise RuntimeError("questions are not read aloud in this run (--tts none)")
+            self._speaker = speaker
+            speaker.speak(text, cancel)
         except Exception as exc:  # speech output is optional: say why, never crash
             self.app.call_from_thread(
                 self.notify, f"Cannot read it aloud: {exc}", severity="warning"

@@ -1,0 +1,2 @@
+"""Helpers the tests share: stand-ins for the models and the microphone, synthetic
+histories and synthesised speech. Importable as ``support`` (pytest ``pythonpath``)."""
