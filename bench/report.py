@@ -127,7 +127,7 @@ def main() -> int:
     from sayitout.report.export import render
     from sayitout.report.rows import Filters
     from sayitout.schedule import schedule
-    from sayitout.store import Store
+    from sayitout.store import AttemptFilter, Store
     from sayitout.store.synthetic import fill_history, sample_questions
 
     try:
@@ -164,8 +164,8 @@ def main() -> int:
         "first_page": lambda: store.attempts(limit=200),
         "deep_page": lambda: store.attempts(limit=200, offset=9_000),
         "count": lambda: store.count_attempts(),
-        "filtered_page": lambda: store.attempts(deck=deck, max_score=60, limit=200),
-        "session_attempts": lambda: store.attempts(session_id=500),
+        "filtered_page": lambda: store.attempts(AttemptFilter(deck=deck, max_score=60), limit=200),
+        "session_attempts": lambda: store.attempts(AttemptFilter(session_id=500)),
         "one_attempt": lambda: store.attempt(args.attempts // 2),
         "previous_attempts": lambda: store.previous_attempts(args.attempts),
     }
@@ -173,7 +173,7 @@ def main() -> int:
         secs, _ = timed(fn, 5)
         figures[f"query_{name}_ms"] = secs * 1000
         print(f"query {name:17}: {secs * 1000:7.2f} ms")
-    store.cache.clear()
+    store.forget_derived()
     t = time.perf_counter()
     schedule(store, [q.id for q in questions])
     figures["schedule_cold_s"] = time.perf_counter() - t

@@ -63,13 +63,78 @@ def locations() -> Locations:
 def ensure_dir(path: Path) -> Path:
     """Create ``path`` readable by its owner only; a clear error if that fails."""
     try:
-        path.mkdir(parents=True, exist_ok=True, mode=0o700)
+        _mkdirs_owner_only(path)
     except OSError as exc:
         raise StorageError(
             f"Cannot create the directory {path}: {exc.strerror or exc}",
             "check the path and its permissions, or set SAYITOUT_HOME to a writable directory",
         ) from exc
+    if not os.access(path, os.R_OK | os.X_OK):
+        raise unreadable(path, PermissionError(13, "Permission denied", str(path)))
     return path
+
+
+def _mkdirs_owner_only(path: Path) -> None:
+    """``mkdir -p`` where every directory created is 0700 whatever the umask
+    (``Path.mkdir(parents=True)`` gives the parents the umask's mode, 0777 under umask 000)."""
+    missing: list[Path] = []
+    p = path
+    while True:
+        try:
+            if p.is_dir():
+                break
+        except PermissionError as exc:  # a directory on the way cannot be searched
+            raise unreadable(p, exc) from exc
+        missing.append(p)
+        if p.parent == p:
+            break
+        p = p.parent
+    for d in reversed(missing):
+        try:
+            d.mkdir(mode=0o700)
+        except FileExistsError:
+            if not d.is_dir():
+                raise
+            continue  # another process made it first
+        # mode is masked by the umask, which can only remove bits: 0700 or less.
+
+
+def private_umask() -> None:
+    """Make every file and directory this process creates owner-only, whatever the
+    user's umask (recordings, reports, imported decks, temporary files)."""
+    os.umask(os.umask(0o077) | 0o077)
+
+
+def readable_dir(path: Path) -> bool:
+    """Whether ``path`` is a directory; ``False`` when it does not exist.
+
+    A directory that exists but cannot be read (mode 000, or a parent without
+    search permission) is a :class:`StorageError` naming it, not a ``PermissionError``
+    traceback from deep inside whichever command looked first.
+    """
+    try:
+        if not path.is_dir():
+            return False
+        if os.access(path, os.R_OK | os.X_OK):
+            return True
+        exc: OSError = PermissionError(13, "Permission denied", str(path))
+    except PermissionError as err:
+        exc = err
+    raise unreadable(path, exc)
+
+
+def unreadable(path: Path, exc: OSError) -> StorageError:
+    """The message for a directory of sayitout's that the user's account cannot read."""
+    where = Path(exc.filename) if exc.filename else path
+    for ancestor in (*reversed(where.parents), where):  # the first one that blocks the way
+        if not os.access(ancestor, os.R_OK | os.X_OK):
+            where = ancestor
+            break
+    return StorageError(
+        f"Cannot read {where}: {exc.strerror or exc}",
+        f"give your account access to it (for example 'chmod u+rwx {where}'), "
+        "or set SAYITOUT_HOME to a directory you own",
+    )
 
 
 def content_dir(name: str) -> Path:

@@ -704,3 +704,56 @@ CASES: list[Case] = [
         "says so; exit 0",
     ),
 ]
+
+# --- store helper (issue 13 §3, §5): huge numbers on the command line, locked database
+CASES += [
+    Case(
+        "history-attempt-huge",
+        "arguments",
+        "`history --attempt 99999999999999999999` (beyond SQLite's integers)",
+        args("history", "--attempt", "99999999999999999999"),
+        2,
+        ("attempt", "too large"),
+        "usage error with the largest id (was an OverflowError traceback)",
+    ),
+    Case(
+        "history-limit-huge",
+        "arguments",
+        "`history --limit 99999999999999999999999`",
+        args("history", "--limit", "99999999999999999999999"),
+        2,
+        ("limit", "too large"),
+        "usage error with the largest count (was an OverflowError traceback)",
+    ),
+    Case(
+        "since-huge-age",
+        "arguments",
+        "`history --since 100000000d` (before the year 1)",
+        args("history", "--since", "100000000d"),
+        2,
+        ("100000000d", "out of range"),
+        "usage error with the accepted format (was an OverflowError traceback)",
+        subprocess=True,
+    ),
+    Case(
+        "report-since-huge-hours",
+        "arguments",
+        "`report --since 9999999999999999999999h`",
+        args("report", "--format", "md", "--since", "9999999999999999999999h"),
+        2,
+        ("out of range",),
+        "usage error (was an OverflowError traceback)",
+    ),
+    Case(
+        "history-database-damaged",
+        "data dir",
+        "`history` with a `sayitout.db` that is not a database",
+        lambda t: (
+            write(t / "home" / "data" / "sayitout.db", b"not a database" * 200) and ["history"],
+            {"SAYITOUT_HOME": str(t / "home")},
+        ),
+        1,
+        ("sayitout.db", "not a sayitout database"),
+        "environment fault: names the file, says to move it aside; nothing is overwritten",
+    ),
+]

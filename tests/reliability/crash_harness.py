@@ -199,7 +199,7 @@ def check_home(home: Path, reported: dict[int, tuple[str, str]], figures: Figure
     with Store.open() as store:
         rows = {
             r[0]: r[1:]
-            for r in store._read(
+            for r in store._db.read(
                 "check",
                 "SELECT id, question_id, transcript_raw, score_json, score, recording_path "
                 "FROM attempts",

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from sayitout.errors import StorageError, UsageError
-from sayitout.store import Store, coverage_of
+from sayitout.store import AttemptFilter, Store, coverage_of
 from sayitout.store.schema import schema_version
 from sayitout.store.synthetic import make_score, make_transcript
 
@@ -103,13 +103,18 @@ def test_queries_filters_and_paging(store: Store) -> None:
     newest = store.attempts(limit=5)
     assert [a.score for a in newest] == [87, 84, 81, 78, 75]
     assert [a.score for a in store.attempts(limit=5, offset=5)] == [72, 69, 66, 63, 60]
-    assert {a.question_id for a in store.attempts(question_id="q1")} == {"q1"}
-    assert {a.question_id for a in store.attempts(question_ids=["q0", "q2"])} == {"q0", "q2"}
-    assert store.attempts(question_ids=[]) == []
-    assert all(a.deck == "a" for a in store.attempts(deck="a"))
-    assert all(40 <= a.score <= 60 for a in store.attempts(min_score=40, max_score=60))
-    assert len(store.attempts(since=t0 + timedelta(days=25))) == 5
-    assert store.count_attempts(deck="a") == 15
+    assert {a.question_id for a in store.attempts(AttemptFilter(question_id="q1"))} == {"q1"}
+    assert {a.question_id for a in store.attempts(AttemptFilter(question_ids=("q0", "q2")))} == {
+        "q0",
+        "q2",
+    }
+    assert store.attempts(AttemptFilter(question_ids=())) == []
+    assert all(a.deck == "a" for a in store.attempts(AttemptFilter(deck="a")))
+    assert all(
+        40 <= a.score <= 60 for a in store.attempts(AttemptFilter(min_score=40, max_score=60))
+    )
+    assert len(store.attempts(AttemptFilter(since=t0 + timedelta(days=25)))) == 5
+    assert store.count_attempts(AttemptFilter(deck="a")) == 15
     assert store.attempts(oldest_first=True)[0].score == 0
     stats = store.question_stats()
     assert (
@@ -136,7 +141,7 @@ def test_sessions_newest_first_with_cli_pseudo_session(store: Store) -> None:
     assert rows[1].attempt_count == 2
     assert [r.id for r in store.sessions(include_cli=False)] == [s2, s1]
     assert [r.id for r in store.sessions(deck="other", include_cli=False)] == [s2]
-    assert len(store.attempts(cli_only=True)) == 1
+    assert len(store.attempts(AttemptFilter(cli_only=True))) == 1
 
 
 def test_key_point_misses(store: Store) -> None:

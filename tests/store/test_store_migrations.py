@@ -16,8 +16,8 @@ import pytest
 
 from sayitout.errors import StorageError
 from sayitout.store import Store, schema
+from sayitout.store.db import backup_path
 from sayitout.store.schema import MIGRATIONS, schema_version
-from sayitout.store.store import backup_path
 
 FIXTURES = Path(__file__).parent / "fixtures"
 
@@ -86,14 +86,15 @@ def test_next_migration_backs_up_and_keeps_data(
     db = tmp_path / "sayitout.db"
     build_from_fixture(1, db)
     monkeypatch.setattr(schema, "MIGRATIONS", [*MIGRATIONS, _v1_to_v2])
-    from sayitout.store import store as store_mod
+    from sayitout.store import db as store_mod
 
     monkeypatch.setattr(store_mod, "MIGRATIONS", schema.MIGRATIONS)
     monkeypatch.setattr(store_mod, "schema_version", lambda: len(schema.MIGRATIONS))
     with Store.open(db) as store:
         assert store.version == 2
         assert len(store.attempts()) == 3
-        assert store._conn.execute("SELECT note FROM attempts").fetchall() == [(None,)] * 3
+        rows = store._conn.execute("SELECT note FROM attempts").fetchall()
+        assert [tuple(r) for r in rows] == [(None,)] * 3
     backup = backup_path(db, 1)
     conn = sqlite3.connect(backup)
     assert conn.execute("PRAGMA user_version").fetchone()[0] == 1
@@ -111,7 +112,7 @@ def test_failed_migration_leaves_old_version_intact(
         conn.execute("ALTER TABLE attempts ADD COLUMN half_done TEXT")
         conn.execute("THIS IS NOT SQL")
 
-    from sayitout.store import store as store_mod
+    from sayitout.store import db as store_mod
 
     monkeypatch.setattr(store_mod, "MIGRATIONS", [*MIGRATIONS, broken])
     monkeypatch.setattr(store_mod, "schema_version", lambda: len(MIGRATIONS) + 1)

@@ -6,6 +6,7 @@ import pytest
 from fsrs import Rating
 
 from sayitout.schedule import counts, due_questions, missed_last_time, rating_for, schedule
+from sayitout.schedule.fsrs_schedule import all_cards
 from sayitout.store import Store
 from sayitout.store.synthetic import make_score, make_transcript
 
@@ -111,12 +112,12 @@ def test_missed_last_time(store: Store) -> None:
 def test_cards_are_cached_until_the_data_changes(store: Store) -> None:
     aid = attempt(store, "q", 10, NOW - timedelta(days=3))
     schedule(store, ["q"], NOW)
-    marker, cards = store.cache["fsrs"]
+    cards = all_cards(store)
     schedule(store, ["q"], NOW)
-    assert store.cache["fsrs"][1] is cards  # reused
+    assert all_cards(store) is cards  # reused
     store.rescore(aid, make_score("q", "x", [("a", "A", "covered")], score=100))
     assert schedule(store, ["q"], NOW)[0].status == "later"
-    assert store.cache["fsrs"][0] != marker
+    assert all_cards(store) is not cards
 
 
 def test_another_connection_invalidates_the_cache(store: Store) -> None:

@@ -12,7 +12,7 @@ import soundfile as sf
 from textual.app import App
 from textual.widgets import DataTable, Select, Static
 
-from sayitout.store import Store
+from sayitout.store import AttemptFilter, Store
 from sayitout.store.synthetic import (
     SampleQuestion,
     fill_history,
@@ -116,14 +116,16 @@ async def test_history_filters_by_session_deck_topic_and_score(big: Store) -> No
         await settle(pilot, app)
         screen.query_one("#band", Select).value = "below 40"
         await settle(pilot, app)
-        assert screen.total_rows == big.count_attempts(max_score=39)
+        assert screen.total_rows == big.count_attempts(AttemptFilter(max_score=39))
         screen.query_one("#topic", Select).value = "even"
         await settle(pilot, app)
         even = [f"demo-q{i:02d}" for i in range(0, 12, 2)]
-        assert screen.total_rows == big.count_attempts(max_score=39, question_ids=even)
+        assert screen.total_rows == big.count_attempts(
+            AttemptFilter(max_score=39, question_ids=even)
+        )
         screen.query_one("#deck", Select).value = "demo-two"
         await settle(pilot, app)
-        want = big.count_attempts(max_score=39, question_ids=even, deck="demo-two")
+        want = big.count_attempts(AttemptFilter(max_score=39, question_ids=even, deck="demo-two"))
         assert screen.total_rows == want
 
 

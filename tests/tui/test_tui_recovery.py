@@ -18,7 +18,7 @@ from sayitout.bank.loader import load_bank
 from sayitout.config import Settings
 from sayitout.recovery import Outcome, recovery_report
 from sayitout.speech.transcript import Transcript
-from sayitout.store import Store
+from sayitout.store import AttemptFilter, Store
 from sayitout.tui import make_app
 from sayitout.tui.screens.confirm import ConfirmDialog
 from sayitout.tui.screens.home import HomeScreen
@@ -96,7 +96,7 @@ async def test_accepting_the_offer_saves_the_attempt(bank, tmp_path, orphan):
     assert title == "Recovered 1 of 1 unsaved answer"
     assert message.startswith(f"Saved to history: {QID} ")
     with Store.open(tmp_path / "db.sqlite") as store:
-        [summary] = store.attempts(question_id=QID)
+        [summary] = store.attempts(AttemptFilter(question_id=QID))
         assert summary.ended_by == "recovered"
         attempt = store.attempt(summary.id)
         assert Path(attempt.recording_path) == orphan
@@ -136,7 +136,7 @@ async def test_recovery_with_the_real_speech_model(bank, tmp_path, orphan):
     app = make_app(Settings(), services=services, load_models=False)
     await _start_and_answer(app, "y")
     with Store.open(tmp_path / "db.sqlite") as store:
-        [summary] = store.attempts(question_id=QID)
+        [summary] = store.attempts(AttemptFilter(question_id=QID))
         attempt = store.attempt(summary.id)
         assert "ask not what your country" in attempt.transcript.text.lower()
 

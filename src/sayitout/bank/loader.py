@@ -28,7 +28,7 @@ from sayitout.bank.problems import (
     validation_problems,
 )
 from sayitout.errors import BankError, UsageError
-from sayitout.locations import builtin_bank_root, locations
+from sayitout.locations import builtin_bank_root, locations, readable_dir
 
 MIN_KEY_POINTS = 3
 MAX_KEY_POINTS = 7
@@ -159,7 +159,7 @@ def load_bank(
         roots.append(builtin_bank_root())
     if user:
         user_dir = locations().user_bank_dir
-        if user_dir.is_dir():
+        if readable_dir(user_dir):
             roots.append(user_dir)
     for extra in extra_dirs or ():
         roots.append(_check_bank_dir(Path(extra).expanduser()))

@@ -14,6 +14,7 @@ from collections.abc import Sequence
 
 from sayitout import __version__
 from sayitout.errors import SayitoutError
+from sayitout.locations import private_umask
 
 # Modules that add subcommands, in the order they appear in --help.
 _COMMAND_MODULES = (
@@ -64,6 +65,7 @@ def build_parser(modules: Sequence[str] = _COMMAND_MODULES) -> argparse.Argument
 
 def main(argv: Sequence[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else list(argv)
+    private_umask()  # whatever sayitout writes is owner-only, even under umask 000
     parser = build_parser(_APP_ONLY if not argv else _COMMAND_MODULES)
     args = parser.parse_args(argv)
     handler = getattr(args, "handler", None)

@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from sayitout.errors import SayitoutError, UsageError
-from sayitout.store import SINCE_FORMAT, AttemptRecord, Store, parse_since
+from sayitout.store import SINCE_FORMAT, AttemptFilter, AttemptRecord, Store, parse_since
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -96,7 +96,13 @@ def _positive(text: str) -> int:
         raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
     if value < 1:
         raise argparse.ArgumentTypeError(f"{value} must be 1 or more")
+    if value > _LARGEST:
+        raise argparse.ArgumentTypeError(f"{text} is too large (at most {_LARGEST:,})")
     return value
+
+
+_LARGEST = 2**63 - 1
+"""The largest id or count SQLite can hold."""
 
 
 # ----------------------------------------------------------------------- helpers
@@ -125,10 +131,8 @@ def _topic_ids(bank: Any, topic: str | None) -> tuple[str, ...] | None:
     return ids
 
 
-def _filters(args: argparse.Namespace, bank: Any) -> Any:
-    from sayitout.report.rows import Filters
-
-    return Filters(
+def _filters(args: argparse.Namespace, bank: Any) -> AttemptFilter:
+    return AttemptFilter(
         deck=args.deck,
         question_id=getattr(args, "question", None),
         question_ids=_topic_ids(bank, args.topic),
@@ -164,7 +168,7 @@ def history_command(args: argparse.Namespace) -> int:
         if args.json:
             _print_json(rows)
             return 0
-        total = store.count_attempts(**filters.store_kwargs())
+        total = store.count_attempts(filters)
     if not rows:
         print(
             "No attempts yet"

@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import IO, Any
 
 from sayitout.bank.models import Rubric
-from sayitout.errors import SayitoutError, UsageError
+from sayitout.errors import SayitoutError, StorageError, UsageError
 from sayitout.scoring.result import AnswerScore
 from sayitout.speech.transcript import Transcript
 
@@ -105,9 +105,7 @@ def run_score(args: argparse.Namespace) -> int:
         text = sys.stdin.read() if args.text == "-" else args.text
         transcript = Transcript.typed(text)
     result = _scorer(args).score(rubric, transcript)
-    if args.save:
-        attempt = _save(deck, transcript, result, args.audio)
-        print(f"saved as attempt {attempt}", file=sys.stderr)
+    # The score is printed before saving: a locked or broken database loses nothing.
     if args.json:
         d = result.to_dict()
         if args.audio:
@@ -116,7 +114,40 @@ def run_score(args: argparse.Namespace) -> int:
         sys.stdout.write("\n")
     else:
         sys.stdout.write(format_report(result, transcript if args.audio else None))
+    if args.save:
+        sys.stdout.flush()
+        try:
+            attempt = _save(deck, transcript, result, args.audio)
+        except StorageError as exc:
+            return _not_saved(args, transcript, exc)
+        print(f"saved as attempt {attempt}", file=sys.stderr)
     return 0
+
+
+def _not_saved(args: argparse.Namespace, transcript: Transcript, exc: StorageError) -> int:
+    """Say the score printed above was not saved, why, and how to save it later."""
+    from sayitout.store.unsaved import keep_unsaved_answer, retry_command
+
+    print(f"sayitout: the score above was not saved. {exc.message}", file=sys.stderr)
+    if exc.hint:
+        print(f"  fix: {exc.hint}", file=sys.stderr)
+    qid = args.question_id
+    if args.audio:
+        target = qid if qid else f"--rubric {args.rubric}"
+        print(
+            f"  your recording {args.audio} is unchanged; then save it with: "
+            f"sayitout score {target} --audio {args.audio} --save",
+            file=sys.stderr,
+        )
+        return exc.exit_code
+    try:
+        kept = keep_unsaved_answer(qid or "answer", transcript.text)
+    except OSError as err:
+        print(f"  (your answer could not be kept in a file either: {err})", file=sys.stderr)
+        return exc.exit_code
+    print(f"  your answer is kept in {kept}", file=sys.stderr)
+    print(f"  then save it with: {retry_command(qid, args.rubric, kept)}", file=sys.stderr)
+    return exc.exit_code
 
 
 def _resolve_rubric(args: argparse.Namespace) -> tuple[Rubric, str]:

@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import TYPE_CHECKING, Literal
 
+from sayitout.store.filters import AttemptFilter
 from sayitout.store.records import PASSED
 
 if TYPE_CHECKING:
@@ -128,7 +129,7 @@ class _Tally:
 
 def build_ledger(store: Store, *, deck: str | None = None, limit: int = RECENT_ATTEMPTS) -> Ledger:
     """The ledger of the last ``limit`` attempts (of ``deck``, or of every deck)."""
-    summaries = store.attempts(deck=deck, limit=limit)  # newest first
+    summaries = store.attempts(AttemptFilter(deck=deck), limit=limit)  # newest first
     scored = []
     for s in summaries:
         record = store.attempt(s.id)

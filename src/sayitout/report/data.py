@@ -9,7 +9,7 @@ from datetime import UTC, datetime, timedelta
 from statistics import fmean
 
 from sayitout.report.rows import Filters, QuestionInfo, no_info
-from sayitout.store import AttemptRecord, AttemptSummary, KeyPointMiss, Store
+from sayitout.store import AttemptFilter, AttemptRecord, AttemptSummary, KeyPointMiss, Store
 
 Progress = Callable[[float, str], None]
 """``progress(fraction 0..1, what is happening)``."""
@@ -120,8 +120,7 @@ def collect(
     """Read the store once and compute every figure, series and table the reports show."""
     data = ReportData(now or datetime.now(UTC), filters, describe(filters, topic))
     progress(0.05, "reading attempts")
-    kwargs = filters.store_kwargs()
-    rows = store.attempts(**kwargs, oldest_first=True)
+    rows = store.attempts(filters, oldest_first=True)
     if not rows:
         progress(1.0, "done")
         return data
@@ -153,9 +152,9 @@ def collect(
     data.missed = [
         Missed(m, info(m.question_id)[0])
         for m in store.key_point_misses(
-            deck=filters.deck,
-            since=filters.since,
-            question_ids=_question_scope(filters),
+            AttemptFilter(
+                deck=filters.deck, since=filters.since, question_ids=filters.question_scope()
+            ),
             limit=10,
         )
     ]
@@ -164,12 +163,6 @@ def collect(
         data.latest[line.question_id] = store.attempt(line.latest_attempt_id)
     progress(0.8, "drawing")
     return data
-
-
-def _question_scope(filters: Filters) -> tuple[str, ...] | None:
-    if filters.question_id:
-        return (filters.question_id,)
-    return filters.question_ids
 
 
 def _bucket_kind(rows: list[AttemptSummary]) -> str:

@@ -3,11 +3,9 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
-from datetime import datetime
 from typing import Any
 
-from sayitout.store import AttemptSummary, Store
+from sayitout.store import AttemptFilter, AttemptSummary, Store
 
 COLUMNS = (
     "attempt_id", "created_at", "session_id", "deck", "question_id", "question", "topics",
@@ -17,29 +15,8 @@ COLUMNS = (
 )  # fmt: skip
 
 
-@dataclass(frozen=True)
-class Filters:
-    """What a history listing or a report covers."""
-
-    deck: str | None = None
-    question_id: str | None = None
-    question_ids: tuple[str, ...] | None = None
-    """Set from a topic filter (the bank knows which questions carry a topic)."""
-    min_score: int | None = None
-    max_score: int | None = None
-    since: datetime | None = None
-    until: datetime | None = None
-
-    def store_kwargs(self) -> dict[str, Any]:
-        return {
-            "deck": self.deck,
-            "question_id": self.question_id,
-            "question_ids": self.question_ids,
-            "min_score": self.min_score,
-            "max_score": self.max_score,
-            "since": self.since,
-            "until": self.until,
-        }
+Filters = AttemptFilter
+"""What a history listing or a report covers (the store's one filter type)."""
 
 
 QuestionInfo = Callable[[str], tuple[str, Sequence[str]]]
@@ -78,10 +55,9 @@ def attempt_rows(
     with_answers: bool = True,
 ) -> list[dict[str, Any]]:
     """Rows for every attempt matching ``filters`` (``COLUMNS`` order, JSON-ready values)."""
-    kwargs = filters.store_kwargs()
-    summaries = store.attempts(**kwargs, limit=limit, oldest_first=oldest_first)
-    statuses = store.key_point_statuses(**kwargs)
-    answers = store.answer_texts(**kwargs) if with_answers else {}
+    summaries = store.attempts(filters, limit=limit, oldest_first=oldest_first)
+    statuses = store.key_point_statuses(filters)
+    answers = store.answer_texts(filters) if with_answers else {}
     return [row_of(s, statuses.get(s.id, []), answers.get(s.id), info) for s in summaries]
 
 

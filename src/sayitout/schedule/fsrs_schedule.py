@@ -29,7 +29,7 @@ from typing import Literal, TypeVar
 
 from fsrs import Card, Rating, Scheduler, State
 
-from sayitout.store import Store
+from sayitout.store import AttemptFilter, DerivedKey, Store
 
 RATING_BANDS: tuple[tuple[int, Rating], ...] = (
     (85, Rating.Easy),
@@ -69,16 +69,14 @@ def build_cards(timeline: Iterable[tuple[str, datetime, int]]) -> dict[str, Card
     return cards
 
 
+FSRS_CARDS: DerivedKey[dict[str, Card]] = DerivedKey("fsrs cards")
+"""The cards of every attempted question, kept by the store until its data changes."""
+
+
 def all_cards(store: Store) -> dict[str, Card]:
     """Cards of every attempted question, replayed once and kept until the data changes
     (a save, a rescore, or a commit by another sayitout process)."""
-    marker = store.revision()
-    hit = store.cache.get("fsrs")
-    if hit is not None and hit[0] == marker:
-        return hit[1]
-    cards = build_cards(store.score_timeline())
-    store.cache["fsrs"] = (marker, cards)
-    return cards
+    return store.derived(FSRS_CARDS, lambda: build_cards(store.score_timeline()))
 
 
 @dataclass(frozen=True)
@@ -188,7 +186,7 @@ def missed_last_time(
         earlier = store.previous_attempts(before)
         attempt_id = earlier[0].id if earlier else None
     else:
-        last = store.attempts(question_id=question_id, limit=1)
+        last = store.attempts(AttemptFilter(question_id=question_id), limit=1)
         attempt_id = last[0].id if last else None
     if attempt_id is None:
         return []

@@ -949,15 +949,15 @@ def _corrected_transcript(original: Transcript, text: str) -> Transcript:
 
 
 def _previous_session_mean(store: Store, session_id: int, deck: str) -> float | None:
-    """The mean score of the latest earlier session on the same deck with scored attempts."""
+    """The session score of the latest earlier session on the same deck with attempts."""
     try:
         records = store.sessions(deck=deck, include_cli=False)
     except SayitoutError:
         return None
     earlier = [
-        r for r in records if r.id is not None and r.id < session_id and r.mean_score is not None
+        r for r in records if r.id is not None and r.id < session_id and r.session_score is not None
     ]
     if not earlier:
         return None
     latest = max(earlier, key=lambda r: r.id or 0)
-    return float(latest.mean_score) if latest.mean_score is not None else None
+    return float(latest.session_score) if latest.session_score is not None else None

@@ -14,6 +14,8 @@ from datetime import datetime
 from statistics import mean
 from typing import TYPE_CHECKING
 
+from sayitout.store.filters import AttemptFilter
+
 if TYPE_CHECKING:
     from sayitout.bank.models import Question
     from sayitout.scoring.result import FollowUpResult
@@ -223,7 +225,7 @@ def previous_interview(store, deck: str, session_id: int | None) -> PreviousInte
         if s.kind == "interview" and s.id is not None and (session_id is None or s.id < session_id)
     ]
     for record in sorted(earlier, key=lambda s: s.id, reverse=True):
-        attempts = store.attempts(session_id=record.id, oldest_first=True)
+        attempts = store.attempts(AttemptFilter(session_id=record.id), oldest_first=True)
         if not attempts:
             continue
         last = {a.question_id: a.score for a in attempts}

@@ -8,6 +8,8 @@ from dataclasses import dataclass, field
 from statistics import mean
 from typing import TYPE_CHECKING
 
+from sayitout.store.session_score import session_score
+
 if TYPE_CHECKING:
     from sayitout.bank.models import Question
     from sayitout.session.events import Attempted
@@ -49,9 +51,10 @@ class SessionSummary:
     most_missed: tuple[MissedPoint, ...]
     delivery: DeliveryAverages
     mean_score: float | None
-    """Mean of each answered question's last score."""
+    """The session score: the mean of each answered question's best attempt
+    (:func:`sayitout.store.session_score`, the figure Home, History and reports show)."""
     previous_mean: float | None = None
-    """The previous session's mean score, when there is one."""
+    """The previous session's session score, when there is one."""
     notes: tuple[str, ...] = field(default_factory=tuple)
 
     @property
@@ -118,13 +121,13 @@ def summarise(
         ),
         spoken_answers=len(spoken),
     )
-    scores = [o.score for o in outcomes if o.score is not None]
+    best = session_score((a.question.id, a.score.score) for a in attempts)
     return SessionSummary(
         session_id=session_id,
         deck=deck,
         outcomes=tuple(outcomes),
         most_missed=most_missed,
         delivery=delivery,
-        mean_score=_avg([float(s) for s in scores]),
+        mean_score=None if best is None else round(best, 2),
         previous_mean=previous_mean,
     )

@@ -3,6 +3,9 @@
 ``Store.open()`` is the entry point; see :mod:`sayitout.store.store`.
 """
 
+from sayitout.store.attempts import coverage_of
+from sayitout.store.derived import DerivedKey
+from sayitout.store.filters import EVERY_ATTEMPT, AttemptFilter
 from sayitout.store.records import (
     AttemptRecord,
     AttemptSummary,
@@ -12,13 +15,18 @@ from sayitout.store.records import (
     ScoreEntry,
     SessionRecord,
 )
-from sayitout.store.store import Store, coverage_of
+from sayitout.store.session_score import SESSION_SCORE_LABEL, session_score
+from sayitout.store.store import Store
 from sayitout.store.timefmt import SINCE_FORMAT, parse_since
 
 __all__ = [
+    "EVERY_ATTEMPT",
+    "SESSION_SCORE_LABEL",
     "SINCE_FORMAT",
+    "AttemptFilter",
     "AttemptRecord",
     "AttemptSummary",
+    "DerivedKey",
     "KeyPointMiss",
     "OrphanRecording",
     "QuestionStats",
@@ -27,4 +35,5 @@ __all__ = [
     "Store",
     "coverage_of",
     "parse_since",
+    "session_score",
 ]

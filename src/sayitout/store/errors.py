@@ -35,8 +35,9 @@ def storage_error(action: str, path: Path, exc: BaseException) -> StorageError:
         why = "the database file cannot be opened"
         hint = f"check that {path.parent} exists and is writable, or set SAYITOUT_HOME"
     else:
+        # Not a permission problem (those are caught above): do not blame permissions.
         why = str(exc) or type(exc).__name__
-        hint = "check the data directory and its permissions"
+        hint = "try again; if it happens again, run 'sayitout doctor' and report this message"
     return StorageError(f"Could not {action} ({path}): {why}", hint)
 
 

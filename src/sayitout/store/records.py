@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
+from typing import Any
 
 from sayitout.scoring.result import AnswerScore
 from sayitout.speech.transcript import Transcript
@@ -20,9 +21,11 @@ class SessionRecord:
     deck: str
     started_at: datetime
     finished_at: datetime | None
-    settings: dict = field(default_factory=dict)
+    settings: dict[str, Any] = field(default_factory=dict)
     attempt_count: int = 0
-    mean_score: float | None = None
+    session_score: float | None = None
+    """The mean of each question's best attempt in the session
+    (:mod:`sayitout.store.session_score`); ``None`` with no attempt."""
 
     @property
     def kind(self) -> str:

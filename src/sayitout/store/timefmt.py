@@ -34,7 +34,15 @@ def parse_since(text: str, *, now: datetime | None = None) -> datetime:
 
     Raises :class:`UsageError` naming the expected format.
     """
-    now = now or now_utc()
+    try:
+        return _parse_since(text, now or now_utc())
+    except (OverflowError, ValueError):  # e.g. 100000000d: before the year 1
+        raise UsageError(
+            f"The date {text!r} is out of range", f"use a date after the year 1: {SINCE_FORMAT}"
+        ) from None
+
+
+def _parse_since(text: str, now: datetime) -> datetime:
     raw = text.strip()
     if raw.lower() in ("today", "yesterday"):
         midnight = datetime.combine(now.astimezone().date(), time()).astimezone()
@@ -42,12 +50,17 @@ def parse_since(text: str, *, now: datetime | None = None) -> datetime:
     m = _RELATIVE.match(raw)
     if m:
         amount, unit = int(m.group(1)), m.group(2).lower()
-        return now - timedelta(**{_UNITS[unit]: amount})
+        moment = now - timedelta(**{_UNITS[unit]: amount})
+        to_db(moment)
+        return moment
     try:
         if len(raw) == 10:
             day = date.fromisoformat(raw)
-            return datetime.combine(day, time()).astimezone()
-        parsed = datetime.fromisoformat(raw)
+            parsed = datetime.combine(day, time())
+        else:
+            parsed = datetime.fromisoformat(raw)
     except ValueError:
         raise UsageError(f"Cannot read the date {text!r}", f"use {SINCE_FORMAT}") from None
-    return parsed if parsed.tzinfo else parsed.astimezone()
+    moment = parsed if parsed.tzinfo else parsed.astimezone()
+    to_db(moment)  # the store must be able to write it (UTC, four-digit year)
+    return moment

@@ -21,7 +21,7 @@ from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Header, Label, ProgressBar, Select, Static
 
 from sayitout.errors import SayitoutError
-from sayitout.store import AttemptSummary, SessionRecord, Store
+from sayitout.store import AttemptFilter, AttemptSummary, SessionRecord, Store
 from sayitout.store.records import PASSED
 
 PAGE = 200
@@ -123,7 +123,7 @@ class HistoryScreen(Screen):
     HistoryScreen #filters { height: auto; padding: 0 1; }
     HistoryScreen #filters Select { width: 1fr; margin-right: 1; }
     HistoryScreen #panes { height: 1fr; }
-    HistoryScreen #sessions-pane { width: 48; min-width: 30; }
+    HistoryScreen #sessions-pane { width: 51; min-width: 30; }
     HistoryScreen #attempts-pane { width: 1fr; }
     HistoryScreen.narrow #panes { layout: vertical; }
     HistoryScreen.narrow #sessions-pane { width: 1fr; height: 7; }
@@ -188,8 +188,9 @@ class HistoryScreen(Screen):
             except SayitoutError:
                 self.bank = None
         sessions = self.query_one("#sessions", DataTable)
-        for label, key, width in (("When", "when", 16), ("Deck", "deck", 14), ("Ans", "n", 4),
-                                  ("Mean", "mean", 4)):  # fmt: skip
+        # "Ans" fits 9,999,999 attempts; "Score" is the session score (SESSION_SCORE_LABEL).
+        for label, key, width in (("When", "when", 16), ("Deck", "deck", 14), ("Ans", "n", 7),
+                                  ("Score", "mean", 5)):  # fmt: skip
             sessions.add_column(label, key=key, width=width)
         attempts = self.query_one("#attempts", DataTable)
         for label, key, width in (
@@ -231,25 +232,25 @@ class HistoryScreen(Screen):
         self.query_one("#attempts", DataTable).clear()
         self._load_attempts(self._generation, self.filter, 0)
 
-    def _query_kwargs(self, flt: HistoryFilter) -> dict[str, Any]:
-        kwargs: dict[str, Any] = {"deck": flt.deck}
+    def _store_filter(self, flt: HistoryFilter) -> AttemptFilter:
+        ids = None
         if flt.topic and self.bank is not None:
-            kwargs["question_ids"] = [
-                q.id for q in self.bank.questions(topics=[flt.topic], ready_only=False)
-            ]
-        if flt.band:
-            kwargs["min_score"], kwargs["max_score"] = SCORE_BANDS[flt.band]
-        if flt.session == CLI:
-            kwargs["cli_only"] = True
-        elif flt.session != ALL:
-            kwargs["session_id"] = int(flt.session)
-        return kwargs
+            ids = tuple(q.id for q in self.bank.questions(topics=[flt.topic], ready_only=False))
+        low, high = SCORE_BANDS[flt.band] if flt.band else (None, None)
+        return AttemptFilter(
+            deck=flt.deck,
+            question_ids=ids,
+            min_score=low,
+            max_score=high,
+            cli_only=flt.session == CLI,
+            session_id=int(flt.session) if flt.session not in (ALL, CLI) else None,
+        )
 
     @work(thread=True, exclusive=True, group="history-sessions", exit_on_error=False)
     def _load_sessions(self, generation: int, flt: HistoryFilter) -> None:
         try:
             sessions = self.store.sessions(deck=flt.deck)
-            total = self.store.count_attempts(deck=flt.deck)
+            total = self.store.count_attempts(AttemptFilter(deck=flt.deck))
         except SayitoutError as exc:
             self.post_message(HistoryFailed(exc.title, exc.message, exc.hint))
             return
@@ -258,9 +259,9 @@ class HistoryScreen(Screen):
     @work(thread=True, group="history-attempts", exit_on_error=False)
     def _load_attempts(self, generation: int, flt: HistoryFilter, offset: int) -> None:
         try:
-            kwargs = self._query_kwargs(flt)
-            rows = self.store.attempts(**kwargs, limit=PAGE, offset=offset)
-            total = self.store.count_attempts(**kwargs) if offset == 0 else -1
+            where = self._store_filter(flt)
+            rows = self.store.attempts(where, limit=PAGE, offset=offset)
+            total = self.store.count_attempts(where) if offset == 0 else -1
         except SayitoutError as exc:
             self.post_message(HistoryFailed(exc.title, exc.message, exc.hint))
             return
@@ -274,24 +275,24 @@ class HistoryScreen(Screen):
         table = self.query_one("#sessions", DataTable)
         keep = self.filter.session
         table.clear()
-        table.add_row(Text("All sessions", style="bold"), "", str(message.total), "", key=ALL)
+        table.add_row(Text("All sessions", style="bold"), "", f"{message.total:,}", "", key=ALL)
         # (the "Ans" of "All sessions" counts the deck filter only, like the sessions listed)
         rows = []
         for s in message.sessions:
             key = CLI if s.id is None else str(s.id)
             when = s.started_at.astimezone().strftime("%Y-%m-%d %H:%M")
             deck = "command line" if s.id is None else s.deck
-            answers = str(s.attempt_count)
+            answers = f"{s.attempt_count:,}"
             if s.kind == "interview":  # a mock interview: "1/3" when it ended early
                 deck = f"mock {deck}"
                 if s.finished_at is None:
                     answers = f"{s.attempt_count}/{s.settings.get('count', '?')}"
-            mean = (
-                Text(f"{s.mean_score:.0f}", style=score_style(s.mean_score))
-                if s.mean_score is not None
+            score = (
+                Text(f"{s.session_score:.0f}", style=score_style(s.session_score))
+                if s.session_score is not None
                 else Text("–", style="dim")
             )
-            rows.append(((when, deck, answers, mean), key))
+            rows.append(((when, deck, answers, score), key))
         for cells, key in rows:
             table.add_row(*cells, key=key)
         try:
@@ -412,16 +413,8 @@ class HistoryScreen(Screen):
     @work(thread=True, exclusive=True, group="history-report", exit_on_error=False)
     def _export(self, flt: HistoryFilter) -> None:
         from sayitout.report.export import write_report
-        from sayitout.report.rows import Filters
 
-        kwargs = self._query_kwargs(HistoryFilter(flt.deck, flt.topic, flt.band))
-        ids = kwargs.get("question_ids")
-        filters = Filters(
-            deck=flt.deck,
-            question_ids=tuple(ids) if ids is not None else None,
-            min_score=kwargs.get("min_score"),
-            max_score=kwargs.get("max_score"),
-        )
+        filters = self._store_filter(HistoryFilter(flt.deck, flt.topic, flt.band))
         try:
             folder = self.report_dir
             if folder is None:

@@ -15,6 +15,7 @@ from textual.widgets import Button, DataTable, Footer, Header, Input, Label, Sel
 
 from sayitout.errors import SayitoutError, UsageError
 from sayitout.session.plan import ORDERS, SessionPlan
+from sayitout.store.session_score import SESSION_SCORE_LABEL
 from sayitout.tui.messages import HomeData, LoadFailed
 from sayitout.tui.screens.coach import FocusPanel
 
@@ -40,9 +41,9 @@ def load_home_data(services: SessionServices, now: datetime | None = None) -> Ho
         if store is not None:
             due, new = _due_counts(store, questions, now)
             last = [
-                round(s.mean_score)
+                round(s.session_score)
                 for s in store.sessions(deck=deck_id, limit=5, include_cli=False)
-                if s.mean_score is not None
+                if s.session_score is not None
             ]
         rows.append(
             {
@@ -57,10 +58,13 @@ def load_home_data(services: SessionServices, now: datetime | None = None) -> Ho
     recent: list[str] = []
     if store is not None:
         for s in store.sessions(limit=4, include_cli=False):
-            if s.mean_score is None:
+            if s.session_score is None:
                 continue
             when = s.started_at.astimezone().strftime("%d %b %H:%M")
-            recent.append(f"{when} {s.deck}: {s.mean_score:.0f}/100 ({s.attempt_count} answers)")
+            recent.append(
+                f"{when} {s.deck}: {SESSION_SCORE_LABEL.lower()} {s.session_score:.0f}/100 "
+                f"({s.attempt_count} answers)"
+            )
     return HomeData(rows, recent, bank.topics(), len(bank.errors))
 
 
