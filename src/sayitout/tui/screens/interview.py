@@ -91,7 +91,7 @@ class InterviewScreen(SessionScreen):
         pass  # an interviewer does not show you your words as you speak
 
     def _show_FollowUpScored(self, event: ev.FollowUpScored) -> None:
-        pass  # no feedback until the end
+        self.follow_up = False  # and no feedback until the end
 
     def _show_AnswerScored(self, event: ev.AnswerScored) -> None:
         pass  # the interview engine never sends one; never show a score mid-interview

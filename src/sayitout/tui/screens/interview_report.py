@@ -13,6 +13,7 @@ from textual.containers import VerticalScroll
 from textual.screen import Screen
 from textual.widgets import Footer, Header, Static
 
+from sayitout.tui.screens.coach import FocusPanel
 from sayitout.tui.widgets.level_meter import clock
 from sayitout.tui.widgets.score_card import score_style
 
@@ -50,35 +51,43 @@ def render_report(report: InterviewReport) -> Group:
 
     parts.append(Text("\nTop three things to fix", style="bold underline"))
     if report.fixes:
+        fixes = Table.grid(padding=(0, 1))
+        fixes.add_column(width=3, no_wrap=True, justify="right")
+        fixes.add_column(ratio=1)
         for i, fix in enumerate(report.fixes, 1):
-            parts.append(Text(f" {i}. {fix}"))
+            fixes.add_row(Text(f"{i}."), Text(fix))
+        parts.append(fixes)
     else:
         parts.append(Text(" Nothing stands out: keep it up.", style="green"))
 
     parts.append(Text("\nQuestions", style="bold underline"))
     for q in report.questions:
-        line = Text(f"{q.index + 1}. ", style="bold")
+        line = Text()
         if q.passed:
             line.append("passed ", style="bold yellow")
         elif q.score is None:
             line.append("unanswered ", style="bold red")
         else:
-            line.append(f"{q.score:>3}/100 ", style=score_style(q.score))
+            line.append(f"{q.score}/100 ", style=score_style(q.score))
             if q.follow_ups and q.unprompted is not None and q.score != q.unprompted:
                 line.append(f"({q.unprompted} + {q.score - q.unprompted} prompted) ", style="dim")
         line.append(q.text)
-        parts.append(line)
+        row = Table.grid(padding=(0, 1))
+        row.add_column(width=3, no_wrap=True, justify="right")
+        row.add_column(ratio=1)
+        row.add_row(Text(f"{q.index + 1}.", style="bold"), line)
+        parts.append(row)
         if q.key_points:
             grid = Table.grid(padding=(0, 1))
-            grid.add_column(width=3, no_wrap=True)
+            grid.add_column(width=5, no_wrap=True, justify="right")
             grid.add_column(ratio=1)
             for text, status in q.key_points:
                 mark, colour = _MARK.get(status, ("?", ""))
-                grid.add_row(Text(f"  {mark}", style=colour), Text(text, style="dim"))
+                grid.add_row(Text(mark, style=colour), Text(text, style="dim"))
             parts.append(grid)
         for f in q.follow_ups:
             mark, colour = _MARK.get(f.status, ("?", ""))
-            follow = Text("   Follow-up: ", style="magenta")
+            follow = Text("      Follow-up: ", style="magenta")
             follow.append(f.question, style="italic")
             follow.append(f"  {mark}", style=colour)
             if f.credit:
@@ -124,6 +133,8 @@ class InterviewReportScreen(Screen):
         yield Header()
         with VerticalScroll(id="report-body"):
             yield Static(render_report(self.report), id="report")
+            if self.services is not None:
+                yield FocusPanel(self.services, id="focus")
         yield Footer()
 
     def on_mount(self) -> None:

@@ -96,6 +96,8 @@ class SessionScreen(Screen):
         self.listening = False
         """Whether the microphone's first audio of this answer has arrived."""
         self.summary_shown = False
+        self.follow_up = False
+        """Whether the interviewer's follow-up question is waiting for its reply."""
         self.finished: ev.SessionFinished | None = None
         self.dialogs = 0
 
@@ -148,10 +150,16 @@ class SessionScreen(Screen):
         texts = {
             Phase.ASKING: ("🔊 Reading the question aloud…  (s skips)", "dim"),
             Phase.AWAITING_ANSWER: (
-                "Press r to record your answer, or t to type it."
+                ("Press r to record your answer, or t to type it.", "bold")
                 if self.spoken_answers
-                else "Type your answer: press t.",
-                "bold",
+                else ("Type your answer: press t.", "bold")
+            )
+            if not self.follow_up
+            else (
+                "Answer the follow-up: "
+                + ("r to record, t to type" if self.spoken_answers else "press t to type")
+                + ", i if you don't know.",
+                "bold magenta",
             ),
             Phase.PROCESSING: ("Transcribing and scoring…", "bold yellow"),
             Phase.NO_SPEECH: (
@@ -186,6 +194,7 @@ class SessionScreen(Screen):
         self.sub_title = f"{event.deck} · {self.total} question{'s' if self.total != 1 else ''}"
 
     def _show_QuestionShown(self, event: ev.QuestionShown) -> None:
+        self.follow_up = False
         self.index = event.index
         self.last_scored = None
         topics = ", ".join(event.question.topics)
@@ -205,7 +214,11 @@ class SessionScreen(Screen):
         self.query_one("#body", VerticalScroll).scroll_home(animate=False)
         self.refresh_bindings()
 
+    def _show_FollowUpScored(self, event: ev.FollowUpScored) -> None:
+        self.follow_up = False
+
     def _show_FollowUpAsked(self, event: ev.FollowUpAsked) -> None:
+        self.follow_up = True
         text = Text(event.question.text, style="dim")
         text.append("\n\nFollow-up: ", style="bold magenta")
         text.append(event.text, style="bold")

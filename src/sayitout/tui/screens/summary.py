@@ -14,6 +14,7 @@ from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Header, Static
 
 from sayitout.session.summary import SessionSummary
+from sayitout.tui.screens.coach import FocusPanel
 from sayitout.tui.widgets.score_card import score_style
 
 
@@ -41,6 +42,9 @@ class SummaryScreen(Screen):
             yield DataTable(id="outcomes", cursor_type="row", zebra_stripes=True)
             yield Static(self._missed(), id="missed")
             yield Static(self._delivery(), id="delivery")
+            services = getattr(self.app, "services", None)
+            if services is not None:
+                yield FocusPanel(services, id="focus")
         yield Footer()
 
     def on_mount(self) -> None:
