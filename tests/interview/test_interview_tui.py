@@ -313,3 +313,41 @@ async def test_upgraded_answer_reads_aloud_on_request(bank, tmp_path):
         await wait_until(pilot, voice.done.is_set, what="the voice")
         assert voice.spoken == [screen.upgraded.text]
         assert bank.rubric(Q1).misconceptions[0].text not in voice.spoken[0]
+
+
+async def test_practice_follow_up_and_pass_on_the_session_screen(bank, tmp_path):
+    from sayitout.session.plan import SessionPlan
+    from sayitout.tui.screens.session import SessionScreen
+
+    services = fake_services(bank, tmp_path, mic_reason="no input device was found")
+    plan = SessionPlan(question_ids=(Q1, Q2), count=2, follow_ups=1)
+    app = make_app(Settings(), plan=plan, services=services, load_models=False)
+
+    def phase(p: Phase):
+        return lambda: isinstance(app.screen, SessionScreen) and app.screen.phase is p
+
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_until(pilot, phase(Phase.AWAITING_ANSWER), what="question 1")
+        await type_text(pilot, CHANCE_ONLY)
+        await wait_until(
+            pilot,
+            lambda: "Answer the follow-up" in text_of(app.screen.query_one("#status")),
+            what="the follow-up prompt",
+        )
+        assert "Follow-up: What quick experiment" in text_of(app.screen.query_one("#question"))
+        await type_text(pilot, "I would overfit a single batch first.")
+        await wait_until(pilot, phase(Phase.FEEDBACK), what="the score card")
+        card = text_of(app.screen.query_one("#card"))
+        assert "when prompted" in card and "Follow-up" in card
+        assert "prompted (60% of unprompted)" in card
+        await pilot.press("n")
+        await wait_until(
+            pilot,
+            lambda: app.screen.index == 1 and app.screen.phase is Phase.AWAITING_ANSWER,
+            what="question 2",
+        )
+        await pilot.press("i")
+        await wait_until(pilot, phase(Phase.FEEDBACK), what="the pass")
+        assert "You passed" in text_of(app.screen.query_one("#transcript"))
+        assert app.screen.query_one("#model-answer").display
+        assert app.screen.last_scored.passed
