@@ -14,6 +14,7 @@ import pytest
 sys.path.insert(0, str(Path(__file__).parents[1] / "tui"))
 
 from helpers import ScriptedSource, fake_services, text_of, wait_until
+from test_tui_snapshots import hold_still
 from textual.widgets import Static, TextArea
 
 from sayitout.bank.loader import load_bank
@@ -39,20 +40,6 @@ T0 = datetime(2026, 11, 20, 9, 0, tzinfo=UTC)
 @pytest.fixture(scope="module")
 def bank():
     return load_bank(user=False)
-
-
-async def hold_still(pilot) -> None:
-    app = pilot.app
-    for widget in app.screen.query("Input, TextArea"):
-        widget.cursor_blink = False
-    for meter in app.screen.query(LevelMeter):
-        meter.frozen = True
-        meter.refresh()
-    app.clear_notifications()
-    await app.workers.wait_for_complete()
-    await pilot.pause()
-    await pilot.wait_for_scheduled_animations()
-    await pilot.pause()
 
 
 def interview_app(bank, tmp_path, plan, *, sources=()):

@@ -11,7 +11,7 @@ front end can show the evidence.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import TYPE_CHECKING, Literal
@@ -262,66 +262,49 @@ def filler_clusters(transcript: Transcript) -> int | None:
     return clusters
 
 
+_PACE = f"aim for {PACE_RANGE[0]:.0f}-{PACE_RANGE[1]:.0f} words a minute"
+_HABITS: tuple[tuple[EntryKind, Callable[[_Tally], str], str], ...] = (
+    (
+        "fillers",
+        lambda t: (
+            "Filler words bunch up ("
+            + ", ".join(f"{w} ×{n}" for w, n in t.extra.most_common(3))
+            + ")"
+        ),
+        "pause silently instead of filling the gap; a short silence sounds confident",
+    ),
+    (
+        "pace_fast",
+        lambda t: f"You speak fast ({t.extra['wpm'] / t.count:.0f} words a minute)",
+        f"{_PACE}: slow down on the key terms",
+    ),
+    (
+        "pace_slow",
+        lambda t: f"You speak slowly ({t.extra['wpm'] / t.count:.0f} words a minute)",
+        f"{_PACE}: lead with the answer, then explain",
+    ),
+    (
+        "slow_start",
+        lambda t: (
+            f"Long silences before you start ({t.extra['ms'] / t.count / 1000:.1f} s on average)"
+        ),
+        "open with one sentence that frames the answer while you think",
+    ),
+    (
+        "long_answers",
+        lambda t: f"Answers run past two minutes ({t.extra['s'] / t.count:.0f} s on average)",
+        "give the answer first, then the two strongest reasons; stop there",
+    ),
+)
+"""Each delivery habit: its kind, its title from the tally, and what to do about it."""
+
+
 def _habit_entries(habits: dict[str, _Tally]) -> list[LedgerEntry]:
-    out = []
-    t = habits["fillers"]
-    if t.count >= MIN_REPEATS:
-        top = ", ".join(f"{w} ×{n}" for w, n in t.extra.most_common(3))
-        out.append(
-            t.entry(
-                "fillers",
-                "fillers",
-                f"Filler words bunch up ({top})",
-                "pause silently instead of filling the gap; a short silence sounds confident",
-            )
-        )
-    t = habits["pace_fast"]
-    if t.count >= MIN_REPEATS:
-        avg = t.extra["wpm"] / t.count
-        out.append(
-            t.entry(
-                "pace_fast",
-                "pace_fast",
-                f"You speak fast ({avg:.0f} words a minute)",
-                f"aim for {PACE_RANGE[0]:.0f}-{PACE_RANGE[1]:.0f} words a minute: "
-                "slow down on the key terms",
-            )
-        )
-    t = habits["pace_slow"]
-    if t.count >= MIN_REPEATS:
-        avg = t.extra["wpm"] / t.count
-        out.append(
-            t.entry(
-                "pace_slow",
-                "pace_slow",
-                f"You speak slowly ({avg:.0f} words a minute)",
-                f"aim for {PACE_RANGE[0]:.0f}-{PACE_RANGE[1]:.0f} words a minute: "
-                "lead with the answer, then explain",
-            )
-        )
-    t = habits["slow_start"]
-    if t.count >= MIN_REPEATS:
-        avg = t.extra["ms"] / t.count / 1000
-        out.append(
-            t.entry(
-                "slow_start",
-                "slow_start",
-                f"Long silences before you start ({avg:.1f} s on average)",
-                "open with one sentence that frames the answer while you think",
-            )
-        )
-    t = habits["long_answers"]
-    if t.count >= MIN_REPEATS:
-        avg = t.extra["s"] / t.count
-        out.append(
-            t.entry(
-                "long_answers",
-                "long_answers",
-                f"Answers run past two minutes ({avg:.0f} s on average)",
-                "give the answer first, then the two strongest reasons; stop there",
-            )
-        )
-    return out
+    return [
+        habits[kind].entry(kind, kind, title(habits[kind]), advice)
+        for kind, title, advice in _HABITS
+        if habits[kind].count >= MIN_REPEATS
+    ]
 
 
 def _short(text: str, limit: int = 80) -> str:

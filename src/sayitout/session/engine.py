@@ -630,15 +630,7 @@ class SessionEngine:
     ) -> None:
         """An answer is scored and saved: keep it for the summary and show the score."""
         self._tries[question.id] = self._tries.get(question.id, 0) + 1
-        self.attempts.append(
-            Attempted(
-                question,
-                score,
-                attempt_id,
-                typed=transcript.model == "typed",
-                extra={"passed": True} if passed else {},
-            )
-        )
+        self._keep(question, transcript, score, attempt_id, passed)
         self._last = ev.AnswerScored(
             index=self._index,
             question=question,
@@ -654,6 +646,25 @@ class SessionEngine:
         if passed:
             self._model_answer(question, speak=False)  # offered at once
         self._set_phase(Phase.FEEDBACK)
+
+    def _keep(
+        self,
+        question: Question,
+        transcript: Transcript,
+        score: AnswerScore,
+        attempt_id: int | None,
+        passed: bool,
+    ) -> None:
+        """Keep the attempt for the end-of-session summary (or the interview report)."""
+        self.attempts.append(
+            Attempted(
+                question,
+                score,
+                attempt_id,
+                typed=transcript.model == "typed",
+                extra={"passed": True} if passed else {},
+            )
+        )
 
     # --- follow-ups and passes ---------------------------------------------------------------
 

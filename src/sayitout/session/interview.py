@@ -38,7 +38,7 @@ from sayitout.session.engine import (
     _Typed,
     _typed_transcript,
 )
-from sayitout.session.events import Attempted, Phase
+from sayitout.session.events import Phase
 from sayitout.session.interview_report import (
     InterviewReport,
     build_report,
@@ -294,15 +294,7 @@ class InterviewEngine(SessionEngine):
         self, question, transcript, score, attempt_id: int | None, recording, passed: bool = False
     ) -> None:
         """Kept for the report; nothing about the score is shown now."""
-        self.attempts.append(
-            Attempted(
-                question,
-                score,
-                attempt_id,
-                typed=transcript.model == "typed",
-                extra={"passed": True} if passed else {},
-            )
-        )
+        self._keep(question, transcript, score, attempt_id, passed)
         self._last = ev.AnswerScored(
             self._index, question, transcript, score, attempt_id, 1, passed=passed
         )
