@@ -1,11 +1,28 @@
-"""Scoring benchmark: agreement with the calibration set, and speed.
+"""Scoring benchmark: agreement with the calibration set (dev and test parts), rubric-light
+scoring, an external human-graded set, and speed.
 
     .venv/bin/python bench/scoring.py [--device cpu|cuda|auto] [--threads N] [--repeats N]
+        [--external DIR] [--external-split train] [--external-max N] [--no-speed] [--ab N]
 
-Prints agreement (Spearman between scores and the intended grades strong=2, partial=1,
-wrong=0; band accuracy: strong >= 60, wrong <= 40, partial in 20..75; per-question
-ordering strong > partial > wrong), then speed: model load time, batch throughput
-(answers/s, rubrics already embedded) and the median time of one warm single answer.
+Calibration (tests/calibration/): ``deep-learning.jsonl`` is the development part (fit
+on it), ``deep-learning-test.jsonl`` the test part (report on it, fit nothing on it). For
+each part: Spearman between scores and the intended grades (strong=2, partial=1, wrong=0),
+the share of strong answers scoring >= 70 and of wrong answers scoring <= 30, the highest
+score of a keyword list or a read-back question (target <= 40), per-question ordering,
+and figures by answer style.
+
+Rubric-light: the same test answers scored against the deck's rubrics with every
+paraphrase, term and hotword removed (key point texts, weights, misconceptions, numeric
+answer and model answer kept); and "bare": only the key point texts (weight 1) and the
+model answer, as a rubric drafted by ``sayitout import`` and not yet edited.
+
+External (``--external DIR`` or $SAYITOUT_EXTERNAL_SET; skipped with a message when
+absent): see bench/external.py. Pearson r with the human grades overall and per
+question, against a plain cosine (MiniLM, answer vs reference) baseline.
+
+Speed: one warm answer of 150 words (median ms), the time per answer at 50, 150, 300 and
+600 words (scaling should be linear or better), and batch answers/s over the calibration
+set with rubrics already embedded. The machine is shared: the load average is printed.
 The last line is JSON.
 """
 
@@ -19,12 +36,20 @@ import sys
 import time
 from collections import defaultdict
 from pathlib import Path
+from typing import Any
 
 from scipy.stats import spearmanr
 
 ROOT = Path(__file__).resolve().parents[1]
-CALIBRATION = ROOT / "tests" / "calibration" / "deep-learning.jsonl"
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+CALIBRATION = ROOT / "tests" / "calibration"
+PARTS = {
+    "dev": CALIBRATION / "deep-learning.jsonl",
+    "test": CALIBRATION / "deep-learning-test.jsonl",
+}
 GRADES = {"strong": 2, "partial": 1, "wrong": 0}
+NON_ANSWERS = ("keyword_list", "read_back")
+LENGTHS = (50, 150, 300, 600)
 
 
 def spearman(a: list[float], b: list[float]) -> float:
@@ -34,39 +59,217 @@ def spearman(a: list[float], b: list[float]) -> float:
     return float(spearmanr(a, b).statistic)
 
 
-def in_band(grade: str, score: int) -> bool:
-    if grade == "strong":
-        return score >= 60
-    if grade == "wrong":
-        return score <= 40
-    return 20 <= score <= 75
+def read_part(path: Path) -> list[dict[str, str]]:
+    return [json.loads(x) for x in path.read_text(encoding="utf-8").splitlines() if x.strip()]
+
+
+# ------------------------------------------------------------------ rubric variants
+
+
+def light(rubric):
+    """The rubric without paraphrases, terms and hotwords."""
+    return rubric.model_copy(
+        update={
+            "key_points": [
+                kp.model_copy(update={"paraphrases": [], "terms": []}) for kp in rubric.key_points
+            ],
+            "misconceptions": [
+                m.model_copy(update={"paraphrases": []}) for m in rubric.misconceptions
+            ],
+            "hotwords": [],
+        }
+    )
+
+
+def bare(rubric):
+    """Only the key point texts and the model answer (what an untouched import gives)."""
+    from sayitout.bank.models import KeyPoint
+
+    return rubric.model_copy(
+        update={
+            "key_points": [KeyPoint(id=kp.id, text=kp.text) for kp in rubric.key_points],
+            "misconceptions": [],
+            "numeric": None,
+            "hotwords": [],
+        }
+    )
+
+
+# ------------------------------------------------------------------ agreement
+
+
+def agreement(rows: list[dict[str, str]], scores: list[int]) -> dict[str, Any]:
+    """The figures of one calibration part."""
+    pairs = list(zip(rows, scores, strict=True))
+    by_grade = {g: [s for r, s in pairs if r["grade"] == g] for g in GRADES}
+    strong, wrong = by_grade["strong"], by_grade["wrong"]
+    non_answers = [s for r, s in pairs if r.get("style") in NON_ANSWERS]
+    by_q: dict[str, dict[str, list[int]]] = defaultdict(lambda: defaultdict(list))
+    for r, s in pairs:
+        by_q[r["question_id"]][r["grade"]].append(s)
+    misordered = sorted(
+        q
+        for q, g in by_q.items()
+        if not (min(g["strong"]) > max(g["partial"]) and min(g["partial"]) > max(g["wrong"]))
+    )
+    pairs_ok = pairs_all = 0
+    for g in by_q.values():
+        for hi, lo in (("strong", "partial"), ("partial", "wrong"), ("strong", "wrong")):
+            for a in g[hi]:
+                for b in g[lo]:
+                    pairs_all += 1
+                    pairs_ok += a > b
+    styles: dict[str, Any] = {}
+    for style in sorted({r.get("style", "") for r in rows}):
+        got = [(r, s) for r, s in pairs if r.get("style", "") == style]
+        grade = got[0][0]["grade"] if len({r["grade"] for r, _ in got}) == 1 else "mixed"
+        fig: dict[str, Any] = {"n": len(got), "grade": grade}
+        fig["mean"] = round(statistics.fmean(s for _, s in got), 1)
+        if grade == "strong":
+            fig["ge70"] = round(sum(s >= 70 for _, s in got) / len(got), 3)
+        elif grade == "wrong":
+            fig["le30"] = round(sum(s <= 30 for _, s in got) / len(got), 3)
+            fig["max"] = max(s for _, s in got)
+        styles[style] = fig
+    return {
+        "answers": len(rows),
+        "spearman": round(spearman([GRADES[r["grade"]] for r in rows], scores), 4),
+        "strong_ge70": round(sum(s >= 70 for s in strong) / len(strong), 4),
+        "wrong_le30": round(sum(s <= 30 for s in wrong) / len(wrong), 4),
+        "non_answer_max": max(non_answers) if non_answers else None,
+        "mean_by_grade": {g: round(statistics.fmean(v), 1) for g, v in by_grade.items()},
+        "pairwise_ordered": round(pairs_ok / pairs_all, 4),
+        "ordered_questions": len(by_q) - len(misordered),
+        "questions": len(by_q),
+        "misordered": misordered,
+        "by_style": styles,
+    }
+
+
+def misses(rows: list[dict[str, str]], scores: list[int], n: int = 6) -> list[str]:
+    """The worst-graded answers: strong answers under 70, wrong answers over 30."""
+    out = []
+    strong = sorted(
+        ((s, r) for r, s in zip(rows, scores, strict=True) if r["grade"] == "strong"),
+        key=lambda x: x[0],
+    )
+    wrong = sorted(
+        ((s, r) for r, s in zip(rows, scores, strict=True) if r["grade"] == "wrong"),
+        key=lambda x: -x[0],
+    )
+    for s, r in [x for x in strong if x[0] < 70][:n] + [x for x in wrong if x[0] > 30][:n]:
+        out.append(
+            f"  {s:3d}  {r['grade']:<6} {r.get('style', ''):<15} {r['question_id']}: "
+            f"{r['answer'][:110]}"
+        )
+    return out
+
+
+# ------------------------------------------------------------------ speed
+
+
+def long_answer(rows: list[dict[str, str]], qid: str, words: int) -> str:
+    """An answer of ``words`` words for ``qid``, made of its calibration answers in turn."""
+    pool = [r["answer"].split() for r in rows if r["question_id"] == qid]
+    out: list[str] = []
+    i = 0
+    while len(out) < words:
+        out.extend(pool[i % len(pool)])
+        i += 1
+    return " ".join(out[:words])
+
+
+def speed(scorer, rubrics: dict, rows: list[dict[str, str]], repeats: int) -> dict[str, Any]:
+    qids = sorted(rubrics)[:: max(1, len(rubrics) // 8)][:8]
+    answers = {w: [(rubrics[q], long_answer(rows, q, w)) for q in qids] for w in LENGTHS}
+    for pairs in answers.values():
+        scorer.score_many(pairs)  # warm: tokenizer and model paths for each length
+    times: dict[int, list[float]] = {w: [] for w in LENGTHS}
+    for k in range(repeats):  # lengths take turns, so they all see the same load
+        for words in LENGTHS:
+            rubric, answer = answers[words][k % len(qids)]
+            t0 = time.perf_counter()
+            scorer.score(rubric, answer)
+            times[words].append((time.perf_counter() - t0) * 1000)
+    per_length = {w: round(statistics.median(t), 2) for w, t in times.items()}
+    items = [(rubrics[r["question_id"]], r["answer"]) for r in rows]
+    rates = []
+    for _ in range(3):
+        t0 = time.perf_counter()
+        scorer.score_many(items)
+        rates.append(len(items) / (time.perf_counter() - t0))
+    base = per_length[LENGTHS[0]]
+    return {
+        "single_150_words_ms": per_length[150],
+        "ms_by_words": {str(k): v for k, v in per_length.items()},
+        "ms_per_word_ratio_600_vs_150": round(per_length[600] / 600 / (per_length[150] / 150), 3),
+        "ms_ratio_600_vs_50": round(per_length[600] / base, 2),
+        "batch_answers_per_s": round(statistics.median(rates), 1),
+        "batch_answers": len(items),
+    }
+
+
+# ------------------------------------------------------------------ main
+
+
+def targets(out: dict[str, Any]) -> dict[str, bool]:
+    """Issue 9's targets, each met or not (speed targets only when timed)."""
+    test = out["test"]
+    met = {
+        "test_spearman>=0.85": test["spearman"] >= 0.85,
+        "test_strong>=70_share>=0.95": test["strong_ge70"] >= 0.95,
+        "test_wrong<=30_share>=0.95": test["wrong_le30"] >= 0.95,
+        "test_keyword_readback_max<=40": (test["non_answer_max"] or 0) <= 40,
+        "rubric_light_test_spearman>=0.75": out["rubric_light"]["test"]["spearman"] >= 0.75,
+    }
+    if out.get("external"):
+        met["external_pearson>=0.60"] = out["external"]["pearson"] >= 0.60
+    if out.get("speed"):
+        met["single_150_words<=60ms"] = out["speed"]["single_150_words_ms"] <= 60
+        met["batch>=50_per_s"] = out["speed"]["batch_answers_per_s"] >= 50
+    return met
 
 
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--device", default="cpu")
     ap.add_argument("--threads", type=int, default=0, help="torch CPU threads (0: the scorer's)")
-    ap.add_argument("--repeats", type=int, default=40, help="single answers to time")
+    ap.add_argument("--repeats", type=int, default=24, help="single answers to time per length")
+    ap.add_argument(
+        "--external", default=None, help="folder of the external set ($SAYITOUT_EXTERNAL_SET)"
+    )
+    ap.add_argument("--external-split", default="train", help="split of the external set")
+    ap.add_argument("--external-max", type=int, default=0, help="score at most N external answers")
+    ap.add_argument("--no-speed", action="store_true", help="skip the timings")
+    ap.add_argument("--speed-only", action="store_true", help="only the timings")
+    ap.add_argument("--show", type=int, default=6, help="worst answers to list per part")
     ap.add_argument(
         "--ab",
         type=int,
         default=0,
         metavar="ROUNDS",
         help="also time the per-window path and late chunking with and without isolated "
-        "misconception windows, interleaved, ROUNDS times",
+        "misconception windows, interleaved, ROUNDS times (on the dev part)",
     )
     args = ap.parse_args()
 
     import torch
 
+    import external
     from sayitout.bank.loader import load_bank
     from sayitout.scoring import Scorer
     from sayitout.scoring.matching import Params
 
-    rows = [json.loads(x) for x in CALIBRATION.read_text().splitlines() if x.strip()]
+    try:
+        ext_path = external.resolve(args.external)
+    except external.ExternalDataError as exc:
+        print(f"external set: {exc}", file=sys.stderr)
+        return 2
+
+    parts = {name: read_part(path) for name, path in PARTS.items()}
     bank = load_bank(user=False)
-    rubrics = {r["question_id"]: bank.rubric(r["question_id"]) for r in rows}
-    items = [(rubrics[r["question_id"]], r["answer"]) for r in rows]
+    qids = sorted({r["question_id"] for rows in parts.values() for r in rows})
+    rubrics = {q: bank.rubric(q) for q in qids}
 
     scorer = Scorer(args.device, threads=args.threads or None)
     t0 = time.perf_counter()
@@ -76,83 +279,117 @@ def main() -> int:
     scorer.warm_up()
     scorer.prepare_many(list(rubrics.values()))
     prep_s = time.perf_counter() - t0
+    load_avg = os.getloadavg() if hasattr(os, "getloadavg") else None
 
-    t0 = time.perf_counter()
-    results = scorer.score_many(items)
-    batch_s = time.perf_counter() - t0
-    batch_rate = len(items) / batch_s
-
-    singles = []
-    for rubric, answer in items[: args.repeats]:
-        t0 = time.perf_counter()
-        scorer.score(rubric, answer)
-        singles.append((time.perf_counter() - t0) * 1000)
-    single_ms = statistics.median(singles)
-
-    scores = [r.score for r in results]
-    grades = [GRADES[r["grade"]] for r in rows]
-    rho = spearman(grades, scores)
-    band = sum(in_band(r["grade"], s) for r, s in zip(rows, scores, strict=True)) / len(rows)
-    by_q: dict[str, dict[str, list[int]]] = defaultdict(lambda: defaultdict(list))
-    for r, s in zip(rows, scores, strict=True):
-        by_q[r["question_id"]][r["grade"]].append(s)
-    misordered = sorted(
-        q
-        for q, g in by_q.items()
-        if not (min(g["strong"]) > max(g["partial"]) and min(g["partial"]) > max(g["wrong"]))
-    )
-    means = {
-        g: round(
-            statistics.mean(s for r, s in zip(rows, scores, strict=True) if r["grade"] == g), 1
+    out: dict[str, Any] = {}
+    for name, rows in parts.items() if not args.speed_only else ():
+        scores = [
+            r.score
+            for r in scorer.score_many([(rubrics[r["question_id"]], r["answer"]) for r in rows])
+        ]
+        fig = agreement(rows, scores)
+        out[name] = fig
+        print(f"== calibration {name}: {fig['answers']} answers")
+        print(
+            f"spearman {fig['spearman']:.3f}; strong>=70 {fig['strong_ge70']:.1%}; "
+            f"wrong<=30 {fig['wrong_le30']:.1%}; keyword list / read-back max "
+            f"{fig['non_answer_max']}; mean by grade {fig['mean_by_grade']}"
         )
-        for g in GRADES
-    }
-    windows = sum(len(a.split()) for _, a in items) / len(items)
-    load_avg = os.getloadavg()[0] if hasattr(os, "getloadavg") else None
+        print(
+            f"pairs ordered within a question: {fig['pairwise_ordered']:.1%}; questions fully "
+            f"ordered strong>partial>wrong: {fig['ordered_questions']}/{fig['questions']}"
+            f" (misordered: {', '.join(fig['misordered']) or 'none'})"
+        )
+        for style, s in fig["by_style"].items():
+            extra = ", ".join(f"{k} {v}" for k, v in s.items() if k not in ("n", "grade", "mean"))
+            print(f"  {style:<16} {s['grade']:<7} n={s['n']:<4} mean {s['mean']:5.1f}  {extra}")
+        if args.show:
+            print("worst:")
+            print("\n".join(misses(rows, scores, args.show)))
 
-    print(f"calibration: {len(rows)} answers, {len(by_q)} questions, mean {windows:.0f} words")
-    print(f"spearman (score vs grade): {rho:.3f}")
-    print(f"band accuracy: {band:.1%} (strong>=60, wrong<=40, partial 20..75)")
-    print(f"mean score by grade: {means}")
-    print(
-        f"ordering strong>partial>wrong: {len(by_q) - len(misordered)}/{len(by_q)}"
-        f" (misordered: {', '.join(misordered) or 'none'})"
-    )
-    print(
-        f"device {scorer.embedder.device}, torch threads {torch.get_num_threads()}, "
-        f"load average {load_avg}"
-    )
-    print(f"model load: {load_s:.2f} s; embedding 33 rubrics: {prep_s:.2f} s")
-    print(f"batch: {batch_rate:.1f} answers/s ({batch_s:.2f} s for {len(items)})")
-    print(f"single answer warm: median {single_ms:.1f} ms over {len(singles)}")
-    ab = _ab(scorer, Params, items, args.ab, args.repeats) if args.ab else None
-    if ab:
+    variants = {}
+    for label, fn in (
+        (("rubric_light", light), ("rubric_bare", bare)) if not args.speed_only else ()
+    ):
+        stripped = {q: fn(r) for q, r in rubrics.items()}
+        scorer.prepare_many(list(stripped.values()))
+        variants[label] = {}
+        for name, rows in parts.items():
+            scores = [
+                r.score
+                for r in scorer.score_many(
+                    [(stripped[r["question_id"]], r["answer"]) for r in rows]
+                )
+            ]
+            fig = agreement(rows, scores)
+            variants[label][name] = {
+                k: fig[k] for k in ("spearman", "strong_ge70", "wrong_le30", "non_answer_max")
+            }
+        print(f"== {label}: " + "; ".join(f"{n} {v}" for n, v in variants[label].items()))
+    out.update(variants)
+
+    if args.speed_only:
+        pass
+    elif ext_path is None:
+        print(
+            f"== external: skipped (give --external DIR or set ${external.ENV}; "
+            "see bench/external.py)"
+        )
+        out["external"] = None
+    else:
+        answers = external.load(ext_path, args.external_split, args.external_max)
+        ext = external.evaluate(scorer, answers)
+        ext["set"] = f"{ext_path.name}:{args.external_split}"
+        out["external"] = ext
+        print(
+            f"== external {ext['set']}: {ext['answers']} answers, {ext['questions']} questions; "
+            f"pearson {ext['pearson']:.3f} (cosine baseline {ext['cosine_pearson']:.3f}); "
+            f"per question {ext['per_question']} (cosine {ext['cosine_per_question']}); "
+            f"scored 0: {ext['share_scored_0']:.1%}, correct answers scored 0: "
+            f"{ext['correct_scored_0']}/{ext['correct_answers']}"
+        )
+
+    if not args.no_speed:
+        all_rows = parts["dev"] + parts["test"]
+        sp = speed(scorer, rubrics, all_rows, args.repeats)
+        out["speed"] = sp
+        print(
+            f"== speed: single 150 words {sp['single_150_words_ms']} ms; by words "
+            f"{sp['ms_by_words']}; batch {sp['batch_answers_per_s']} answers/s"
+        )
+    if args.ab:
+        rows = parts["dev"]
+        ab = _ab(
+            scorer, Params, [(rubrics[r["question_id"]], r["answer"]) for r in rows], args.ab, 40
+        )
+        out["ab"] = ab
         for path, fig in ab.items():
             print(
                 f"A/B {path}: batch {fig['batch_answers_per_s']} answers/s, single median "
                 f"{fig['single_answer_ms_median']} ms"
             )
-    print(
-        json.dumps(
-            {
-                "spearman": round(rho, 4),
-                "band_accuracy": round(band, 4),
-                "ordered_questions": len(by_q) - len(misordered),
-                "questions": len(by_q),
-                "misordered": misordered,
-                "mean_by_grade": means,
-                "model_load_s": round(load_s, 3),
-                "rubric_prep_s": round(prep_s, 3),
-                "batch_answers_per_s": round(batch_rate, 2),
-                "single_answer_ms_median": round(single_ms, 2),
-                "device": scorer.embedder.device,
-                "torch_threads": torch.get_num_threads(),
-                "load_average": load_avg,
-                "late_chunking": scorer.params.late_chunking,
-                "ab": ab,
-            }
+    if "test" in out:
+        out["targets"] = targets(out)
+        print(
+            "== issue 9 targets: "
+            + ", ".join(f"{k} {'met' if v else 'NOT met'}" for k, v in out["targets"].items())
         )
+    print(
+        f"device {scorer.embedder.device}, torch threads {torch.get_num_threads()}, "
+        f"load average {load_avg}; model load {load_s:.2f} s, rubrics {prep_s:.2f} s"
     )
+    out.update(
+        {
+            "spearman_dev": out["dev"]["spearman"] if "dev" in out else None,
+            "spearman_test": out["test"]["spearman"] if "test" in out else None,
+            "model_load_s": round(load_s, 3),
+            "rubric_prep_s": round(prep_s, 3),
+            "device": scorer.embedder.device,
+            "torch_threads": torch.get_num_threads(),
+            "load_average": load_avg,
+        }
+    )
+    print(json.dumps(out))
     return 0
 
 

@@ -1,4 +1,4 @@
-"""The calibration set is well formed: every question, every grade, spoken style."""
+"""The calibration set is well formed: every question, every grade, a dev and a test part."""
 
 from __future__ import annotations
 
@@ -11,35 +11,101 @@ import pytest
 
 from sayitout.bank.loader import load_bank
 
-CALIBRATION = Path(__file__).with_name("deep-learning.jsonl")
+HERE = Path(__file__).parent
+DEV = HERE / "deep-learning.jsonl"
+TEST = HERE / "deep-learning-test.jsonl"
 GRADES = ("strong", "partial", "wrong")
+STYLES = {
+    # the first 145 answers (all in dev): lower case, no punctuation, numbers in words
+    "original",
+    # right answers, told in a form a scorer finds hard
+    "answer_first",
+    "plain_words",
+    "disfluent",
+    "terse",
+    "typed",
+    "hyphenated",
+    "reordered",
+    # partial content, whatever the form
+    "incomplete",
+    # wrong content
+    "confident_wrong",
+    "reversed",
+    # non-answers
+    "keyword_list",
+    "read_back",
+    "dont_know",
+    "off_topic",
+}
 
 
-@pytest.fixture(scope="module")
-def rows() -> list[dict[str, str]]:
-    lines = CALIBRATION.read_text(encoding="utf-8").splitlines()
+def _read(path: Path) -> list[dict[str, str]]:
+    lines = path.read_text(encoding="utf-8").splitlines()
     return [json.loads(line) for line in lines if line.strip()]
 
 
-def test_fields_and_grades(rows: list[dict[str, str]]) -> None:
-    for row in rows:
-        assert set(row) <= {"question_id", "grade", "answer", "note"}, row
-        assert row["grade"] in GRADES
-        assert len(row["answer"].split()) >= 5
+@pytest.fixture(scope="module")
+def dev() -> list[dict[str, str]]:
+    return _read(DEV)
 
 
-def test_every_question_has_strong_partial_and_two_wrong(rows: list[dict[str, str]]) -> None:
+@pytest.fixture(scope="module")
+def test() -> list[dict[str, str]]:
+    return _read(TEST)
+
+
+@pytest.fixture(scope="module")
+def deck_ids() -> set[str]:
     deck = load_bank(builtin=True, user=False).decks["deep-learning"]
-    ids = {q.id for q in deck.questions}
-    assert {r["question_id"] for r in rows} == ids
+    return {q.id for q in deck.questions}
+
+
+def test_fields_grades_and_styles(dev: list[dict[str, str]], test: list[dict[str, str]]) -> None:
+    for row in dev + test:
+        assert set(row) <= {"question_id", "grade", "style", "answer", "note"}, row
+        assert {"question_id", "grade", "style", "answer"} <= set(row), row
+        assert row["grade"] in GRADES, row
+        assert row["style"] in STYLES, row
+        assert row["answer"].strip(), row
+
+
+def test_size_and_split(dev: list[dict[str, str]], test: list[dict[str, str]]) -> None:
+    assert len(dev) + len(test) >= 400
+    assert len(test) >= 150
+    # nothing appears in both parts; the answers fitted on before the split are all in dev
+    assert not {r["answer"] for r in dev} & {r["answer"] for r in test}
+    assert all(r["style"] != "original" for r in test)
+    assert sum(r["style"] == "original" for r in dev) == 145
+
+
+@pytest.mark.parametrize("part", ["dev", "test"])
+def test_every_question_has_every_grade(part: str, request, deck_ids: set[str]) -> None:
+    rows = request.getfixturevalue(part)
+    assert {r["question_id"] for r in rows} == deck_ids
     counts = Counter((r["question_id"], r["grade"]) for r in rows)
-    for qid in ids:
-        assert counts[qid, "strong"] >= 1, qid
-        assert counts[qid, "partial"] >= 1, qid
-        assert counts[qid, "wrong"] >= 2, qid
+    for qid in deck_ids:
+        assert counts[qid, "strong"] >= 1, (part, qid)
+        assert counts[qid, "partial"] >= 1, (part, qid)
+        assert counts[qid, "wrong"] >= 1, (part, qid)
 
 
-def test_written_as_speech(rows: list[dict[str, str]]) -> None:
+def test_split_is_stratified(dev: list[dict[str, str]], test: list[dict[str, str]]) -> None:
+    """Of the new answers to each question and grade, half (rounded up) are in test."""
+    new_dev = Counter((r["question_id"], r["grade"]) for r in dev if r["style"] != "original")
+    new_test = Counter((r["question_id"], r["grade"]) for r in test)
+    for key in new_dev.keys() | new_test.keys():
+        n = new_dev[key] + new_test[key]
+        assert new_test[key] == (n + 1) // 2, key
+
+
+def test_styles_in_both_parts(test: list[dict[str, str]], dev: list[dict[str, str]]) -> None:
+    for style in STYLES - {"original"}:
+        assert sum(r["style"] == style for r in test) >= 3, style
+        assert sum(r["style"] == style for r in dev) >= 3, style
+
+
+def test_original_answers_written_as_speech(dev: list[dict[str, str]]) -> None:
+    rows = [r for r in dev if r["style"] == "original"]
     for row in rows:
         answer = row["answer"]
         assert answer == answer.lower(), answer  # transcripts of speech, no capitals
@@ -47,3 +113,14 @@ def test_written_as_speech(rows: list[dict[str, str]]) -> None:
         assert not re.search(r"\b\d", answer), answer  # numbers in words (fp16 is a name)
     fillers = sum(bool(re.search(r"\b(um|uh|like|you know)\b", r["answer"])) for r in rows)
     assert fillers / len(rows) > 0.5
+
+
+def test_new_answers_cover_the_hard_forms(
+    dev: list[dict[str, str]], test: list[dict[str, str]]
+) -> None:
+    new = [r["answer"] for r in dev + test if r["style"] != "original"]
+    assert sum(bool(re.search(r"\d,\d{3}", a)) for a in new) >= 5  # comma-grouped digits
+    assert sum(bool(re.search(r"\b[a-z]+ty-[a-z]+", a, re.I)) for a in new) >= 5  # forty-one
+    assert sum(bool(re.search(r"[×√/]|\bx\b", a)) for a in new) >= 5  # typed symbols
+    disfluent = [r["answer"] for r in dev + test if r["style"] == "disfluent"]
+    assert all(len(re.findall(r"\b(um|uh)\b", a, re.I)) >= 3 for a in disfluent)
