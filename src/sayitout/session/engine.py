@@ -473,7 +473,7 @@ class SessionEngine:
         if speaker is None:
             return
         self._speech_cancel.clear()
-        if what == "question":
+        if what in ("question", "follow_up"):  # the interviewer is asking
             self._set_phase(Phase.ASKING)
         self._emit(ev.SpeakingStarted(what))
         try:
