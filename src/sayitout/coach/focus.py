@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable, Container, Sequence
 from dataclasses import dataclass
 from datetime import datetime
+from functools import partial
 from typing import TYPE_CHECKING
 
 from sayitout.coach.ledger import Ledger, LedgerEntry, _n, build_ledger
@@ -52,7 +53,9 @@ def next_focus(
 
     candidates: list[tuple[int, Drill]] = []
 
-    def add(rank: int, entries: Sequence[LedgerEntry], title: Callable[[int], str], reason: str):
+    def add(
+        rank: int, entries: Sequence[LedgerEntry], title: Callable[[int], str], reason: str
+    ) -> None:
         ids = usable([q for e in entries for q in e.question_ids])
         if ids:
             candidates.append((rank, Drill(title(len(ids)), reason, ids, entries[0].kind)))
@@ -86,14 +89,9 @@ def next_focus(
     ):
         entries = ledger.of_kind(kind)
         if entries:
-            add(
-                rank,
-                entries,
-                lambda n, t=title: t.format(_cap(_n(n, "question"))),
-                entries[0].detail,
-            )
+            add(rank, entries, partial(_count_title, title), entries[0].detail)
     for entry in ledger.delivery:
-        add(4, [entry], lambda n, e=entry: _delivery_title(e, n), entry.detail)
+        add(4, [entry], partial(_delivery_title, entry), entry.detail)
     if due:
         ids = usable(due)
         if ids:
@@ -109,11 +107,11 @@ def next_focus(
                 )
             )
     drills: list[Drill] = []
-    seen: set[tuple[str, ...]] = set()
+    seen: set[frozenset[str]] = set()
     for _, drill in sorted(candidates, key=lambda c: c[0]):
         if frozenset(drill.question_ids) in seen:
             continue
-        seen.add(frozenset(drill.question_ids))  # type: ignore[arg-type]
+        seen.add(frozenset(drill.question_ids))
         drills.append(drill)
         if len(drills) == max_drills:
             break
@@ -130,6 +128,10 @@ def focus_for(
     questions = bank.questions(deck=deck)
     due = [e.question_id for e in schedule(store, questions, now) if e.status == "due"]
     return ledger, next_focus(ledger, due, known={q.id for q in questions})
+
+
+def _count_title(template: str, n: int) -> str:
+    return template.format(_cap(_n(n, "question")))
 
 
 def _delivery_title(entry: LedgerEntry, n: int) -> str:

@@ -77,7 +77,7 @@ def score_reply(
         return FollowUpResult(kp.id, question, "", "missed", 0.0, None, 0.0, recording, None)
     focused = rubric.model_copy(update={"key_points": [kp], "numeric": None})
     result = scorer.score(focused, reply)
-    [point] = [p for p in result.key_points if p.id == kp.id] or [None]
+    point = next((p for p in result.key_points if p.id == kp.id), None)
     status = point.status if point is not None else "missed"
     stated_wrong = bool(result.misconceptions)
     if stated_wrong and status == "covered":

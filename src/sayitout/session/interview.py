@@ -24,7 +24,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from sayitout.errors import SayitoutError, UsageError
 from sayitout.session import events as ev
@@ -47,6 +47,12 @@ from sayitout.session.interview_report import (
 from sayitout.session.plan import SessionPlan
 from sayitout.session.services import SessionServices
 from sayitout.session.summary import summarise
+
+if TYPE_CHECKING:
+    from sayitout.bank.models import Question
+    from sayitout.scoring.result import AnswerScore
+    from sayitout.speech.recording import Recording
+    from sayitout.speech.transcript import Transcript
 
 log = logging.getLogger(__name__)
 
@@ -189,7 +195,9 @@ class InterviewEngine(SessionEngine):
             self._warned = True
             self._emit(ev.AnswerTimeWarning(max(0.0, limit - elapsed)))
 
-    def _record_answer(self, question, limit: float):
+    def _record_answer(
+        self, question: Question, limit: float
+    ) -> tuple[Transcript, Recording] | None:
         self._warned = False
         return super()._record_answer(question, limit)
 
@@ -200,7 +208,7 @@ class InterviewEngine(SessionEngine):
         super()._begin()
         self._began_s = self._monotonic()
 
-    def _question_turn(self, question) -> None:
+    def _question_turn(self, question: Question) -> None:
         self._last = None
         left = self.time_left_s()
         if self._time_up or (left is not None and left < self.interview.min_question_s):
@@ -257,7 +265,7 @@ class InterviewEngine(SessionEngine):
             self._check_quit()
         return not self._rec_cancel.is_set()
 
-    def _await_answer(self, question, limit: float) -> None:
+    def _await_answer(self, question: Question, limit: float) -> None:
         """Wait for a typed answer, a new recording, a pass or a skip."""
         if self.phase not in (Phase.NO_SPEECH, Phase.AWAITING_ANSWER):
             self._set_phase(Phase.AWAITING_ANSWER)
@@ -291,7 +299,13 @@ class InterviewEngine(SessionEngine):
                 return
 
     def _answered(
-        self, question, transcript, score, attempt_id: int | None, recording, passed: bool = False
+        self,
+        question: Question,
+        transcript: Transcript,
+        score: AnswerScore,
+        attempt_id: int | None,
+        recording: Recording | None,
+        passed: bool = False,
     ) -> None:
         """Kept for the report; nothing about the score is shown now."""
         self._keep(question, transcript, score, attempt_id, passed)

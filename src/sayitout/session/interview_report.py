@@ -20,6 +20,7 @@ if TYPE_CHECKING:
     from sayitout.bank.models import Question
     from sayitout.scoring.result import FollowUpResult
     from sayitout.session.events import Attempted
+    from sayitout.store import Store
 
 GRADES: tuple[tuple[int, str], ...] = ((85, "A"), (70, "B"), (55, "C"), (40, "D"), (0, "F"))
 """``(lowest overall score, grade)``, best first."""
@@ -213,24 +214,30 @@ def _fixes(
     return list(dict.fromkeys(out))
 
 
-def previous_interview(store, deck: str, session_id: int | None) -> PreviousInterview | None:
+def previous_interview(store: Store, deck: str, session_id: int | None) -> PreviousInterview | None:
     """The latest earlier mock interview on ``deck`` with answers, scored like this one."""
     try:
         sessions = store.sessions(deck=deck, include_cli=False)
     except Exception:  # the comparison is a nicety: never fail the report over it
         return None
-    earlier = [
-        s
-        for s in sessions
-        if s.kind == "interview" and s.id is not None and (session_id is None or s.id < session_id)
-    ]
-    for record in sorted(earlier, key=lambda s: s.id, reverse=True):
-        attempts = store.attempts(AttemptFilter(session_id=record.id), oldest_first=True)
+    earlier = sorted(
+        (
+            (s.id, s)
+            for s in sessions
+            if s.kind == "interview"
+            and s.id is not None
+            and (session_id is None or s.id < session_id)
+        ),
+        key=lambda pair: pair[0],
+        reverse=True,
+    )
+    for record_id, record in earlier:
+        attempts = store.attempts(AttemptFilter(session_id=record_id), oldest_first=True)
         if not attempts:
             continue
         last = {a.question_id: a.score for a in attempts}
         overall = round(mean(last.values()), 1)
-        return PreviousInterview(record.id, record.started_at, overall, grade_for(overall))
+        return PreviousInterview(record_id, record.started_at, overall, grade_for(overall))
     return None
 
 

@@ -40,7 +40,8 @@ class InterviewScreen(SessionScreen):
     def __init__(self, services: SessionServices, plan: InterviewPlan) -> None:
         super().__init__(services, plan.session_plan())
         self.interview_plan = plan
-        self.engine = InterviewEngine(services, plan, self._from_engine)
+        self.interview_engine = InterviewEngine(services, plan, self._from_engine)
+        self.engine = self.interview_engine
         self.answered = 0
         self.report_event: ev.InterviewFinished | None = None
 
@@ -60,7 +61,7 @@ class InterviewScreen(SessionScreen):
         progress = Text()
         progress.append(f"Interview question {event.index + 1} of {event.total}", style="bold")
         progress.append(f"   answer time {clock(event.answer_limit_s)}", style="dim")
-        left = self.engine.time_left_s()
+        left = self.interview_engine.time_left_s()
         if left is not None:
             progress.append(f" · {clock(max(0.0, left))} left in the interview", style="dim")
         self.query_one("#progress", Static).update(progress)
