@@ -338,3 +338,29 @@ async def test_practice_follow_up_and_pass_on_the_session_screen(bank, tmp_path)
         assert "You passed" in text_of(app.screen.query_one("#transcript"))
         assert app.screen.query_one("#model-answer").display
         assert app.screen.last_scored.passed
+
+
+async def test_home_i_starts_a_mock_interview_and_refuses_one_longer_than_the_deck(bank, tmp_path):
+    from textual.widgets import Input
+
+    services = fake_services(bank, tmp_path, mic_reason="no input device was found")
+    app = make_app(Settings(), services=services, load_models=False)
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_until(
+            pilot, lambda: isinstance(app.screen, HomeScreen) and app.screen.decks, what="decks"
+        )
+        app.screen.query_one("#count", Input).value = "40"
+        app.screen.query_one("#decks").focus()
+        await pilot.press("i")
+        await pilot.pause()
+        assert isinstance(app.screen, HomeScreen)
+        assert any("Questions: 40 is more than the 33" in n.message for n in app._notifications)
+        app.screen.query_one("#count", Input).value = "2"
+        app.screen.query_one("#decks").focus()
+        await pilot.press("i")
+        await wait_until(
+            pilot, lambda: isinstance(app.screen, InterviewScreen), what="the interview screen"
+        )
+        assert app.screen.interview_plan.count == 2
+        assert app.screen.interview_plan.thinking_s == 10  # the form's 0 means the default
+        assert app.screen.interview_plan.follow_ups == 1

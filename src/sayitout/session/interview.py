@@ -133,8 +133,9 @@ class InterviewPlan:
         return float(min(limit, max_answer_s))
 
 
-def check_deck_fits(bank: Any, plan: InterviewPlan) -> None:
-    """An interview longer than the deck is refused with what would fit."""
+def check_deck_fits(bank: Any, plan: InterviewPlan, count_name: str = "--count") -> None:
+    """An interview longer than the deck is refused with what would fit (``count_name``:
+    what the front end calls the number of questions)."""
     if plan.question_ids:
         for qid in plan.question_ids:
             bank.rubric(qid)  # unknown or unusable ids say so
@@ -147,8 +148,8 @@ def check_deck_fits(bank: Any, plan: InterviewPlan) -> None:
         )
     if plan.count > available:
         raise UsageError(
-            f"--count {plan.count} is more than the {available} questions in {where}",
-            f"use --count {available} or fewer, or add questions to the deck",
+            f"{count_name} {plan.count} is more than the {available} questions in {where}",
+            f"use {count_name} {available} or fewer, or add questions to the deck",
         )
 
 

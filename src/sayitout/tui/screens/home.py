@@ -288,7 +288,7 @@ class HomeScreen(Screen):
             )
             bank = self.services.bank_if_loaded
             if bank is not None:
-                check_deck_fits(bank, plan)
+                check_deck_fits(bank, plan, count_name="Questions:")
         except UsageError as exc:
             self.notify(
                 exc.message + (f"\n{exc.hint}" if exc.hint else ""),
