@@ -306,3 +306,10 @@ def test_upgraded_empty_answer_is_the_missing_points() -> None:
     score = _score_for(rubric, "", {})
     up = upgrade_answer(score, rubric)
     assert [s.kind for s in up.segments] == ["added"] * len(rubric.key_points)
+
+
+def test_one_misconception_in_two_questions_rubrics_counts_across_them(store: Store) -> None:
+    save(store, "q1", ("covered", "covered"), minutes=0, misconception="only-sgd")
+    save(store, "q2", ("covered", "covered"), minutes=1, misconception="sgd-only")
+    [entry] = build_ledger(store).of_kind("misconception")
+    assert entry.count == 2 and entry.question_ids == ("q2", "q1")

@@ -10,6 +10,7 @@ front end can show the evidence.
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
@@ -144,7 +145,9 @@ def ledger_from(
 ) -> Ledger:
     """The ledger of these ``(summary, current score, transcript)``, given newest first."""
     scored = list(scored)
-    mis: dict[tuple[str, str], _Tally] = {}
+    mis: dict[str, tuple[str, str, _Tally]] = {}
+    """By the statement's words, so one misconception shared by several questions' rubrics
+    counts across them: ``text -> (question id, misconception id, tally)``."""
     missed: dict[tuple[str, str], _Tally] = {}
     latest_status: dict[tuple[str, str], str] = {}
     habits: dict[str, _Tally] = {k: _Tally() for k in DELIVERY_KINDS}
@@ -154,8 +157,9 @@ def ledger_from(
             passed.add(summary)
             continue
         for m in score.misconceptions:
-            t = mis.setdefault(
-                (summary.question_id, m.id), _Tally(text=m.text, detail=m.correction)
+            key = " ".join(_WORDS.findall(m.text.lower()))
+            _, _, t = mis.setdefault(
+                key, (summary.question_id, m.id, _Tally(text=m.text, detail=m.correction))
             )
             t.add(summary)
         for kp in score.key_points:
@@ -170,7 +174,7 @@ def ledger_from(
         _delivery_habits(summary, score, transcript, habits)
 
     entries: list[LedgerEntry] = []
-    for (qid, mid), t in mis.items():
+    for qid, mid, t in mis.values():
         if t.count >= MIN_REPEATS:
             detail = f"Actually: {t.detail}" if t.detail else "This is a known misconception."
             entries.append(
@@ -305,6 +309,9 @@ def _habit_entries(habits: dict[str, _Tally]) -> list[LedgerEntry]:
         for kind, title, advice in _HABITS
         if habits[kind].count >= MIN_REPEATS
     ]
+
+
+_WORDS = re.compile(r"[a-z0-9]+")
 
 
 def _short(text: str, limit: int = 80) -> str:
