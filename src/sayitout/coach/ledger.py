@@ -157,9 +157,9 @@ def ledger_from(
             passed.add(summary)
             continue
         for m in score.misconceptions:
-            key = " ".join(_WORDS.findall(m.text.lower()))
+            words = " ".join(_WORDS.findall(m.text.lower()))
             _, _, t = mis.setdefault(
-                key, (summary.question_id, m.id, _Tally(text=m.text, detail=m.correction))
+                words, (summary.question_id, m.id, _Tally(text=m.text, detail=m.correction))
             )
             t.add(summary)
         for kp in score.key_points:
