@@ -5,7 +5,7 @@ Also the one-line focus panel shown on Home. Both load in a worker thread.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from rich.console import Group
 from rich.table import Table
@@ -70,8 +70,8 @@ def render_ledger(ledger: Ledger) -> Group:
     return Group(*parts)
 
 
-def focus_line(message: CoachLoaded) -> Text:
-    """The Home panel: the drills in one or two lines."""
+def focus_line(message: CoachLoaded, hint: str = "") -> Text:
+    """The focus panel: the drills in one or two lines, then ``hint`` (a key to press)."""
     text = Text("Focus next: ", style="bold")
     if message.error or message.ledger is None:
         return text.append("–", style="dim")
@@ -81,7 +81,7 @@ def focus_line(message: CoachLoaded) -> Text:
         if i > 1:
             text.append("  ·  ", style="dim")
         text.append(f"{i}. {d.title}")
-    return text.append("   (c: coach)", style="dim")
+    return text.append(f"   {hint}" if hint else "", style="dim")
 
 
 class FocusPanel(Static):
@@ -91,9 +91,11 @@ class FocusPanel(Static):
     FocusPanel { height: auto; max-height: 3; margin-bottom: 1; }
     """
 
-    def __init__(self, services: SessionServices, **kwargs) -> None:
+    def __init__(self, services: SessionServices, *, hint: str = "", **kwargs: Any) -> None:
         super().__init__(Text("Focus next: …", style="dim"), **kwargs)
         self.services = services
+        self.hint = hint
+        """Shown after the drills where a key opens the coach (Home: "(c: coach)")."""
 
     def on_mount(self) -> None:
         self.call_after_refresh(self.reload)
@@ -105,7 +107,7 @@ class FocusPanel(Static):
     @on(CoachLoaded)
     def _loaded(self, message: CoachLoaded) -> None:
         message.stop()
-        self.update(focus_line(message))
+        self.update(focus_line(message, self.hint))
 
 
 class CoachScreen(Screen):

@@ -105,7 +105,7 @@ class HomeScreen(Screen):
         with Vertical(id="home-body"):
             yield DataTable(id="decks", cursor_type="row", zebra_stripes=True)
             yield Static("Loading the question bank…", id="recent")
-            yield FocusPanel(self.services, id="focus")
+            yield FocusPanel(self.services, hint="(c: coach)", id="focus")
             with Grid(id="form"):
                 with Vertical():
                     yield Label("Questions")
