@@ -8,6 +8,8 @@ import pytest
 
 from sayitout.bank.models import NumericAnswer
 from sayitout.scoring.numbers import find_numbers, judge, same_number
+from sayitout.scoring.numbers.canonical import canonical_numbers
+from sayitout.scoring.text import looks_english, words
 
 
 @pytest.mark.parametrize(
@@ -243,3 +245,219 @@ def test_one_second_is_still_a_time() -> None:
 def test_reported_final_answer_mistakes(numeric: NumericAnswer, text: str, correct: bool) -> None:
     result = judge(numeric, text)
     assert result.correct is correct, result
+
+
+# ---- hyphenated, typed and symbolic forms (issue 9 §5) --------------------------------
+
+
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [
+        ("forty-one point seven minutes", 41.7),
+        ("seventy-three thousand eight hundred fifty-six", 73856),
+        ("one thousand and twenty-four", 1024),
+        ("seventy three thousand eight fifty six", 73856),
+        ("One-and-a-half times ten to the minus four", 1.5e-4),
+        ("three-e-minus-four", 3e-4),
+        ("16,781,312", 16781312),
+        ("1,0000", 0),  # not a thousands group: "1" then "0000"
+        ("4096 x 4096", 4096 * 4096),
+        ("4096×4096", 4096 * 4096),
+        ("4,096 * 4,096 + 4,096", 16781312),
+        ("four thousand ninety six squared plus four thousand ninety six", 16781312),
+        ("4096² + 4096", 16781312),
+        ("three times three times sixty four times one twenty eight", 73728),
+        ("1/16", 0.0625),
+        ("1/16th", 0.0625),
+        ("one sixteenth", 0.0625),
+        ("two thirds", 2 / 3),
+        ("three quarters", 0.75),
+        ("a tenth", 0.1),
+        ("1-10", 0.1),
+        ("sqrt(2/512)", 0.0625),
+        ("√(2/512)", 0.0625),
+        ("the square root of two over five twelve", 0.0625),
+        ("root two over two", math.sqrt(2) / 2),
+        ("one over root two", 1 / math.sqrt(2)),
+        ("ln(10)", math.log(10)),
+        ("-ln(1/10)", math.log(10)),
+        ("-2.5", -2.5),
+        ("2,500 s", 2500),
+        ("half a million", 500_000),
+        ("two to the twelve", 4096),
+        ("2 to the power of 10", 1024),
+        ("one in ten", 0.1),
+        ("1/16th of a second", 0.0625),
+        ("2^12", 4096),
+    ],
+)
+def test_hyphenated_typed_and_symbolic_forms(text: str, value: float) -> None:
+    found = find_numbers(text)
+    assert found, text
+    assert math.isclose(found[-1].value, value, rel_tol=1e-9, abs_tol=1e-12), (text, found)
+
+
+def test_a_range_with_a_unit_is_not_a_fraction() -> None:
+    assert [m.value for m in find_numbers("5-10 minutes")] == [5, 10]
+
+
+GB14 = NumericAnswer(value=14, tolerance=0.5, unit="GB", accept_units=["gigabytes"])
+GB112 = NumericAnswer(value=112, tolerance=1, unit="GB", accept_units=["gigabytes"])
+FC = NumericAnswer(value=16781312, tolerance=2000, unit="", accept_units=["parameters"])
+
+
+@pytest.mark.parametrize(
+    ("numeric", "text", "correct"),
+    [
+        # the answer said first counts, wherever the justification's numbers end
+        (
+            GB14,
+            "Fourteen gigabytes. Each parameter takes two bytes in bf16, times seven billion.",
+            True,
+        ),
+        (
+            GB14,
+            "fourteen gigabytes because each parameter takes two bytes times seven billion",
+            True,
+        ),
+        (GB14, "So, um, about 14 GB: two bytes per weight times 7B.", True),
+        (GB112, "112 GB. Per parameter it's 2 + 2 + 4 + 4 + 4 = 16 bytes, times 7 billion.", True),
+        (
+            FC,
+            "16,781,312. That's 4096 x 4096 weights, which is 16,777,216, plus 4,096 biases.",
+            True,
+        ),
+        (
+            BATCH,
+            "Five hundred and twelve. Eight times sixteen is 128 per GPU, times four GPUs.",
+            True,
+        ),
+        (
+            HE,
+            "Zero point zero six three. It's the square root of two over five hundred and twelve.",
+            True,
+        ),
+        # ... also after the question read back
+        (
+            GB14,
+            "How much memory do the weights of a 7B model take in bf16? Fourteen gigabytes. "
+            "Each parameter takes two bytes, times seven billion.",
+            True,
+        ),
+        # ... and a wrong answer said first stays wrong
+        (GB14, "7 GB, because bf16 is one byte per weight.", False),
+        (FC, "8,192. It's 4,096 inputs plus 4,096 outputs.", False),
+        # a correction replaces the answer said first
+        (GB14, "Fourteen gigabytes. No wait, it's twenty eight gigabytes.", False),
+        (GB14, "Twenty eight gigabytes. Actually, fourteen gigabytes.", True),
+        # an approximate first answer is refined by a later exact one in the same unit
+        (
+            MINUTES,
+            "About forty minutes. 8 x 50,000 is 400,000 tokens a second, a billion over "
+            "that is 2,500 seconds, which is 41.7 minutes.",
+            True,
+        ),
+        # a disfluent answer: a comma is a pause, not the end of an answer said first
+        (
+            BATCH,
+            "Uh, so, um, eight, uh, eight per micro batch, and, uh, sixteen of those, so, "
+            "um, one twenty eight, and there's four GPUs, so, uh, times four, five hundred twelve.",
+            True,
+        ),
+        # the answer as an expression
+        (FC, "it's 4096 x 4096 + 4096", True),
+        (FC, "4096 squared plus 4096", True),
+        (HE, "so the std is sqrt(2/512)", True),
+        (HE, "the square root of two over five twelve", True),
+        (
+            LOSS,
+            "ln(10) ≈ 2.303. With 10 classes p = 1/10 on the correct label, so CE = -ln(1/10).",
+            True,
+        ),
+        # hypothetical numbers after an answer said first still never count
+        (LOSS, "Two point three oh three. If you see something like six, your init is off.", True),
+        (GB14, "Fourteen gigabytes. In fp32 it would be 28 GB if you didn't use bf16.", True),
+    ],
+)
+def test_answer_first_and_expressions(numeric: NumericAnswer, text: str, correct: bool) -> None:
+    result = judge(numeric, text)
+    assert result.correct is correct, result
+
+
+@pytest.mark.parametrize(
+    "text", ["one tenth", "0.1", "1/10", "a tenth", "1-10", "point one", "one in ten", "10%"]
+)
+def test_equivalent_forms_judge_the_same(text: str) -> None:
+    ratio = NumericAnswer(value=0.1, tolerance=0.001, unit="")
+    result = judge(ratio, f"each class gets {text}")
+    assert result.correct, result
+    assert result.heard == pytest.approx(0.1)
+
+
+def test_a_huge_number_is_a_wrong_answer() -> None:
+    for text in ("the loss is 1e999", "9" * 320, "1e999/1e999", "ten to the power of 999"):
+        result = judge(LOSS, text)
+        assert not result.correct
+    assert same_number(1e308 * 10, 1e308 * 10)
+    assert not same_number(float("inf"), 2.0)
+    assert not same_number(float("nan"), float("nan"))
+
+
+# ---- one spelling per number for the embedding model (issue 12 §3) ----------------------
+
+
+@pytest.mark.parametrize(
+    ("text", "respelled"),
+    [
+        ("each class gets one tenth", "each class gets 0.1"),
+        ("each class gets a tenth", "each class gets 0.1"),
+        ("each class gets 1/10", "each class gets 0.1"),
+        ("each class gets 1-10", "each class gets 0.1"),
+        ("each class gets point one", "each class gets 0.1"),
+        ("about forty-one point seven minutes", "about 41.7 minutes"),
+        ("seven point five times ten to the minus five", "7.5e-05"),
+        ("16,781,312 parameters", "16781312 parameters"),
+        # more than a number keeps its words; names are not numbers
+        ("half of three e minus four", "half of three e minus four"),
+        ("sqrt(2/512)", "sqrt(2/512)"),
+        ("fp16 and zero grad, the one that works", "fp16 and zero grad, the one that works"),
+    ],
+)
+def test_numbers_respelled_for_the_model(text: str, respelled: str) -> None:
+    assert canonical_numbers(text).text == respelled
+
+
+def test_respelled_offsets_map_spans() -> None:
+    text = "so about forty one point seven minutes ok"
+    c = canonical_numbers(text)
+    assert c.text == "so about 41.7 minutes ok"
+    start, end = text.index("about"), text.index(" ok")
+    assert c.text[c.offset(start) : c.offset(end)] == "about 41.7 minutes"
+    assert c.offset(len(text)) == len(c.text)
+
+
+@pytest.mark.parametrize(
+    ("text", "last"),
+    [
+        # the root or the chain of something that is no number is not evaluated
+        ("the standard deviation is root of two over fan in", 2),
+        ("sqrt(2/fan_in)", 2),
+        ("cos of pi over four times three e minus four", 3e-4),
+        ("one over the square root of five twelve", 1 / math.sqrt(512)),
+    ],
+)
+def test_partial_expressions_are_not_evaluated(text: str, last: float) -> None:
+    assert math.isclose(find_numbers(text)[-1].value, last, rel_tol=1e-9), find_numbers(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "3 x 3 x 64 x 128 + 128 = 73,856",
+        "three times three times sixty four times one twenty eight plus the biases one twenty "
+        "eight so seventy three thousand eight hundred fifty six",
+        "3x3 conv: 3*3*64*128 weights + 128 biases = 73,856 params total for the layer",
+    ],
+)
+def test_number_heavy_english_is_english(text: str) -> None:
+    assert looks_english(words(text))

@@ -29,6 +29,7 @@ from __future__ import annotations
 import itertools
 from collections import Counter
 
+from sayitout.scoring.lexicon import NUMBER_WORDS
 from sayitout.scoring.result import DeliveryMetrics, Pause
 from sayitout.speech.transcript import Transcript, Word
 
@@ -114,29 +115,8 @@ _LIKE_AFTER = {
     "basically",
     "mean",
 }
-_NUMBER_WORDS = {
-    "one",
-    "two",
-    "three",
-    "four",
-    "five",
-    "six",
-    "seven",
-    "eight",
-    "nine",
-    "ten",
-    "twenty",
-    "thirty",
-    "forty",
-    "fifty",
-    "sixty",
-    "seventy",
-    "eighty",
-    "ninety",
-    "hundred",
-    "a",
-    "half",
-}
+_NUMBER_WORDS = NUMBER_WORDS | {"a"}
+"""A "like" right before these is a filler ("like fifty thousand", "like a hundred")."""
 _YOU_KNOW_NOT_AFTER = {"do", "did", "don't", "if", "as", "you'd", "to"}
 _YOU_KNOW_NOT_BEFORE = {
     "that",

@@ -16,6 +16,7 @@ import numpy as np
 
 from sayitout import integrity
 from sayitout.errors import ModelError
+from sayitout.scoring.numbers.canonical import canonical_numbers
 
 MODEL_NAME = "all-MiniLM-L6-v2"
 _FIX = (
@@ -44,8 +45,17 @@ class Embedder:
     dim = 384
 
     def __init__(
-        self, device: str = "auto", batch_size: int = 64, threads: int | None = None
+        self,
+        device: str = "auto",
+        batch_size: int = 64,
+        threads: int | None = None,
+        *,
+        respell_numbers: bool = True,
     ) -> None:
+        self.respell_numbers = respell_numbers
+        """Give the model every number in one spelling ("one tenth", "a tenth", "1/10",
+        "1-10" -> "0.1"; ``numbers.canonical``), so equivalent forms embed the same and a
+        corrected transcript never scores lower for its spelling of a number."""
         self._requested = device
         self.device: str | None = None
         self.batch_size = batch_size
@@ -127,6 +137,13 @@ class Embedder:
         """
         if not texts:
             return []
+        if self.respell_numbers:
+            respelled = [canonical_numbers(t) for t in texts]
+            texts = [c.text for c in respelled]
+            spans = [
+                [(c.offset(s), max(c.offset(e), c.offset(s) + 1)) for s, e in text_spans]
+                for c, text_spans in zip(respelled, spans, strict=True)
+            ]
         self.load()
         import torch
 
@@ -212,6 +229,8 @@ class Embedder:
         """Embed ``texts``; returns an array of shape (len(texts), 384)."""
         if not texts:
             return np.zeros((0, self.dim), dtype=np.float32)
+        if self.respell_numbers:
+            texts = [canonical_numbers(t).text for t in texts]
         self.load()
         vecs = self._model.encode(
             texts,

@@ -34,12 +34,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from sayitout.scoring.lexicon import wordset as _wordset
 from sayitout.scoring.text import STOPWORDS, normalise_word, stem
-
-
-def _wordset(words: str) -> frozenset[str]:
-    return frozenset(words.split())
-
 
 UP = 1
 DOWN = -1

@@ -38,6 +38,7 @@ from sayitout.scoring.result import AnswerScore, KeyPointResult, MisconceptionRe
 from sayitout.scoring.text import (
     MAX_WINDOW_WORDS,
     Window,
+    clean_text,
     content_stems,
     looks_english,
     tidy_quote,
@@ -523,7 +524,7 @@ def _overlap(wins: list[Window], a: int, b: int) -> bool:
 
 def _prepare_answer(answer: Transcript | str) -> _Answer:
     transcript = answer if isinstance(answer, Transcript) else Transcript.typed(answer)
-    text = transcript.text
+    text = clean_text(transcript.text)
     ws = words(text)
     wins, truncated = windows(text, ws)
     return _Answer(

@@ -9,12 +9,10 @@ windows; nothing depends on them.
 from __future__ import annotations
 
 import re
+import unicodedata
 from dataclasses import dataclass
 
-
-def _wordset(words: str) -> frozenset[str]:
-    return frozenset(words.split())
-
+from sayitout.scoring.lexicon import NUMBER_WORDS, wordset
 
 _WORD_RE = re.compile(r"\S+")
 _STRIP = ".,;:!?\"'()[]{}…“”‘’`"
@@ -29,7 +27,7 @@ LONG_ANSWER_WORDS = 250
 #: Words beyond this are not windowed (the rest of the answer is still used for numbers).
 MAX_WINDOW_WORDS = 1500
 
-STOPWORDS = _wordset(
+STOPWORDS = wordset(
     """a an the and or but if then so of to in on at by for with from into onto over under as
     is are was were be been being am do does did doing have has had having it its it's this that
     these those there here i i'm i'd i'll i've me my we we're our us you you're your he she they
@@ -39,6 +37,38 @@ STOPWORDS = _wordset(
     know mean gonna wanna thing things stuff something get got go going one way lot bit s t don
     doesn didn isn aren wasn weren won wouldn shouldn couldn because since while"""
 )
+
+
+_LINE_BREAKS = re.compile(r"\r\n?|[\u2028\u2029\x85]")
+_SPACES = re.compile(r"[\t\x0b\x0c\xa0\u1680\u2000-\u200a\u202f\u205f\u3000]")
+
+
+def _nonchar(c: str) -> bool:
+    o = ord(c)
+    return 0xFDD0 <= o <= 0xFDEF or (o & 0xFFFE) == 0xFFFE
+
+
+def clean_text(text: str) -> str:
+    """Any text made safe to score, changing nothing a person could see or meant.
+
+    Lone surrogates ("\\ud800", from bad JSON or invalid UTF-8 read with
+    ``surrogateescape``) become U+FFFD (a pair is joined into its character); line
+    breaks become ``\\n`` and odd spaces a space; control and format characters and
+    noncharacters (NUL, zero-width spaces, a BOM, U+FFFF) are dropped; the result is
+    NFC. The scorer calls this once, at its entry, on every answer.
+    """
+    if not isinstance(text, str):
+        text = "" if text is None else str(text)
+    if any("\ud800" <= c <= "\udfff" for c in text):
+        text = text.encode("utf-16", "surrogatepass").decode("utf-16", "replace")
+    text = _SPACES.sub(" ", _LINE_BREAKS.sub("\n", text))
+    if not text.isprintable():
+        text = "".join(
+            c
+            for c in text
+            if c == "\n" or (unicodedata.category(c) not in ("Cc", "Cf") and not _nonchar(c))
+        )
+    return unicodedata.normalize("NFC", text)
 
 
 @dataclass(frozen=True)
@@ -122,14 +152,14 @@ def windows(text: str, ws: list[Span] | None = None) -> tuple[list[Window], bool
 
 
 #: A quote should not end on these ("... works per", "... so I"): they need what follows.
-_DANGLING = _wordset(
+_DANGLING = wordset(
     """a an the and or but so to of in on at by for with from into onto than as per i we you
     they he she i'd we'd you'd i'll we'll i'm we're is are was were be been would will can
     could should my your our their its very um uh erm er like because which when if then also
     just whether"""
 )
 #: ... nor start on these ("and see if the NaNs go away").
-_LEADING = _wordset(
+_LEADING = wordset(
     "and or but so then also um uh erm er ah like because well okay ok yeah be is are was were"
 )
 _CLAUSE_END = ",.;:!?…"
@@ -180,12 +210,6 @@ def tidy_quote(text: str, ws: list[Span], first: int, last: int) -> Window:
     return _window(text, ws, first, last)
 
 
-#: Spelled-out numbers are matched by value (see ``matching.number_tokens``), not as words.
-NUMBER_WORDS = _wordset(
-    """zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen
-    fifteen sixteen seventeen eighteen nineteen twenty thirty forty fifty sixty seventy eighty
-    ninety hundred thousand million billion trillion point half quarter"""
-)
 _NUMERAL = re.compile(r"^[\d.,]+$")
 _SUFFIXES = (
     "ational",
@@ -238,13 +262,25 @@ def content_stems(text: str) -> frozenset[str]:
     return frozenset(out)
 
 
-_ENGLISH_MARKERS = _wordset(
+_ENGLISH_MARKERS = wordset(
     "the a an and is are of to it you i that this in for with be so on if we not"
 )
 
 
+_ARITHMETIC = wordset("x times plus minus over divided by squared e equals sqrt ln log")
+
+
 def looks_english(ws: list[Span]) -> bool:
-    """False for text that has almost none of the commonest English function words."""
+    """False for text that has almost none of the commonest English function words.
+    Numbers and arithmetic ("3 x 3 x 64 x 128 + 128 = 73,856", "three times three") are
+    left out of the count: number-heavy English is English."""
+    ws = [
+        w
+        for w in ws
+        if any(c.isalpha() for c in w.norm)
+        and w.norm not in NUMBER_WORDS
+        and w.norm not in _ARITHMETIC
+    ]
     if len(ws) < 6:
         return True
     ascii_words = sum(1 for w in ws if w.norm.isascii())

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from sayitout.bank.models import Rubric
 from sayitout.scoring.matching import Params
-from sayitout.scoring.numbers import _fmt
+from sayitout.scoring.numbers import format_number
 from sayitout.scoring.result import KeyPointResult, MisconceptionResult, NumericResult
 
 
@@ -78,7 +78,7 @@ def verdict(
     if numeric is not None:
         expected = _quantity(numeric.expected, numeric.unit)
         if numeric.correct:
-            heard = _fmt(numeric.heard) if numeric.heard is not None else "?"
+            heard = format_number(numeric.heard) if numeric.heard is not None else "?"
             parts.append(f"Right number ({_quantity_text(heard, numeric.unit)})")
         elif numeric.heard is None:
             parts.append(f"No final number heard (it is {expected})")
@@ -114,4 +114,4 @@ def _quantity_text(number: str, unit: str | None) -> str:
 
 def _quantity(value: float, unit: str | None) -> str:
     """``2.303`` or ``14 GB``: a number with its unit, when it has one."""
-    return _quantity_text(_fmt(value), unit)
+    return _quantity_text(format_number(value), unit)

@@ -1,0 +1,182 @@
+"""Judging the candidate's stated answer against the rubric's number.
+
+Which number is the answer: among the numbers whose unit measures the same thing as the
+rubric's unit (or, failing that, the numbers with no unit):
+
+1. the last one introduced by "the answer is";
+2. else, when the answer *leads* with a number ("Fourteen gigabytes. Each parameter
+   takes two bytes in bf16, times seven billion"; "14 GB because ..."), that number:
+   the numbers of the justification after it never displace it, unless one is said
+   after a correction ("no wait, it's 112") or, when the lead was approximate ("about
+   forty minutes. ... which is 41.7 minutes"), a later result in the same unit refines it;
+3. else the last one introduced by an answer cue ("so", "that's", "which gives", "=")
+   or said as a result rather than an operand, else the last one.
+
+Numbers said along the way never earn or lose credit by themselves. When the rubric's
+unit is only a label ("512 examples", "73,856 weights"), bare numbers and numbers with
+that unit compete on equal terms, so a later bare final answer beats an earlier "128
+examples per GPU". Numbers in a conditional or contrasting clause ("if you see six or
+seven", "anything like five", "rather than ten", "not zero") never displace a plainly
+stated one.
+
+Units: a number in a different unit of the same quantity is converted (2,500 seconds is
+41.7 minutes: the same quantity, which a careful interviewer accepts), and the reason
+says so. A number in a unit of another quantity, or the right digits with the wrong unit
+("41.7 seconds" for 41.7 minutes), is wrong. A bare number with no unit is judged on
+its value, and the reason reminds the candidate to say the unit.
+"""
+
+from __future__ import annotations
+
+import math
+
+from sayitout.bank.models import NumericAnswer
+from sayitout.scoring import lexicon as lx
+from sayitout.scoring.numbers.mentions import NumberMention, find_numbers
+from sayitout.scoring.numbers.values import bounded, format_number
+from sayitout.scoring.result import NumericResult
+
+
+def unit_info(unit: str, accept: list[str] | tuple[str, ...] = ()) -> tuple[str, float] | None:
+    """(quantity, factor) of a rubric unit, or None for a pure number / unknown unit."""
+    for name in (unit, *accept):
+        for key in (name.strip().lower(), name.strip()):
+            if key in lx.UNITS:
+                u = lx.UNITS[key]
+                return u.quantity, u.factor
+    return None
+
+
+def _lead_answer(pool: list[NumberMention]) -> NumberMention | None:
+    """The number the answer leads with, unless a correction or a refinement replaces it."""
+    lead = next((m for m in pool if m.lead), None)
+    if lead is None:
+        return None
+    later = pool[pool.index(lead) + 1 :]
+    corrections = [m for m in later if m.corrected and not m.operand]
+    if corrections:
+        return corrections[-1]
+    if lead.approximate or lead.vague:
+        refined = [m for m in later if m.cued and not m.operand and m.unit == lead.unit]
+        if refined:
+            return refined[-1]
+    return lead
+
+
+def pick_answer(
+    mentions: list[NumberMention], quantity: str | None, bare_ok: bool = False
+) -> NumberMention | None:
+    """The stated answer (see the module docstring). ``bare_ok``: the rubric's unit is only
+    a label (a count), so a bare number is as good an answer as one with the unit."""
+    if not mentions:
+        return None
+    plain = [m for m in mentions if not m.hypothetical]
+    mentions = plain or mentions
+    pools: list[list[NumberMention]] = []
+    if quantity and bare_ok:
+        pools.append([m for m in mentions if m.quantity in (quantity, None)])
+    elif quantity:
+        pools.append([m for m in mentions if m.quantity == quantity])
+    pools.append([m for m in mentions if m.quantity is None])
+    pools.append([m for m in mentions if m.quantity not in (None, "rate")])
+    for pool in pools:
+        if pool:
+            explicit = [m for m in pool if m.explicit]
+            if explicit:
+                return explicit[-1]
+            lead = _lead_answer(pool)
+            if lead is not None:
+                return lead
+            stated = [m for m in pool if m.cued or not m.operand]
+            return (stated or pool)[-1]
+    return mentions[-1]
+
+
+def judge(numeric: NumericAnswer, text: str) -> NumericResult:
+    """Judge the candidate's stated answer against the rubric."""
+    mentions = find_numbers(text)
+    want = unit_info(numeric.unit, numeric.accept_units)
+    want_q, want_f = want if want else (None, 1.0)
+    unit_label = numeric.unit
+    expected_txt = f"{format_number(numeric.value)} {unit_label}".strip()
+    m = pick_answer(mentions, want_q, bare_ok=not numeric.unit.strip() or want_q == "count")
+
+    def result(
+        reason: str,
+        *,
+        heard: float | None = None,
+        heard_unit: str | None = None,
+        correct: bool = False,
+    ) -> NumericResult:
+        return NumericResult(
+            expected=numeric.value,
+            tolerance=numeric.tolerance,
+            unit=numeric.unit,
+            heard=heard,
+            heard_unit=heard_unit,
+            heard_text=m.text if m is not None else None,
+            correct=correct,
+            reason=reason,
+        )
+
+    if m is None:
+        return result(f"No number was heard; the answer is {expected_txt}.")
+    value = m.value
+    converted = ""
+    accepted_spellings = {u.lower() for u in (numeric.unit, *numeric.accept_units)}
+    if m.quantity is not None and want_q is not None and m.quantity != want_q:
+        return result(
+            f"Heard {format_number(m.value)} {m.unit}, which is not a quantity in {unit_label}; "
+            f"the answer is {expected_txt}.",
+            heard=m.value,
+            heard_unit=m.unit,
+        )
+    if m.quantity is not None and want_q is not None and m.unit:
+        unit = lx.UNITS.get(m.unit.lower()) or lx.UNITS[m.unit]
+        if not math.isclose(unit.factor, want_f) and m.unit.lower() not in accepted_spellings:
+            value = bounded(m.value * unit.factor / want_f)
+            converted = f"{format_number(m.value)} {m.unit} is {format_number(value)} {unit_label}"
+    elif (
+        m.quantity is not None
+        and want_q is None
+        and numeric.unit
+        and m.unit
+        and m.unit.lower() not in accepted_spellings
+    ):
+        # the rubric's unit is not one we know: only its own spellings count
+        return result(
+            f"Heard {format_number(m.value)} {m.unit}, but the answer is in {unit_label}: "
+            f"{expected_txt}.",
+            heard=m.value,
+            heard_unit=m.unit,
+        )
+    tol = numeric.tolerance + 1e-9 * max(1.0, abs(numeric.value))
+    correct = abs(value - numeric.value) <= tol and not m.vague
+    if not correct and not m.vague and m.quantity == "ratio" and want_q is None:
+        # a plain-number answer said as a percentage: "10 percent" for 0.1
+        as_fraction = m.value * lx.UNITS["percent"].factor
+        if abs(as_fraction - numeric.value) <= tol:
+            value, correct = as_fraction, True
+            converted = f"{format_number(m.value)} {m.unit} is {format_number(value)}"
+    how = f" ({m.note})" if m.note else ""
+    said = " ".join(x for x in (format_number(m.value), m.unit or "") if x)
+    if correct:
+        if converted:
+            reason = f"Right: {converted}{how}."
+        elif m.unit is None and numeric.unit and want_q not in (None, "count"):
+            reason = f"Right value, {format_number(value)}{how}; say the unit too ({unit_label})."
+        else:
+            shown = " ".join(x for x in (format_number(value), m.unit or unit_label) if x)
+            reason = f"Right: {shown}{how}."
+    elif m.vague:
+        reason = f'Heard only "{m.text}"; say the exact number: {expected_txt}.'
+    elif converted:
+        reason = (
+            f"Heard {said}, which is {format_number(value)} {unit_label}; "
+            f"the answer is {expected_txt}."
+        )
+    else:
+        reason = f"Heard {said}{how} as your answer, but it is {expected_txt}."
+    return result(
+        reason, heard=value, heard_unit=numeric.unit if converted else m.unit, correct=correct
+    )

@@ -1,0 +1,428 @@
+"""Every number a candidate states, with its unit and how it was said.
+
+``find_numbers(text)`` reads each number (see ``parse``) and looks at the words around
+it: its unit ("fourteen gigabytes", "fifty thousand tokens a second"), whether it is
+introduced as a result ("so", "that's", "the answer is"), said as an operand ("of ten",
+"divided by sixty") or in a hypothetical clause ("if you see six"), said vaguely
+("forty something"), said first as the answer ("Fourteen gigabytes. Each parameter
+..."), or said after a correction ("no wait, it's 112"). Numbers that are part of a
+name ("zero grad", "zero-shot", "ResNet fifty", "fp16", "top one") are not numbers.
+
+An arithmetic chain ("4096 x 4096 + 4096", "three times three times sixty four") adds
+one more mention after its operands: the chain's value, marked ``computed``.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, replace
+
+from sayitout.scoring import lexicon as lx
+from sayitout.scoring.numbers.parse import expression
+from sayitout.scoring.numbers.tokens import Tok, tokenise
+from sayitout.scoring.numbers.values import bounded, format_number
+
+
+@dataclass(frozen=True)
+class NumberMention:
+    value: float
+    unit: str | None
+    """Canonical unit (``GB``, ``minutes``...) or None when no unit was said."""
+    quantity: str | None
+    """What the unit measures (``bytes``, ``time``...), or ``rate`` for "per second"."""
+    text: str
+    start: int
+    end: int
+    cued: bool
+    """Introduced as the answer ("so", "that's", "the answer is"...)."""
+    note: str = ""
+    """How it was read when that is not obvious (e.g. "half of 0.0003")."""
+    operand: bool = False
+    """Said as an operand or a label ("of ten", "divided by sixty", "step five hundred"),
+    not as a result."""
+    explicit: bool = False
+    """Introduced by "the answer is" / "my answer is"."""
+    vague: bool = False
+    """Said vaguely ("forty something minutes", "fifty odd"): not an exact answer."""
+    hypothetical: bool = False
+    """Said in a conditional or contrasting clause ("if you see six", "rather than ten"):
+    never displaces a plainly stated answer."""
+    lead: bool = False
+    """Said first, as the answer, before its justification ("Fourteen gigabytes. Each
+    parameter takes two bytes..."; "14 GB because ...")."""
+    approximate: bool = False
+    """Introduced by "about", "roughly", "around"...: a later exact figure may refine it."""
+    corrected: bool = False
+    """Said after a correction ("no wait", "actually", "sorry, I mean"): it replaces what
+    came before."""
+    computed: bool = False
+    """The value of an arithmetic chain the candidate said ("4096 x 4096 + 4096")."""
+    number_span: tuple[int, int] | None = None
+    """Where the number itself is, without an approximation word or unit ("forty one
+    point seven" in "about forty one point seven minutes"); None for a chain's value."""
+
+
+_CLAUSE_BREAK = re.compile(r"[,.;:!?—–]|\s-\s|\n")
+_SENTENCE_BREAK = re.compile(r"[.;:!?—–]|\s-\s|\n")
+
+
+def _before(toks: list[Tok], i: int, n: int = 5) -> list[str]:
+    out = [t.text for t in toks[max(0, i - n - 3) : i]]
+    return [w for w in out if w not in lx.APPROX and w not in lx.FILLERS][-n:]
+
+
+def _operand(toks: list[Tok], i: int, j: int) -> bool:
+    before = _before(toks, i, 1)
+    if before and before[0] in lx.OPERAND_BEFORE:
+        return True
+    # followed by an operator: "two thousand divided by", "five hundred over two thousand"
+    after = [t.text for t in toks[j : j + 2]]
+    return bool(after) and after[0] in lx.OPERATOR_AFTER
+
+
+def _explicit(toks: list[Tok], i: int) -> bool:
+    before = _before(toks, i, 3)
+    return "answer" in before or "answer's" in before
+
+
+def _cued(toks: list[Tok], i: int) -> bool:
+    before = _before(toks, i)
+    if any(tuple(before[-len(cue) :]) == cue for cue in lx.CUES):
+        return True
+    return any(w in lx.STRONG_CUES for w in before[-3:])
+
+
+def _corrected(text: str, toks: list[Tok], i: int) -> bool:
+    """A correction within the few words before ``toks[i]``: "no wait it's", "actually",
+    "sorry, I mean", "scratch that"."""
+    for k in range(i - 1, max(-1, i - 7), -1):
+        w = toks[k].text
+        if w in ("actually", "wait", "sorry", "correction", "oops", "scratch"):
+            return True
+        if w == "mean" and k > 0 and toks[k - 1].text == "i":
+            return True
+        if w == "no" and (
+            _CLAUSE_BREAK.match(text[toks[k].end : toks[k].end + 1] or " ")
+            or (k + 1 < len(toks) and toks[k + 1].text in ("it's", "its", "it", "that's", "the"))
+        ):
+            return True
+    return False
+
+
+def _is_name(toks: list[Tok], i: int, j: int) -> bool:
+    """The number at ``toks[i:j]`` is part of a name: "fp16", "ResNet fifty", "zero grad",
+    "zero-shot", "top one"."""
+    t = toks[i]
+    if i > 0:
+        prev = toks[i - 1]
+        if (
+            prev.kind == "word"
+            and prev.end == t.start
+            and t.kind == "num"
+            and prev.text not in lx.TIMES
+        ):
+            return True  # glued to letters: fp16, bf16, int8, gpt4 (but not 4096x4096)
+        if prev.text in lx.NAME_BEFORE and j == i + 1:
+            return True
+    if j < len(toks):
+        nxt = toks[j]
+        if nxt.text in lx.NAME_AFTER:
+            return True
+        if (
+            nxt.text == "-"
+            and nxt.start == toks[j - 1].end
+            and j + 1 < len(toks)
+            and toks[j + 1].kind == "word"
+            and toks[j + 1].text not in lx.UNITS
+            and toks[j + 1].text not in lx.ORDINALS
+        ):
+            return True  # "zero-shot", "one-hot", "two-layer"
+    return False
+
+
+def _is_hypothetical(toks: list[Tok], i: int) -> bool:
+    for k in range(i - 1, max(-1, i - 8), -1):
+        w = toks[k].text
+        if w in lx.HYPOTHETICAL_BREAK:
+            return False
+        if w in lx.HYPOTHETICAL:
+            if w == "instead":
+                return k + 1 < len(toks) and toks[k + 1].text == "of"
+            if w == "rather":
+                return k + 1 < len(toks) and toks[k + 1].text == "than"
+            return True
+    return False
+
+
+def _unit_at(toks: list[Tok], j: int) -> tuple[str, str, float, int] | None:
+    """A unit word at ``toks[j]`` -> (canonical, quantity, factor, next index)."""
+    n = len(toks)
+    if j >= n:
+        return None
+    t = toks[j].text
+    if t == "per" and j + 1 < n and toks[j + 1].text == "cent":
+        return "percent", "ratio", 0.01, j + 2
+    if t in lx.UNITS:
+        unit = lx.UNITS[t]
+        # a single letter is a unit only right after a digit literal ("14G", "3 s")
+        if len(t) == 1 and t != "%" and j > 0 and toks[j - 1].kind != "num":
+            return None
+        return unit.canonical, unit.quantity, unit.factor, j + 1
+    return None
+
+
+def _is_rate(toks: list[Tok], j: int) -> int | None:
+    """ "per second", "a second", "/s" after a number or unit -> index after it."""
+    n = len(toks)
+    if j < n and toks[j].text in ("per", "a", "an", "each", "every", "/") and j + 1 < n:
+        u = toks[j + 1].text
+        if u in lx.UNITS and lx.UNITS[u].quantity == "time":
+            return j + 2
+    return None
+
+
+def _preamble(text: str, toks: list[Tok]) -> range:
+    """Token indices where an answer said first may start: after the question read back
+    ("How much memory? Fourteen gigabytes."), up to the first word that is not preamble
+    ("So, um, it's about")."""
+    first = k = 0
+    while k < len(toks):
+        t = toks[k]
+        if t.text in lx.PREAMBLE or t.text in lx.FILLERS or t.text in "=~≈":
+            k += 1
+            continue
+        brk = _SENTENCE_BREAK.search(text, t.start)
+        if brk is None or brk.group() != "?":
+            break
+        k = first = next((x for x in range(k, len(toks)) if toks[x].start >= brk.end()), len(toks))
+    return range(first, k + 1)
+
+
+def _is_lead(text: str, toks: list[Tok], start_i: int, end_j: int, preamble: range) -> bool:
+    """The number at ``toks[start_i:end_j]`` opens the answer, said as the answer: only
+    preamble words before it (``start_i in preamble``), and a sentence break or a
+    justification ("because", "since") right after it."""
+    if start_i not in preamble:
+        return False
+    if end_j >= len(toks):
+        return True
+    gap = text[toks[end_j - 1].end : toks[end_j].start]
+    nxt = toks[end_j].text
+    if _SENTENCE_BREAK.search(gap) or nxt in lx.JUSTIFICATION:
+        return True
+    # a comma is a pause in a disfluent answer ("um, eight, uh, eight per micro batch"),
+    # not an answer's end, unless the justification follows ("14 GB, each parameter ...")
+    return "," in gap and nxt in ("each", "every", "which", "it's", "its")
+
+
+@dataclass(frozen=True)
+class _Step:
+    op: str  # "*", "/", "+", "-"
+    mention: NumberMention
+
+
+_OPS = {
+    **dict.fromkeys(lx.TIMES, "*"),
+    **dict.fromkeys(lx.DIVIDED, "/"),
+    "+": "+",
+    "plus": "+",
+    "minus": "-",
+}
+
+
+def _operator(text: str, toks: list[Tok], j: int) -> tuple[str, int] | None:
+    """An arithmetic operator at ``toks[j]`` -> (op, index after it)."""
+    if j >= len(toks):
+        return None
+    t = toks[j].text
+    if t == "divided" and j + 1 < len(toks) and toks[j + 1].text == "by":
+        return "/", j + 2
+    if t == "-":  # only a spaced minus ("4096 - 1"); "5-10" is a range, "1-10" a tenth
+        spaced = (
+            0 < j < len(toks) - 1
+            and toks[j - 1].end < toks[j].start < toks[j].end < toks[j + 1].start
+        )
+        return ("-", j + 1) if spaced else None
+    if t in _OPS:
+        return _OPS[t], j + 1
+    return None
+
+
+def _evaluate(first: NumberMention, steps: list[_Step]) -> float | None:
+    """The chain's value: times and divide before plus and minus."""
+    terms: list[float] = [first.value]
+    signs: list[int] = [1]
+    for s in steps:
+        v = s.mention.value
+        if s.op == "*":
+            terms[-1] = bounded(terms[-1] * v)
+        elif s.op == "/":
+            if v == 0:
+                return None
+            terms[-1] = bounded(terms[-1] / v)
+        else:
+            terms.append(v)
+            signs.append(1 if s.op == "+" else -1)
+    return bounded(sum(sg * t for sg, t in zip(signs, terms, strict=True)))
+
+
+def _chain_unit(first: NumberMention, steps: list[_Step]) -> tuple[str | None, str | None] | None:
+    """The chain's (unit, quantity), or None when its units cannot combine."""
+    units = {(m.unit, m.quantity) for m in (first, *(s.mention for s in steps)) if m.unit}
+    if any(q == "rate" for _, q in units) or len(units) > 1:
+        return None
+    if any(s.op == "/" and s.mention.unit for s in steps):
+        return None
+    return next(iter(units)) if units else (None, None)
+
+
+@dataclass(frozen=True)
+class _Found:
+    mention: NumberMention
+    start: int
+    """Index of its first token (with an approximation word before it)."""
+    first: int
+    """Index of the number's first token."""
+    after: int
+    """Index of the token after it (and its unit, or a counted thing: "8 GPUs")."""
+
+
+def _with_chains(
+    text: str, toks: list[Tok], found: list[_Found], preamble: range
+) -> list[NumberMention]:
+    """Mentions in order, each arithmetic chain's value added after its last operand."""
+    out: list[NumberMention] = []
+    k = 0
+    while k < len(found):
+        head = found[k]
+        out.append(head.mention)
+        steps: list[_Step] = []
+        last = k
+        while last + 1 < len(found):
+            op = _operator(text, toks, found[last].after)
+            if op is None or op[1] != found[last + 1].first:
+                break
+            steps.append(_Step(op[0], found[last + 1].mention))
+            last += 1
+        out.extend(f.mention for f in found[k + 1 : last + 1])
+        # "pi over four times three e minus four": the chain is part of an expression
+        # with something that is no number; its value would be wrong
+        inside = head.first > 0 and (
+            toks[head.first - 1].text in lx.OPERATOR_AFTER or toks[head.first - 1].text == "by"
+        )
+        value = _evaluate(head.mention, steps) if steps and not inside else None
+        unit = _chain_unit(head.mention, steps) if steps else None
+        if value is not None and unit is not None:
+            m, tail = head.mention, found[last]
+            shown = " ".join(
+                [format_number(m.value)]
+                + [
+                    f"{'×' if s.op == '*' else s.op} {format_number(s.mention.value)}"
+                    for s in steps
+                ]
+            )
+            operand = _operand(toks, head.first, tail.after)
+            out.append(
+                replace(
+                    m,
+                    value=value,
+                    unit=unit[0],
+                    quantity=unit[1],
+                    text=text[m.start : tail.mention.end],
+                    end=tail.mention.end,
+                    note=shown,
+                    operand=operand,
+                    vague=False,
+                    computed=True,
+                    number_span=None,
+                    lead=not operand and _is_lead(text, toks, head.start, tail.after, preamble),
+                )
+            )
+        k = last + 1
+    return out
+
+
+def find_numbers(text: str) -> list[NumberMention]:
+    """Every number stated in ``text``, in order, with unit and span."""
+    toks = tokenise(text)
+    found: list[_Found] = []
+    preamble = _preamble(text, toks)
+    i = 0
+    n = len(toks)
+    while i < n:
+        expr = expression(toks, i)
+        if expr is None:
+            i += 1
+            continue
+        value, j, note = expr.value, expr.end, expr.note
+        # "one" on its own as a pronoun ("the one that"), "a" etc. are weak: skip lone "one"
+        if (
+            j == i + 1
+            and toks[i].text == "one"
+            and not (j < n and (_unit_at(toks, j) or toks[j].text in ("point",)))
+        ):
+            i = j
+            continue
+        if _is_name(toks, i, j):
+            i = j
+            continue
+        vague = False
+        if j < n and toks[j].text in ("something", "odd", "ish", "plus"):
+            if not (toks[j].text == "plus" and j + 1 < n and expression(toks, j + 1)):
+                vague, j = True, j + 1
+        elif j + 1 < n and toks[j].text == "or" and toks[j + 1].text == "so":
+            vague, j = True, j + 2
+        start_i = i
+        # approximation words before the number belong to its text
+        while start_i > 0 and toks[start_i - 1].text in lx.APPROX and start_i > i - 2:
+            start_i -= 1
+        unit = _unit_at(toks, j)
+        canonical = quantity = None
+        end_j = j
+        if unit:
+            canonical, quantity, _, end_j = unit
+        rate_end = _is_rate(toks, end_j) or (
+            _is_rate(toks, end_j + 1)  # "eight sequences a second": a counted thing per time
+            if end_j < n
+            and toks[end_j].kind == "word"
+            and toks[end_j].text not in lx.OPERAND_BEFORE
+            else None
+        )
+        if rate_end:
+            quantity = "rate"
+            canonical = f"{canonical or toks[end_j].text}/s"
+            end_j = rate_end
+        after = max(end_j, j)
+        if after < n and toks[after].text in lx.COUNTED_THINGS and not unit and not rate_end:
+            counted_end = after + 1  # "8 GPUs", "4096 biases": a chain may go on after it
+        else:
+            counted_end = after
+        s, e = toks[start_i].start, toks[after - 1].end
+        operand = _operand(toks, i, counted_end)
+        found.append(
+            _Found(
+                NumberMention(
+                    value=bounded(value),
+                    unit=canonical,
+                    quantity=quantity,
+                    text=text[s:e],
+                    start=s,
+                    end=e,
+                    cued=_cued(toks, i),
+                    note=note,
+                    operand=operand,
+                    explicit=_explicit(toks, i),
+                    vague=vague,
+                    hypothetical=_is_hypothetical(toks, start_i),
+                    lead=not (vague or operand) and _is_lead(text, toks, start_i, after, preamble),
+                    approximate=start_i < i,
+                    corrected=_corrected(text, toks, start_i),
+                    number_span=(toks[i].start, toks[expr.end - 1].end),
+                ),
+                start_i,
+                i,
+                counted_end,
+            )
+        )
+        i = after
+    return _with_chains(text, toks, found, preamble)

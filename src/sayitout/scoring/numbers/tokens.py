@@ -1,0 +1,99 @@
+"""Text -> tokens for reading numbers: numbers, words and the symbols that matter.
+
+Digits with thousands separators ("16,781,312"), decimals, exponents ("3e-4"), glued
+scales ("7B", "50k") and ordinal endings ("16th") are one ``num`` token whose value is
+bounded to a float's range; words are lower-cased; superscripts ("10⁻⁵") are ``sup``
+tokens; a hyphenated number ("forty-one", "one-and-a-half") loses its hyphens.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from sayitout.scoring import lexicon as lx
+from sayitout.scoring.numbers.values import bounded
+
+_NUMBER = (
+    r"(?:\d{1,3}(?:,\d{3})+(?!\d)|\d+)(?:\.\d+)?(?:[eE][-+]?\d+)?"  # 16,781,312 / 3e-4
+    r"|\.\d+"  # .5
+)
+_TOKEN_RE = re.compile(
+    rf"(?P<num>{_NUMBER})(?:(?P<suf>(?:k|K|M|B|bn|T)\b)|(?P<ord>th|rd)\b)?"
+    r"|(?P<word>[A-Za-z]+(?:['’][A-Za-z]+)?)"
+    r"|(?P<sym>[%/^×*·÷=~≈+()√−⁻¹²³⁴⁵⁶⁷⁸⁹⁰-])"
+)
+_SUPERSCRIPTS = str.maketrans("⁰¹²³⁴⁵⁶⁷⁸⁹", "0123456789")
+_SUPER = "⁻¹²³⁴⁵⁶⁷⁸⁹⁰"
+_CARDINAL_WORDS = frozenset({*lx.SMALL_NUMBERS, *lx.TENS, "hundred", *lx.SCALE_WORDS})
+_JOINABLE = _CARDINAL_WORDS | frozenset(lx.ORDINALS)
+"""Number words a hyphen joins into one number: "forty-one", "one-tenth"."""
+_HYPHENATED = _JOINABLE | lx.wordset("and a e minus point oh to the power of times over")
+"""Words a hyphenated number may hold: "one-and-a-half", "three-e-minus-four"."""
+
+
+@dataclass(frozen=True)
+class Tok:
+    text: str
+    kind: str  # num | word | sym | sup
+    start: int
+    end: int
+    value: float | None = None
+
+
+def tokenise(text: str) -> list[Tok]:
+    """Numbers, words and the symbols that matter for numbers, with their offsets.
+
+    A hyphen between two number words is dropped ("forty-one" reads as "forty one").
+    """
+    toks: list[Tok] = []
+    for m in _TOKEN_RE.finditer(text):
+        if m.group("num"):
+            raw = m.group("num").replace(",", "")
+            try:
+                value = float(raw)
+            except ValueError:  # pragma: no cover - the pattern only matches floats
+                continue
+            suf = m.group("suf")
+            if suf:
+                value *= lx.SUFFIX_SCALES[suf.lower()]
+            text_ = m.group() if suf else m.group("num")  # "7B" is a name's shape; "16th" is 16
+            toks.append(Tok(text_, "num", m.start(), m.end(), bounded(value)))
+        elif m.group("word"):
+            toks.append(Tok(m.group().lower().replace("’", "'"), "word", m.start(), m.end()))
+        else:
+            s = m.group()
+            if s in _SUPER:
+                sup = "-" if s == "⁻" else s.translate(_SUPERSCRIPTS)
+                toks.append(Tok(sup, "sup", m.start(), m.end()))
+            else:
+                toks.append(Tok("-" if s == "−" else s, "sym", m.start(), m.end()))
+    return _join_hyphens(toks)
+
+
+def _join_hyphens(toks: list[Tok]) -> list[Tok]:
+    """Drop the hyphens of a hyphenated number ("forty-one", "one-and-a-half",
+    "three-e-minus-four"): a run of words glued by hyphens, all of them words of a number
+    and one at least a number word. "zero-shot" and "one-hot" keep theirs."""
+    drop: set[int] = set()
+    k = 0
+    n = len(toks)
+    while k < n:
+        end = k  # the run toks[k..end]: word (- word)*
+        while (
+            end + 2 < n
+            and toks[end + 1].text == "-"
+            and toks[end].end == toks[end + 1].start
+            and toks[end + 1].end == toks[end + 2].start
+            and toks[end + 2].kind in ("word", "num")
+        ):
+            end += 2
+        run = toks[k : end + 1 : 2]
+        if (
+            end > k
+            and all(t.text in _HYPHENATED for t in run if t.kind == "word")
+            and any(t.text in _JOINABLE for t in run)
+        ):
+            drop.update(range(k + 1, end, 2))
+        k = end + 1
+    return [t for x, t in enumerate(toks) if x not in drop]
