@@ -31,3 +31,15 @@ def test_html_report_ledger_with_nothing_repeating(store) -> None:  # noqa: F811
     save(store, "q1", ("covered", "covered"), minutes=0)
     page = render_html(collect(store, Filters()))
     assert "Nothing repeats: no entries." in page
+
+
+def test_markdown_report_has_the_ledger_table(store) -> None:  # noqa: F811
+    from sayitout.report.markdown import render_markdown
+
+    save(store, "q1", ("covered", "missed"), minutes=0, misconception="only-sgd")
+    save(store, "q1", ("covered", "missed"), minutes=1, misconception="only-sgd")
+    page = render_markdown(collect(store, Filters()))
+    section = page[page.index("## Mistake ledger") :]
+    assert '| You said "Warmup is only for SGD": Actually: It helps Adam too | `q1` | 2 |' in (
+        section
+    )
