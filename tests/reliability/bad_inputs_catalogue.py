@@ -78,6 +78,10 @@ class Case:
     slow: bool = False
     """Loads the speech model."""
     env: dict[str, str] = field(default_factory=dict)
+    stdin: bytes = b""
+    """What the command reads on standard input."""
+    after: Callable[[Path], str | None] | None = None
+    """A check after the run (e.g. nothing left behind): None, or what is wrong."""
 
 
 # ----------------------------------------------------------------------------- helpers
@@ -183,6 +187,143 @@ def _import_file(text: str | bytes) -> Build:
 
     return build
 
+
+def batch(*lines: str | bytes, extra: tuple[str, ...] = ()) -> Build:
+    """``score --batch`` on a file of ``lines`` (joined with \\n) written to -o out.jsonl;
+    the results are printed back so the test can check them."""
+
+    def build(tmp: Path) -> tuple[list[str], dict[str, str]]:
+        data = b"\n".join(
+            x if isinstance(x, bytes) else x.encode("utf-8", "surrogatepass") for x in lines
+        )
+        f = write(tmp / "in.jsonl", data + b"\n")
+        return ["score", "--batch", str(f), "-o", str(tmp / "out.jsonl"), *extra], {}
+
+    return build
+
+
+def batch_results(expect_lines: int, *needles: str) -> Callable[[Path], str | None]:
+    """After a batch: one result per input line, in order, each holding ``needles``."""
+
+    def check(tmp: Path) -> str | None:
+        import json
+
+        out = (tmp / "out.jsonl").read_text(encoding="utf-8").split("\n")[:-1]
+        results = [json.loads(x) for x in out]
+        if [r.get("line") for r in results] != list(range(1, expect_lines + 1)):
+            return f"results for lines {[r.get('line') for r in results]}, not 1..{expect_lines}"
+        for needle in needles:
+            if needle not in (tmp / "out.jsonl").read_text(encoding="utf-8"):
+                return f"{needle!r} not in the results"
+        return None
+
+    return check
+
+
+def alias_bomb() -> str:
+    """A 'billion laughs' deck: 9 levels of 9 aliases, 413 bytes."""
+    text = "id: mine\ntitle: Bomb\na: &a [" + ",".join(['"lol"'] * 9) + "]\n"
+    for prev, name in zip("abcdefgh", "bcdefghi", strict=True):
+        text += f"{name}: &{name} [" + ",".join([f"*{prev}"] * 9) + "]\n"
+    return text + "questions:\n- id: mine-open\n  text: Why?\n  topics: *i\n"
+
+
+def many_key_points(n: int) -> str:
+    points = "".join(f"- id: p{i}\n  text: Point number {i} of the answer.\n" for i in range(n))
+    return f"question_id: mine-open\nkey_points:\n{points}model_answer: All of them.\n"
+
+
+def killed_import(tmp: Path) -> tuple[list[str], dict[str, str]]:
+    """``import`` SIGKILLed by itself half-way through writing 40 rubrics; then ``check``."""
+    import os
+    import subprocess
+    import sys
+    import textwrap
+
+    src = write(
+        tmp / "questions.txt",
+        "".join(f"Question {i} about topic {i}?\n\nAnswer {i} says enough.\n\n" for i in range(40)),
+    )
+    script = textwrap.dedent(
+        f"""
+        import os, signal
+        from pathlib import Path
+        from sayitout.bank import importer
+        real, n = importer._dump, [0]
+        def dump(data, header):
+            n[0] += 1
+            if n[0] == 20:
+                os.kill(os.getpid(), signal.SIGKILL)
+            return real(data, header)
+        importer._dump = dump
+        importer.import_text(Path({str(src)!r}), "mine", Path({str(tmp / "out")!r}))
+        """
+    )
+    root = Path(__file__).resolve().parents[2]
+    env = {**os.environ, "PYTHONPATH": str(root / "src")}
+    proc = subprocess.run([sys.executable, "-c", script], env=env, timeout=120, check=False)
+    assert proc.returncode == -9, proc.returncode
+    return ["check", "--bank", str(tmp / "out")], {}
+
+
+def killed_report(tmp: Path) -> tuple[list[str], dict[str, str]]:
+    """``report`` sent SIGTERM while writing its file; then the folder is listed."""
+    import os
+    import subprocess
+    import sys
+    import textwrap
+
+    out = tmp / "reports"
+    out.mkdir()
+    script = textwrap.dedent(
+        f"""
+        import os, signal, sys, time
+        from sayitout.report import export
+        real = os.fdopen
+        class Dying:
+            def __init__(self, f): self.f = f
+            def __enter__(self): return self
+            def __exit__(self, *a): self.f.close()
+            def write(self, text):
+                self.f.write(text[: len(text) // 2]); self.f.flush()
+                os.kill(os.getpid(), signal.SIGTERM); time.sleep(5)
+        def fdopen(fd, *a, **k):  # only the report's own temporary file dies
+            f = real(fd, *a, **k)
+            name = os.readlink(f"/proc/self/fd/{{fd}}")
+            return Dying(f) if ".sayitout-report-" in name else f
+        export.os.fdopen = fdopen
+        from sayitout.cli import main
+        sys.exit(main(["report", "--format", "html", "-o", {str(out / "r.html")!r}]))
+        """
+    )
+    root = Path(__file__).resolve().parents[2]
+    env = {**os.environ, "PYTHONPATH": str(root / "src"), "SAYITOUT_HOME": str(tmp / "home")}
+    proc = subprocess.run([sys.executable, "-c", script], env=env, timeout=120, check=False)
+    assert proc.returncode == 143, proc.returncode
+    return ["report", "--format", "md", "-o", str(out / "again.md")], {
+        "SAYITOUT_HOME": str(tmp / "home")
+    }
+
+
+def nothing_hidden(folder: str) -> Callable[[Path], str | None]:
+    def check(tmp: Path) -> str | None:
+        hidden = sorted(p.name for p in (tmp / folder).rglob(".*"))
+        return f"left behind: {hidden}" if hidden else None
+
+    return check
+
+
+def float_wav(path: Path, bad: float) -> Path:
+    import soundfile as sf
+
+    audio = (0.2 * np.sin(np.arange(32000) / 9)).astype("float32")
+    audio[16000] = bad
+    path.parent.mkdir(parents=True, exist_ok=True)
+    sf.write(str(path), audio, 16000, subtype="FLOAT")
+    return path
+
+
+_OK = '{"question_id": "dl-noisy-loss", "answer": "lower the learning rate"}'
 
 # ------------------------------------------------------------------------------ the table
 
@@ -702,6 +843,262 @@ CASES: list[Case] = [
         0,
         ("no unsaved recordings",),
         "says so; exit 0",
+    ),
+    # ---- issue 13 (inputs): batch lines, decks as untrusted input, files and terminals
+    Case(
+        "score-batch-wrong-types",
+        "scoring",
+        'batch lines of the right shape with wrong types: `"answer": {"text": 123}`, a word '
+        'with `"text": null`, `"start": "a"`; then a good line',
+        batch(
+            '{"question_id": "dl-noisy-loss", "answer": {"text": 123}}',
+            '{"question_id": "dl-noisy-loss", "answer": {"text": "x", "words": '
+            '[{"text": null, "start": 0, "end": 1}]}}',
+            '{"question_id": "dl-noisy-loss", "answer": {"text": "x", "words": '
+            '[{"text": "x", "start": "a", "end": 1}]}}',
+            _OK,
+        ),
+        1,
+        ("3 of 4 lines",),
+        "each bad line gets `{line, error}` naming the field (`answer.text`, "
+        "`answer.words[0].start`); the good line is scored (was: TypeError, no output)",
+        after=batch_results(4, "answer.text", "words[0].text", "words[0].start", '"score"'),
+    ),
+    Case(
+        "score-batch-lone-surrogate",
+        "scoring",
+        'a batch answer holding a lone surrogate (`"\\ud800"`)',
+        batch('{"question_id": "dl-noisy-loss", "answer": "lower \\ud800 the learning rate"}'),
+        0,
+        (),
+        "the surrogate becomes U+FFFD before scoring; the line is scored (was: TypeError)",
+        after=batch_results(1, '"score"'),
+    ),
+    Case(
+        "score-batch-line-separators",
+        "scoring",
+        "U+2028, U+0085 and form feed inside JSON strings, CRLF line ends, a UTF-8 BOM",
+        batch(
+            "\ufeff" + _OK.replace("lower", "lower\u2028") + "\r",
+            _OK.replace("lower", "lower\u0085"),
+            _OK.replace("lower", "lower\x0c") + "\r",
+        ),
+        0,
+        (),
+        "split on `\\n` only: 3 lines, 3 results, each with its `line` (was: 4 results, "
+        "wrong line numbers)",
+        after=batch_results(3, '"score"'),
+    ),
+    Case(
+        "score-batch-line-not-utf8",
+        "scoring",
+        "one batch line with a Latin-1 byte among good lines",
+        batch(b'{"question_id": "dl-noisy-loss", "answer": "caf\xe9"}', _OK),
+        1,
+        ("1 of 2 lines",),
+        "that line gets an error naming the byte and column; the rest are scored",
+        after=batch_results(2, "not UTF-8", '"score"'),
+    ),
+    Case(
+        "score-batch-huge-and-deep",
+        "scoring",
+        "batch lines with a 5,000-digit number and with 50,000 nested brackets (own inputs)",
+        batch(
+            '{"question_id": "dl-noisy-loss", "answer": "x", "n": ' + "1" * 5000 + "}",
+            "[" * 50_000,
+            '{"question_id": "dl-noisy-loss", "answer": {"text": "x", "duration": NaN}}',
+        ),
+        1,
+        ("3 of 3 lines",),
+        "each gets an error (number too long, nested too deeply, duration not finite)",
+        after=batch_results(3, "4,300 digits", "nested too deeply", "finite"),
+    ),
+    Case(
+        "score-batch-resume-no-output",
+        "scoring",
+        "`score --batch in.jsonl --resume` without `-o`",
+        lambda t: (["score", "--batch", str(write(t / "in.jsonl", _OK)), "--resume"], {}),
+        2,
+        ("--resume", "-o"),
+        "usage error: resuming needs the output file of the earlier run",
+    ),
+    Case(
+        "score-batch-output-is-input",
+        "scoring",
+        "`score --batch in.jsonl -o in.jsonl` (own input)",
+        lambda t: (
+            ["score", "--batch", str(write(t / "in.jsonl", _OK)), "-o", str(t / "in.jsonl")],
+            {},
+        ),
+        2,
+        ("in.jsonl", "the batch file itself"),
+        "usage error before anything is written (was: the answers were overwritten)",
+    ),
+    Case(
+        "score-text-not-utf8",
+        "scoring",
+        "`--text` with an invalid UTF-8 byte (0xe9) on the command line",
+        args("score", "dl-noisy-loss", "--text", "caf\udce9 lower the rate"),
+        2,
+        ("--text", "utf-8", "0xe9"),
+        "usage error naming the byte (was: TypeError traceback)",
+        subprocess=True,
+    ),
+    Case(
+        "score-stdin-not-utf8",
+        "scoring",
+        "`score QID --text -` with Latin-1 bytes piped in",
+        args("score", "dl-noisy-loss", "--text", "-"),
+        2,
+        ("stdin", "utf-8", "0xe9"),
+        "usage error naming the byte, with an `iconv` fix (was: traceback)",
+        subprocess=True,
+        stdin=b"caf\xe9 lower the learning rate\n",
+    ),
+    Case(
+        "deck-alias-bomb",
+        "deck",
+        "a 413-byte YAML alias bomb (9 levels of 9 aliases)",
+        check_bank(deck=alias_bomb()),
+        2,
+        ("mine.yaml", "aliases", "100,000"),
+        "refused at once with its line: aliases may add at most 100,000 items (was: hours "
+        "at full CPU)",
+    ),
+    Case(
+        "deck-alias-loop",
+        "deck",
+        "an alias inside the block it names (`questions: &q [... *q]`, own input)",
+        check_bank(
+            deck="id: mine\ntitle: T\nquestions: &q\n- id: mine-open\n  text: Why?\n  topics: *q\n"
+        ),
+        2,
+        ("mine.yaml", "refers to the block"),
+        "refused with its line (was: RecursionError traceback)",
+    ),
+    Case(
+        "deck-huge-integer",
+        "deck",
+        "`answer_seconds:` with 5,000 digits in a user deck",
+        check_bank(
+            deck=GOOD_DECK.replace("  kind: open\n", "  answer_seconds: " + "9" * 5000 + "\n")
+        ),
+        2,
+        ("mine.yaml", "5,000 digits"),
+        "the file and line; the deck is skipped (was: ValueError in every command)",
+    ),
+    Case(
+        "deck-huge-integer-questions",
+        "deck",
+        "the same deck in the bank of `sayitout questions`",
+        lambda t: (
+            [
+                "questions",
+                "--bank",
+                str(
+                    bank(
+                        t,
+                        deck=GOOD_DECK.replace(
+                            "  kind: open\n", "  answer_seconds: " + "9" * 5000 + "\n"
+                        ),
+                    )
+                ),
+            ],
+            {},
+        ),
+        0,
+        ("dl-initial-loss", "sayitout check"),
+        "the rest of the bank is listed; a note points to `sayitout check`",
+    ),
+    Case(
+        "deck-infinite-number",
+        "deck",
+        "`weight: .inf` and `1.0e999` in a rubric (own input)",
+        check_bank(
+            rubrics={
+                "mine-open": GOOD_OPEN_RUBRIC.replace("weight: 2", "weight: 1.0e999"),
+                "mine-number": GOOD_NUMBER_RUBRIC.replace("value: 4", "value: .inf"),
+            }
+        ),
+        2,
+        ("mine-open.yaml", "mine-number.yaml", "not a finite number"),
+        "each file and line; those questions are left out",
+    ),
+    Case(
+        "rubric-huge-integer",
+        "rubric",
+        "a rubric `version:` with 5,000 digits",
+        check_bank(
+            rubrics={
+                "mine-open": GOOD_OPEN_RUBRIC + "version: " + "7" * 5000 + "\n",
+                "mine-number": GOOD_NUMBER_RUBRIC,
+            }
+        ),
+        2,
+        ("mine-open.yaml", "5,000 digits"),
+        "the file and line; the other rubrics load",
+    ),
+    Case(
+        "rubric-500-key-points",
+        "rubric",
+        "a rubric with 500 key points",
+        check_bank(rubrics={"mine-open": many_key_points(500), "mine-number": GOOD_NUMBER_RUBRIC}),
+        2,
+        ("mine-open.yaml", "500 key points", "at most 20"),
+        "refused at load with the limit (20 key points, 100 phrases): scoring it took 24 s",
+    ),
+    Case(
+        "import-killed",
+        "import",
+        "`import` of 40 questions SIGKILLed after 19 rubrics were drafted, then `check`",
+        killed_import,
+        0,
+        ("no problems",),
+        "written to a hidden folder, then renamed: the bank is as before (was: a half deck, "
+        "6,254 errors)",
+        after=nothing_hidden("out/question_bank"),
+    ),
+    Case(
+        "report-sigterm",
+        "data dir",
+        "`report` sent SIGTERM half-way through writing its file, then run again",
+        killed_report,
+        0,
+        ("again.md",),
+        "the temporary file is removed on SIGTERM/SIGHUP (was: a hidden `.sayitout-report-*`)",
+        subprocess=True,
+        after=nothing_hidden("reports"),
+    ),
+    Case(
+        "practice-no-terminal",
+        "arguments",
+        "`sayitout practice < /dev/null` (no terminal)",
+        args("practice"),
+        2,
+        ("terminal", "--mic-file", "sayitout score"),
+        "exits at once naming `--mic-file` and `score` (was: never exits, 100% CPU)",
+        subprocess=True,
+    ),
+    Case(
+        "audio-nan-samples",
+        "audio",
+        "a float WAV with a NaN sample",
+        transcribe(lambda t: float_wav(t / "nan.wav", float("nan"))),
+        2,
+        ("nan.wav", "nan or infinity", "1.0 s"),
+        "names the file and the time (was: a message without the file)",
+    ),
+    Case(
+        "audio-inf-samples",
+        "audio",
+        "`score QID --audio` of a float WAV with an infinite sample",
+        lambda t: (
+            ["score", "dl-noisy-loss", "--audio", str(float_wav(t / "inf.wav", float("inf")))],
+            {},
+        ),
+        2,
+        ("inf.wav", "nan or infinity"),
+        "usage error naming the file",
     ),
 ]
 

@@ -21,14 +21,14 @@ REPO_ROOT = Path(__file__).resolve().parents[2]
 
 
 def _run_inprocess(
-    argv: list[str], env: dict[str, str], monkeypatch: pytest.MonkeyPatch
+    argv: list[str], env: dict[str, str], monkeypatch: pytest.MonkeyPatch, stdin: bytes = b""
 ) -> tuple[int, str]:
     from sayitout.cli import main
 
     for k, v in env.items():
         monkeypatch.setenv(k, v)
     out, err = io.StringIO(), io.StringIO()
-    monkeypatch.setattr(sys, "stdin", io.StringIO(""))
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(stdin), encoding="utf-8"))
     with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
         try:
             code = main(argv)
@@ -37,18 +37,17 @@ def _run_inprocess(
     return code, out.getvalue() + err.getvalue()
 
 
-def _run_subprocess(argv: list[str], env: dict[str, str]) -> tuple[int, str]:
+def _run_subprocess(argv: list[str], env: dict[str, str], stdin: bytes = b"") -> tuple[int, str]:
     full = {**os.environ, **env, "HF_HUB_OFFLINE": "1"}
     proc = subprocess.run(
         [sys.executable, "-m", "sayitout", *argv],
         capture_output=True,
-        text=True,
         env=full,
-        stdin=subprocess.DEVNULL,
+        input=stdin,
         timeout=300,
         cwd=REPO_ROOT,
     )
-    return proc.returncode, proc.stdout + proc.stderr
+    return proc.returncode, (proc.stdout + proc.stderr).decode("utf-8", "replace")
 
 
 def _headline(output: str, expect: tuple[str, ...]) -> str:
@@ -71,9 +70,9 @@ def test_bad_input(case: Case, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) 
     monkeypatch.chdir(tmp_path)
     argv, env = case.build(tmp_path)
     if case.subprocess:
-        code, output = _run_subprocess(argv, env)
+        code, output = _run_subprocess(argv, env, case.stdin)
     else:
-        code, output = _run_inprocess(argv, env, monkeypatch)
+        code, output = _run_inprocess(argv, env, monkeypatch, case.stdin)
     first = _headline(output, case.expect)
     record_case(
         "bad_inputs",
@@ -85,6 +84,9 @@ def test_bad_input(case: Case, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) 
     lowered = output.lower()
     for needle in case.expect:
         assert needle.lower() in lowered, f"{needle!r} not in:\n{output}"
+    if case.after is not None:
+        problem = case.after(tmp_path)
+        assert problem is None, f"{problem}:\n{output}"
     if case.id == "home-missing":
         data = Path(env["SAYITOUT_HOME"]) / "data"
         assert data.is_dir() and (data.stat().st_mode & 0o077) == 0, oct(data.stat().st_mode)

@@ -109,7 +109,7 @@ def test_report_command_writes_files(
     assert (tmp_path / "out.csv").read_text().count("\n") == 4
     capsys.readouterr()
     assert main(["report", "--format", "json", "-o", "-"]) == 0
-    assert len(json.loads(capsys.readouterr().out)) == 3
+    assert len(json.loads(capsys.readouterr().out)["attempts"]) == 3
     assert main(["report", "-o", str(tmp_path / "nope" / "r.html")]) == 2
     assert "does not exist" in capsys.readouterr().err
 

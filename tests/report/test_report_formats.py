@@ -108,13 +108,34 @@ def test_csv_neutralises_formulas(store: Store) -> None:
     assert row["answer"].startswith("'=")
 
 
+def _json_rows(store: Store, filters: Filters) -> list[dict]:
+    report = json.loads(render(store, "json", filters))
+    assert report["schema"] == "sayitout.report" and report["schema_version"] == 1
+    return report["attempts"]
+
+
 def test_json_rows_and_filters(history: Store) -> None:
-    rows = json.loads(render(history, "json", Filters()))
+    rows = _json_rows(history, Filters())
     assert len(rows) == 121 and set(rows[0]) == set(COLUMNS)
     since = T0 + timedelta(days=31)
-    assert len(json.loads(render(history, "json", Filters(since=since)))) == 1
-    only = json.loads(render(history, "json", Filters(deck="demo-two")))
+    assert len(_json_rows(history, Filters(since=since))) == 1
+    only = _json_rows(history, Filters(deck="demo-two"))
     assert only and {r["deck"] for r in only} == {"demo-two"}
+
+
+def test_json_report_has_the_html_reports_figures(history: Store) -> None:
+    """The JSON report carries the summary the HTML report shows, not only raw rows."""
+    report = json.loads(render(history, "json", Filters()))
+    html = render(history, "html", Filters())
+    summary = report["summary"]
+    assert summary["answers"] == 121 and summary["questions"] >= 1
+    assert f'{summary["mean_score"]:.0f}</div><div class="k">mean score' in html
+    assert report["series"]["bucket"] in ("session", "day", "week")
+    point = report["series"]["score"][0]
+    assert set(point) == {"at", "mean", "low", "high", "answers"}
+    assert point["low"] <= point["mean"] <= point["high"]
+    assert report["topics"] and {"topic", "mean_score", "answers"} == set(report["topics"][0])
+    assert report["weakest"] and "latest_score" in report["weakest"][0]
 
 
 @pytest.mark.parametrize("fmt", ["html", "md", "csv", "json"])
@@ -127,7 +148,8 @@ def test_empty_history_is_a_friendly_report(store: Store, fmt: str) -> None:
     elif fmt == "csv":
         assert text.strip() == ",".join(COLUMNS)
     else:
-        assert json.loads(text) == []
+        report = json.loads(text)
+        assert report["attempts"] == [] and report["summary"]["answers"] == 0
 
 
 def test_progress_callback_reaches_one(history: Store) -> None:
@@ -165,7 +187,7 @@ def test_bank_topics_and_question_text(history: Store) -> None:
 def test_question_filter_via_topic_ids(store: Store) -> None:
     qs = [SampleQuestion("a", "d", (("k", "K"),)), SampleQuestion("b", "d", (("k", "K"),))]
     fill_history(store, qs, 20, end=T0)
-    rows = json.loads(render(store, "json", Filters(question_ids=("a",))))
+    rows = _json_rows(store, Filters(question_ids=("a",)))
     assert rows and {r["question_id"] for r in rows} == {"a"}
 
 

@@ -64,6 +64,9 @@ def test_open_database_of_every_version(version: int, tmp_path: Path) -> None:
         cli = store.attempt(attempts[2].id)
         assert cli.text == "loss scaling"
         assert [h.reason for h in cli.score_history] == ["initial", "correction"]
+        # Scores made before v2 do not know their scorer; later ones do.
+        assert bool(cli.summary.scorer_version) == (version >= 2)
+        assert all(bool(h.scorer_version) == (version >= 2) for h in cli.score_history)
         assert store.sessions(include_cli=False)[0].attempt_count == 2
     if version < schema_version():
         assert backup_path(db, version).is_file()
@@ -75,38 +78,42 @@ def test_fresh_database_has_no_backup(tmp_path: Path) -> None:
     assert not list(tmp_path.glob("*.bak-v*"))
 
 
-def _v1_to_v2(conn: sqlite3.Connection) -> None:
+def _next_step(conn: sqlite3.Connection) -> None:
     schema.run_script(conn, "ALTER TABLE attempts ADD COLUMN note TEXT;\n")
+
+
+LATEST = schema_version()
 
 
 def test_next_migration_backs_up_and_keeps_data(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """The machinery a future v2 will use: one more step, a backup of the v1 file."""
+    """The machinery the next version will use: one more step, a backup of the old file."""
     db = tmp_path / "sayitout.db"
-    build_from_fixture(1, db)
-    monkeypatch.setattr(schema, "MIGRATIONS", [*MIGRATIONS, _v1_to_v2])
+    build_from_fixture(LATEST, db)
+    monkeypatch.setattr(schema, "MIGRATIONS", [*MIGRATIONS, _next_step])
     from sayitout.store import db as store_mod
 
     monkeypatch.setattr(store_mod, "MIGRATIONS", schema.MIGRATIONS)
     monkeypatch.setattr(store_mod, "schema_version", lambda: len(schema.MIGRATIONS))
     with Store.open(db) as store:
-        assert store.version == 2
+        assert store.version == LATEST + 1
         assert len(store.attempts()) == 3
         rows = store._conn.execute("SELECT note FROM attempts").fetchall()
         assert [tuple(r) for r in rows] == [(None,)] * 3
-    backup = backup_path(db, 1)
+    backup = backup_path(db, LATEST)
     conn = sqlite3.connect(backup)
-    assert conn.execute("PRAGMA user_version").fetchone()[0] == 1
+    assert conn.execute("PRAGMA user_version").fetchone()[0] == LATEST
     assert conn.execute("SELECT COUNT(*) FROM attempts").fetchone()[0] == 3
     conn.close()
+    assert not list(tmp_path.glob("*.tmp"))
 
 
 def test_failed_migration_leaves_old_version_intact(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     db = tmp_path / "sayitout.db"
-    build_from_fixture(1, db)
+    build_from_fixture(LATEST, db)
 
     def broken(conn: sqlite3.Connection) -> None:
         conn.execute("ALTER TABLE attempts ADD COLUMN half_done TEXT")
@@ -116,15 +123,17 @@ def test_failed_migration_leaves_old_version_intact(
 
     monkeypatch.setattr(store_mod, "MIGRATIONS", [*MIGRATIONS, broken])
     monkeypatch.setattr(store_mod, "schema_version", lambda: len(MIGRATIONS) + 1)
-    with pytest.raises(StorageError, match="upgrade the database from schema version 1 to 2"):
+    with pytest.raises(
+        StorageError, match=f"upgrade the database from schema version {LATEST} to {LATEST + 1}"
+    ):
         Store.open(db)
     conn = sqlite3.connect(db)
-    assert conn.execute("PRAGMA user_version").fetchone()[0] == 1
+    assert conn.execute("PRAGMA user_version").fetchone()[0] == LATEST
     cols = [r[1] for r in conn.execute("PRAGMA table_info(attempts)")]
     assert "half_done" not in cols
     assert conn.execute("SELECT COUNT(*) FROM attempts").fetchone()[0] == 3
     conn.close()
-    assert backup_path(db, 1).is_file()
+    assert backup_path(db, LATEST).is_file()
 
 
 def test_newer_database_is_refused(tmp_path: Path) -> None:

@@ -78,7 +78,7 @@ async def _start_and_answer(app, key: str):
             await wait_until(
                 pilot,
                 lambda: (
-                    app.recovery_status is None
+                    app.status.recovery is None
                     and any("Recovered" in (n.title or "") for n in app._notifications)
                 ),
                 timeout=120,

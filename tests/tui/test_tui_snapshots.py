@@ -45,6 +45,8 @@ async def hold_still(pilot) -> None:
         meter.frozen = True
         meter.refresh()
     app.clear_notifications()
+    for notice in app.screen.query("#notice"):  # the session's timed one-line notices
+        notice.display = False
     await app.workers.wait_for_complete()
     await pilot.pause()
     await pilot.wait_for_scheduled_animations()
@@ -235,3 +237,42 @@ def test_home_form_rejects_bad_input(bank, tmp_path):
             assert any("astrology" in n.message for n in app._notifications)
 
     asyncio.run(run())
+
+
+WIDE = (120, 40)
+
+
+def test_snapshot_home_wide_with_history(snap_compare, bank, tmp_path):
+    """At 120x40 Home fills its lower rows: due questions, weakest topics, score trend."""
+    from datetime import UTC, datetime
+
+    from sayitout.store import Store
+    from sayitout.store.synthetic import fill_history, sample_questions
+
+    store = Store.open(tmp_path / "db.sqlite")
+    fill_history(
+        store, sample_questions(bank), 90, days=20, per_session=6,
+        end=datetime(2026, 1, 10, 12, tzinfo=UTC),
+    )  # fmt: skip
+    store.close()
+    services = fake_services(bank, tmp_path, mic_reason="no input device was found")
+    app = make_app(Settings(), services=services, load_models=False)
+
+    async def run_before(pilot):
+        await wait_until(
+            pilot, lambda: isinstance(app.screen, HomeScreen) and app.screen.decks, what="decks"
+        )
+        await hold_still(pilot)
+
+    assert snap_compare(app, terminal_size=WIDE, run_before=run_before)
+
+
+def test_snapshot_score_card_wide(snap_compare, bank, tmp_path):
+    app = session_app(bank, tmp_path)
+
+    async def run_before(pilot):
+        await wait_until(pilot, in_phase(app, Phase.AWAITING_ANSWER), what="question")
+        await type_answer(pilot, answer_for(bank, Q1))
+        await hold_still(pilot)
+
+    assert snap_compare(app, terminal_size=WIDE, run_before=run_before)

@@ -14,7 +14,10 @@ error until someone writes the rubric.
 
 from __future__ import annotations
 
+import os
 import re
+import shutil
+import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -232,7 +235,7 @@ def draft_rubric(qid: str, answer: str, question: str = "") -> dict[str, Any]:
             "model_answer": f"{TODO_MARK}: write a strong answer, to be read aloud",
         }
     taken: set[str] = set()
-    points = [
+    points: list[dict[str, Any]] = [
         {
             "id": _unique_id("-".join(_keywords(text, 3)), taken),
             "text": text,
@@ -301,7 +304,6 @@ def import_text(
             "questions are paragraphs ending with '?', separated by blank lines",
         )
     deck_file = out_dir / "question_bank" / f"{deck}.yaml"
-    rubric_dir = out_dir / "rubrics" / deck
     if deck_file.exists() and not force:
         raise UsageError(
             f"the deck {deck_file} already exists", "use --force to overwrite it, or another --deck"
@@ -328,42 +330,95 @@ def import_text(
         "questions": entries,
     }
     result = ImportResult(deck_file)
+    deck_text = _dump(
+        deck_data,
+        f"Imported by 'sayitout import' from {source.name}.\n"
+        "Set kind: numeric on questions with a single right number, add topics,\n"
+        "then run 'sayitout check'.",
+    )
     try:
-        deck_file.parent.mkdir(parents=True, exist_ok=True)
-        rubric_dir.mkdir(parents=True, exist_ok=True)
-        deck_file.write_text(
-            _dump(
-                deck_data,
-                f"Imported by 'sayitout import' from {source.name}.\n"
-                "Set kind: numeric on questions with a single right number, add topics,\n"
-                "then run 'sayitout check'.",
-            ),
-            encoding="utf-8",
-        )
-        written = set()
-        for (qid, rubric), q in zip(rubrics, questions, strict=True):
-            path = rubric_dir / f"{qid}.yaml"
-            note = (
-                "Drafted from the answer in the source file: check each key point,\n"
-                "add paraphrases and misconceptions."
-                if q.answer
-                else f"No answer in the source file: replace the {TODO_MARK} lines."
-            )
-            path.write_text(_dump(rubric, note), encoding="utf-8")
-            result.rubric_files.append(path)
-            written.add(path)
-            if q.answer:
-                result.with_answer += 1
-            else:
-                result.without_answer += 1
-        if force:  # rubrics left from an earlier import of this deck would reference nothing
-            for stale in sorted(rubric_dir.glob("*.y*ml")):
-                if stale not in written:
-                    stale.unlink()
-                    result.removed.append(stale)
+        _write_atomically(out_dir, deck, deck_text, rubrics, questions, force, result)
     except OSError as exc:
         raise UsageError(
             f"cannot write the deck under {out_dir}: {exc.strerror or exc}",
             "check the directory's permissions or choose another --out",
         ) from None
     return result
+
+
+_STAGING = ".sayitout-import-"
+"""Prefix of the hidden folder an import is written to before it is moved into place."""
+
+
+def _write_atomically(
+    out_dir: Path,
+    deck: str,
+    deck_text: str,
+    rubrics: list[tuple[str, dict[str, Any]]],
+    questions: list[ImportedQuestion],
+    force: bool,
+    result: ImportResult,
+) -> None:
+    """Write the deck and its rubrics into a hidden folder beside the bank, then move
+    them into place with two renames (rubrics first, the deck file last), so an
+    interrupted import leaves the bank as it was, or the whole new deck."""
+    deck_file = out_dir / "question_bank" / f"{deck}.yaml"
+    rubric_dir = out_dir / "rubrics" / deck
+    deck_file.parent.mkdir(parents=True, exist_ok=True)
+    rubric_dir.parent.mkdir(parents=True, exist_ok=True)
+    for stale in out_dir.glob(f"{_STAGING}{deck}-*"):  # left by an import that was killed
+        shutil.rmtree(stale, ignore_errors=True)
+    staging = Path(tempfile.mkdtemp(prefix=f"{_STAGING}{deck}-", dir=out_dir))
+    try:
+        new_rubrics = staging / "rubrics"
+        new_rubrics.mkdir()
+        written = set()
+        for (qid, rubric), q in zip(rubrics, questions, strict=True):
+            note = (
+                "Drafted from the answer in the source file: check each key point,\n"
+                "add paraphrases and misconceptions."
+                if q.answer
+                else f"No answer in the source file: replace the {TODO_MARK} lines."
+            )
+            (new_rubrics / f"{qid}.yaml").write_text(_dump(rubric, note), encoding="utf-8")
+            result.rubric_files.append(rubric_dir / f"{qid}.yaml")
+            written.add(f"{qid}.yaml")
+            if q.answer:
+                result.with_answer += 1
+            else:
+                result.without_answer += 1
+        if rubric_dir.is_dir():
+            for old in sorted(rubric_dir.iterdir()):
+                if old.name in written or not old.is_file():
+                    continue
+                if force and old.suffix in (".yaml", ".yml"):
+                    # rubrics left from an earlier import of this deck would reference nothing
+                    result.removed.append(old)
+                else:
+                    shutil.copy2(old, new_rubrics / old.name)
+        new_deck = staging / "deck.yaml"
+        new_deck.write_text(deck_text, encoding="utf-8")
+        _fsync_tree(staging)
+        old_rubrics = staging / "old-rubrics"
+        if rubric_dir.exists():
+            rubric_dir.rename(old_rubrics)
+        try:
+            new_rubrics.rename(rubric_dir)
+        except BaseException:
+            if old_rubrics.exists():
+                old_rubrics.rename(rubric_dir)
+            raise
+        os.replace(new_deck, deck_file)
+    finally:
+        shutil.rmtree(staging, ignore_errors=True)
+
+
+def _fsync_tree(folder: Path) -> None:
+    """Flush the staged files to disk before they are renamed into place."""
+    for path in folder.rglob("*"):
+        if path.is_file():
+            fd = os.open(path, os.O_RDONLY)
+            try:
+                os.fsync(fd)
+            finally:
+                os.close(fd)

@@ -8,8 +8,10 @@ and line (``sayitout check`` prints them) and the good questions stay usable.
 
 from __future__ import annotations
 
+import contextlib
 import difflib
-from collections.abc import Iterable, Sequence
+import gc
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -17,6 +19,7 @@ from typing import Any
 import yaml
 from pydantic import ValidationError
 
+from sayitout.bank.cache import ParseCache
 from sayitout.bank.models import Deck, Question, Rubric
 from sayitout.bank.problems import (
     FileTrouble,
@@ -27,11 +30,16 @@ from sayitout.bank.problems import (
     read_yaml,
     validation_problems,
 )
-from sayitout.errors import BankError, UsageError
+from sayitout.errors import BankError, SayitoutError, UsageError
 from sayitout.locations import builtin_bank_root, locations, readable_dir
 
 MIN_KEY_POINTS = 3
 MAX_KEY_POINTS = 7
+LIMIT_KEY_POINTS = 20
+"""A rubric with more key points is refused: scoring time grows with every point and
+paraphrase, and no spoken answer covers twenty points."""
+LIMIT_PHRASES = 100
+"""At most this many texts (key points, misconceptions and their paraphrases) a rubric."""
 TODO_MARK = "TODO"
 """Text that marks a placeholder written by ``sayitout import``; ``check`` flags it."""
 
@@ -42,8 +50,9 @@ class Bank:
 
     decks: dict[str, Deck] = field(default_factory=dict)
     problems: list[Problem] = field(default_factory=list)
-    hints: list[Problem] = field(default_factory=list)
-    """Suggestions that are not faults (key points with no follow-up question)."""
+    _hinted: list[tuple[_Source, Rubric]] = field(default_factory=list)
+    """Rubrics to give hints about; the hints (and their lines) are worked out only when
+    asked for, so a load from the cache parses nothing for them."""
     roots: list[Path] = field(default_factory=list)
     _questions: dict[str, Question] = field(default_factory=dict)
     _deck_of: dict[str, str] = field(default_factory=dict)
@@ -51,6 +60,7 @@ class Bank:
     _files: dict[str, Path] = field(default_factory=dict)
     _broken: set[str] = field(default_factory=set)
     """Ids of questions that failed validation (their rubrics are not blamed as well)."""
+    _cache: ParseCache = field(default_factory=lambda: ParseCache(None), repr=False)
 
     # ------------------------------------------------------------------ look-ups
 
@@ -123,6 +133,14 @@ class Bank:
         return sorted({t for d in self.decks.values() for q in d.questions for t in q.topics})
 
     @property
+    def hints(self) -> list[Problem]:
+        """Suggestions that are not faults: key points with no follow-up question."""
+        out: list[Problem] = []
+        for src, rubric in self._hinted:
+            out += _follow_up_hints(src, rubric)
+        return out
+
+    @property
     def errors(self) -> list[Problem]:
         return [p for p in self.problems if p.level == "error"]
 
@@ -148,11 +166,13 @@ def load_bank(
     *,
     builtin: bool = True,
     user: bool = True,
+    cache: bool = True,
 ) -> Bank:
     """Load the built-in bank, the user's bank dir and ``extra_dirs``, in that order.
 
     A missing user dir is fine; a missing or non-bank ``extra_dirs`` entry is a
     :class:`UsageError`. Problems in files never raise: they land in ``Bank.problems``.
+    ``cache`` keeps the parsed data of clean files between runs (:mod:`.cache`).
     """
     roots: list[Path] = []
     if builtin:
@@ -163,15 +183,82 @@ def load_bank(
             roots.append(user_dir)
     for extra in extra_dirs or ():
         roots.append(_check_bank_dir(Path(extra).expanduser()))
-    bank = Bank()
+    bank = Bank(_cache=ParseCache(_cache_file() if cache else None))
     seen: set[Path] = set()
-    for root in roots:
-        if root.resolve() in seen:
-            continue
-        seen.add(root.resolve())
-        bank.roots.append(root)
-        _load_root(bank, root)
+    with _gc_paused():
+        for root in roots:
+            if root.resolve() in seen:
+                continue
+            seen.add(root.resolve())
+            bank.roots.append(root)
+            _load_root(bank, root)
+    bank._cache.save(bank.roots)
+    bank._cache = ParseCache(None)
     return bank
+
+
+def _cache_file() -> Path | None:
+    try:
+        return locations().cache_dir / "bank-files.json"
+    except Exception:  # no home directory to put it in: no cache
+        return None
+
+
+class _Source:
+    """A bank file's plain data, and its node tree (for line numbers) when asked for:
+    data from the cache has no tree until a problem needs one."""
+
+    def __init__(
+        self,
+        path: Path,
+        data: Any,
+        node: yaml.Node | None = None,
+        duplicates: list[tuple[int, str]] | None = None,
+    ) -> None:
+        self.path = path
+        self.data = data
+        self._node = node
+        self._parsed = node is not None
+        self.duplicates = duplicates or []
+
+    @property
+    def node(self) -> yaml.Node | None:
+        if not self._parsed:
+            self._parsed = True
+            with contextlib.suppress(Exception):
+                self._node = read_yaml(self.path)[1]
+        return self._node
+
+
+def _read(bank: Bank, path: Path) -> _Source:
+    """The file's data (from the cache when unchanged); FileTrouble or OSError if unusable."""
+    hit, data = bank._cache.get(path)
+    if hit:
+        return _Source(path, data)
+    data, node = read_yaml(path)
+    duplicates = duplicate_keys(node)
+    if not duplicates:
+        bank._cache.put(path, data)
+    return _Source(path, data, node, duplicates)
+
+
+@contextlib.contextmanager
+def _gc_paused() -> Iterator[None]:
+    """No cyclic garbage collection while a bank loads: the loader makes millions of
+    small objects and keeps most of them, so collection runs again and again for nothing
+    (half the load time of a 10,000-question deck). Nothing made here forms cycles."""
+    was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        # Move what was made straight to the oldest generation, unscanned (freeze, then
+        # unfreeze): the bank lives on, and three young-generation passes over millions
+        # of objects would cost another half of the load time. Nothing is left frozen.
+        gc.freeze()
+        gc.unfreeze()
+        if was_enabled:
+            gc.enable()
 
 
 def _check_bank_dir(path: Path) -> Path:
@@ -192,37 +279,60 @@ def _check_bank_dir(path: Path) -> Path:
 def _yaml_files(directory: Path) -> list[Path]:
     if not directory.is_dir():
         return []
-    return sorted(p for p in directory.iterdir() if p.is_file() and p.suffix in (".yaml", ".yml"))
+    return sorted(
+        p
+        for p in directory.iterdir()
+        if p.suffix in (".yaml", ".yml") and not p.name.startswith(".") and p.is_file()
+    )
 
 
 def _load_root(bank: Bank, root: Path) -> None:
-    decks: list[tuple[Deck, Path, yaml.Node | None]] = []
+    decks: list[tuple[Deck, _Source]] = []
     for path in _yaml_files(root / "question_bank"):
         loaded = _load_deck(bank, path)
         if loaded is not None:
-            decks.append((loaded[0], path, loaded[1]))
+            decks.append(loaded)
     rubric_root = root / "rubrics"
     if rubric_root.is_dir():
-        for deck_dir in sorted(p for p in rubric_root.iterdir() if p.is_dir()):
+        deck_dirs = (p for p in rubric_root.iterdir() if p.is_dir() and not p.name.startswith("."))
+        for deck_dir in sorted(deck_dirs):
             for path in _yaml_files(deck_dir):
                 _load_rubric(bank, path, deck_dir.name)
-    for deck, path, node in decks:
-        _report_missing_rubrics(bank, deck, path, node)
+    for deck, src in decks:
+        _report_missing_rubrics(bank, deck, src)
 
 
-def _load_deck(bank: Bank, path: Path) -> tuple[Deck, yaml.Node | None] | None:
+def _load_deck(bank: Bank, path: Path) -> tuple[Deck, _Source] | None:
+    """One deck file; whatever is wrong with it becomes a problem, never an exception."""
     try:
-        data, node = read_yaml(path)
+        return _read_deck(bank, path)
+    except Exception as exc:  # an unforeseen fault in one user file must not sink the bank
+        bank.problems.append(Problem(path, 1, _unreadable(exc)))
+        _release(bank, [q for qid, q in bank._questions.items() if bank._files.get(qid) == path])
+        return None
+
+
+def _unreadable(exc: Exception) -> str:
+    return (
+        f"the file could not be loaded ({type(exc).__name__}: {str(exc)[:200]}) — "
+        "fix or remove it; the rest of the bank is loaded"
+    )
+
+
+def _read_deck(bank: Bank, path: Path) -> tuple[Deck, _Source] | None:
+    try:
+        src = _read(bank, path)
     except FileTrouble as trouble:
         bank.problems.append(Problem(path, trouble.line, trouble.message))
         return None
     except OSError as exc:
         bank.problems.append(Problem(path, 1, f"cannot read the file: {exc.strerror or exc}"))
         return None
-    for line, key in duplicate_keys(node):
+    for line, key in src.duplicates:
         bank.problems.append(
             Problem(path, line, f"key '{key}' appears twice in the same block — keep one")
         )
+    data = src.data
     if not isinstance(data, dict):
         bank.problems.append(
             Problem(
@@ -233,12 +343,12 @@ def _load_deck(bank: Bank, path: Path) -> tuple[Deck, yaml.Node | None] | None:
         )
         return None
 
-    good = _load_questions(bank, path, node, data.get("questions"))
+    good = _load_questions(bank, src, data.get("questions"))
     header = {**data, "questions": good}
     try:
         deck = Deck.model_validate(header)
     except ValidationError as exc:
-        problems = validation_problems(exc, Deck, path, node)
+        problems = validation_problems(exc, Deck, path, src.node)
         if isinstance(data.get("questions"), list) and data["questions"]:
             # Questions were checked one by one above; drop the echo of "no good ones".
             problems = [p for p in problems if not p.message.startswith("questions:")]
@@ -250,7 +360,7 @@ def _load_deck(bank: Bank, path: Path) -> tuple[Deck, yaml.Node | None] | None:
         bank.problems.append(
             Problem(
                 path,
-                line_of(node, ("id",)),
+                line_of(src.node, ("id",)),
                 f"deck id '{deck.id}' does not match the file name '{path.name}' — "
                 f"set id: {path.stem} or rename the file to {deck.id}.yaml",
             )
@@ -259,7 +369,7 @@ def _load_deck(bank: Bank, path: Path) -> tuple[Deck, yaml.Node | None] | None:
         bank.problems.append(
             Problem(
                 path,
-                line_of(node, ("id",)),
+                line_of(src.node, ("id",)),
                 f"deck '{deck.id}' is already defined in another bank directory — "
                 "give this deck another id and file name",
             )
@@ -269,7 +379,7 @@ def _load_deck(bank: Bank, path: Path) -> tuple[Deck, yaml.Node | None] | None:
     bank.decks[deck.id] = deck
     for q in deck.questions:
         bank._deck_of[q.id] = deck.id
-    return deck, node
+    return deck, src
 
 
 def _release(bank: Bank, questions: list[Question]) -> None:
@@ -280,8 +390,9 @@ def _release(bank: Bank, questions: list[Question]) -> None:
         bank._broken.add(q.id)
 
 
-def _load_questions(bank: Bank, path: Path, node: yaml.Node | None, raw: Any) -> list[Question]:
+def _load_questions(bank: Bank, src: _Source, raw: Any) -> list[Question]:
     """Validate each question on its own so one bad question does not sink the deck."""
+    path = src.path
     if not isinstance(raw, list):
         return []
     good: list[Question] = []
@@ -289,7 +400,7 @@ def _load_questions(bank: Bank, path: Path, node: yaml.Node | None, raw: Any) ->
         try:
             q = Question.model_validate(item)
         except ValidationError as exc:
-            bank.problems.extend(validation_problems(exc, Deck, path, node, ("questions", i)))
+            bank.problems.extend(validation_problems(exc, Deck, path, src.node, ("questions", i)))
             if isinstance(item, dict) and isinstance(item.get("id"), str):
                 bank._broken.add(item["id"])
             continue
@@ -299,7 +410,7 @@ def _load_questions(bank: Bank, path: Path, node: yaml.Node | None, raw: Any) ->
             bank.problems.append(
                 Problem(
                     path,
-                    line_of(node, ("questions", i, "id")),
+                    line_of(src.node, ("questions", i, "id")),
                     f"duplicate question id '{q.id}' (already used {where}) — "
                     "ids must be unique across all decks; rename one",
                 )
@@ -312,30 +423,40 @@ def _load_questions(bank: Bank, path: Path, node: yaml.Node | None, raw: Any) ->
 
 
 def _load_rubric(bank: Bank, path: Path, deck_dir: str) -> None:
+    """One rubric file; whatever is wrong with it becomes a problem, never an exception."""
     try:
-        data, node = read_yaml(path)
+        _read_rubric(bank, path, deck_dir)
+    except Exception as exc:  # an unforeseen fault in one user file must not sink the bank
+        bank.problems.append(Problem(path, 1, _unreadable(exc)))
+
+
+def _read_rubric(bank: Bank, path: Path, deck_dir: str) -> None:
+    try:
+        src = _read(bank, path)
     except FileTrouble as trouble:
         bank.problems.append(Problem(path, trouble.line, trouble.message))
         return
     except OSError as exc:
         bank.problems.append(Problem(path, 1, f"cannot read the file: {exc.strerror or exc}"))
         return
-    for line, key in duplicate_keys(node):
+    for line, key in src.duplicates:
         bank.problems.append(
             Problem(path, line, f"key '{key}' appears twice in the same block — keep one")
         )
     try:
-        rubric = Rubric.model_validate(data)
+        rubric = Rubric.model_validate(src.data)
     except ValidationError as exc:
-        bank.problems.extend(validation_problems(exc, Rubric, path, node))
+        bank.problems.extend(validation_problems(exc, Rubric, path, src.node))
         return
 
-    qid_line = line_of(node, ("question_id",))
+    def qid_line() -> int:
+        return line_of(src.node, ("question_id",))
+
     if rubric.question_id != path.stem:
         bank.problems.append(
             Problem(
                 path,
-                qid_line,
+                qid_line(),
                 f"question_id '{rubric.question_id}' does not match the file name "
                 f"'{path.name}' — name the file {rubric.question_id}.yaml "
                 f"or set question_id: {path.stem}",
@@ -358,7 +479,7 @@ def _load_rubric(bank: Bank, path: Path, deck_dir: str) -> None:
         bank.problems.append(
             Problem(
                 path,
-                qid_line,
+                qid_line(),
                 f"rubric references nothing: deck '{deck_dir}' has no question "
                 f"'{rubric.question_id}' — {fix}",
             )
@@ -366,25 +487,27 @@ def _load_rubric(bank: Bank, path: Path, deck_dir: str) -> None:
         return
     if rubric.question_id in bank._rubrics:
         bank.problems.append(
-            Problem(path, qid_line, f"a second rubric for '{rubric.question_id}' — delete one")
+            Problem(path, qid_line(), f"a second rubric for '{rubric.question_id}' — delete one")
         )
         return
-    if _check_rubric_fits(bank, path, node, rubric, question):
+    if _check_rubric_fits(bank, src, rubric, question):
         bank._rubrics[rubric.question_id] = rubric
 
 
-def _check_rubric_fits(
-    bank: Bank, path: Path, node: yaml.Node | None, rubric: Rubric, question: Question
-) -> bool:
+def _check_rubric_fits(bank: Bank, src: _Source, rubric: Rubric, question: Question) -> bool:
     """Checks that need the question as well as the rubric, and authoring guidance.
 
     False when the rubric is still a ``TODO`` placeholder (not usable for scoring).
     """
+    too_big = rubric_too_big(rubric)
+    if too_big:
+        bank.problems.append(Problem(src.path, line_of(src.node, ("key_points",)), too_big))
+        return False
     if question.kind == "numeric" and rubric.numeric is None:
         bank.problems.append(
             Problem(
-                path,
-                line_of(node, ("question_id",)),
+                src.path,
+                line_of(src.node, ("question_id",)),
                 f"'{question.id}' is a numeric question but the rubric has no 'numeric' "
                 "block — add numeric: {value: ..., tolerance: ..., unit: ...}",
             )
@@ -392,13 +515,13 @@ def _check_rubric_fits(
     if question.kind == "open" and rubric.numeric is not None:
         bank.problems.append(
             Problem(
-                path,
-                line_of(node, ("numeric",)),
+                src.path,
+                line_of(src.node, ("numeric",)),
                 f"'{question.id}' is an open question but the rubric has a 'numeric' block — "
                 "remove it, or set kind: numeric on the question",
             )
         )
-    todo = [
+    todo: list[tuple[str | int, ...]] = [
         ("key_points", i, "text") for i, kp in enumerate(rubric.key_points) if TODO_MARK in kp.text
     ]
     if TODO_MARK in rubric.model_answer:
@@ -407,8 +530,8 @@ def _check_rubric_fits(
         fields = ", ".join(loc_text(loc) for loc in todo)
         bank.problems.append(
             Problem(
-                path,
-                line_of(node, todo[0]),
+                src.path,
+                line_of(src.node, todo[0]),
                 f"placeholder rubric: {fields} still marked {TODO_MARK} — write what a good "
                 "answer says; the question is left out of practice until then",
             )
@@ -418,15 +541,16 @@ def _check_rubric_fits(
     if not MIN_KEY_POINTS <= count <= MAX_KEY_POINTS:
         bank.problems.append(
             Problem(
-                path,
-                line_of(node, ("key_points",)),
+                src.path,
+                line_of(src.node, ("key_points",)),
                 f"key_points: {count} key point{'s' if count != 1 else ''}; "
                 f"{MIN_KEY_POINTS} to {MAX_KEY_POINTS} score most reliably — "
                 + ("split or add points" if count < MIN_KEY_POINTS else "merge some points"),
                 level="warning",
             )
         )
-    _hint_missing_follow_ups(bank, path, node, rubric)
+    if _lacks_follow_ups(rubric):
+        bank._hinted.append((src, rubric))
     return True
 
 
@@ -435,40 +559,71 @@ FOLLOW_UP_WEIGHT = 2.0
 that have none (imported decks start without any)."""
 
 
-def _hint_missing_follow_ups(
-    bank: Bank, path: Path, node: yaml.Node | None, rubric: Rubric
-) -> None:
+def _lacks_follow_ups(rubric: Rubric) -> bool:
+    heavy = [kp for kp in rubric.key_points if kp.weight >= FOLLOW_UP_WEIGHT]
+    if heavy:
+        return any(not kp.follow_ups for kp in heavy)
+    return not any(kp.follow_ups for kp in rubric.key_points)
+
+
+def _follow_up_hints(src: _Source, rubric: Rubric) -> list[Problem]:
+    out: list[Problem] = []
     fix = 'add follow_ups: ["...?"] so a mock interviewer can probe it when it is missed'
     heavy = [(i, kp) for i, kp in enumerate(rubric.key_points) if kp.weight >= FOLLOW_UP_WEIGHT]
     for i, kp in heavy:
         if not kp.follow_ups:
-            bank.hints.append(
+            out.append(
                 Problem(
-                    path,
-                    line_of(node, ("key_points", i, "id")),
+                    src.path,
+                    line_of(src.node, ("key_points", i, "id")),
                     f"key point '{kp.id}' (weight {kp.weight:g}) has no follow-up question — "
                     + fix,
                     level="hint",
                 )
             )
     if not heavy and not any(kp.follow_ups for kp in rubric.key_points):
-        bank.hints.append(  # e.g. an imported deck: every point weighs the same
+        out.append(  # e.g. an imported deck: every point weighs the same
             Problem(
-                path,
-                line_of(node, ("key_points",)),
+                src.path,
+                line_of(src.node, ("key_points",)),
                 f"no key point has a follow-up question ({len(rubric.key_points)} key points) "
                 "— under the ones that matter most, " + fix,
                 level="hint",
             )
         )
+    return out
 
 
-def _report_missing_rubrics(bank: Bank, deck: Deck, path: Path, node: yaml.Node | None) -> None:
+def rubric_too_big(rubric: Rubric) -> str | None:
+    """Why ``rubric`` is too big to score in good time, or None."""
+    points = len(rubric.key_points)
+    if points > LIMIT_KEY_POINTS:
+        return (
+            f"key_points: {points} key points; at most {LIMIT_KEY_POINTS} can be scored "
+            f"(each one is matched against every part of an answer) — keep the "
+            f"{MIN_KEY_POINTS} to {MAX_KEY_POINTS} that matter, or split the question"
+        )
+    phrases = sum(1 + len(k.paraphrases) for k in rubric.key_points) + sum(
+        1 + len(m.paraphrases) for m in rubric.misconceptions
+    )
+    if phrases > LIMIT_PHRASES:
+        return (
+            f"{phrases} key points, misconceptions and paraphrases in all; at most "
+            f"{LIMIT_PHRASES} can be scored in good time — keep the paraphrases that differ most"
+        )
+    return None
+
+
+def _report_missing_rubrics(bank: Bank, deck: Deck, src: _Source) -> None:
     """Flag questions that have no rubric, unless their rubric file was already flagged."""
-    id_lines = _raw_question_ids(node)
+    path = src.path
+    missing = [q for q in deck.questions if q.id not in bank._rubrics]
+    if not missing:
+        return
+    id_lines = _raw_question_ids(src.node)
     flagged = {(p.file.parent.name, p.file.stem) for p in bank.problems}
-    for q in deck.questions:
-        if q.id in bank._rubrics or (path.stem, q.id) in flagged:
+    for q in missing:
+        if (path.stem, q.id) in flagged:
             continue
         bank.problems.append(
             Problem(
@@ -500,13 +655,22 @@ def load_rubric_file(path: Path | str) -> Rubric:
     if not path.is_file():
         raise UsageError(f"rubric file not found: {path}", "check the path")
     try:
+        return _read_rubric_file(path)
+    except SayitoutError:
+        raise
+    except Exception as exc:  # an unforeseen fault in a user file is still bad input
+        raise BankError(f"{path}: {_unreadable(exc)}") from None
+
+
+def _read_rubric_file(path: Path) -> Rubric:
+    try:
         data, node = read_yaml(path)
     except FileTrouble as trouble:
         raise BankError(f"{path}:{trouble.line}: {trouble.message}") from None
     except OSError as exc:
         raise BankError(f"cannot read {path}: {exc.strerror or exc}") from None
     try:
-        return Rubric.model_validate(data)
+        rubric = Rubric.model_validate(data)
     except ValidationError as exc:
         problems = validation_problems(exc, Rubric, path, node)
         more = f" (and {len(problems) - 1} more problems)" if len(problems) > 1 else ""
@@ -514,3 +678,7 @@ def load_rubric_file(path: Path | str) -> Rubric:
             f"{problems[0]}{more}",
             f"fix {path.name}; 'sayitout check --bank DIR' lists every problem of a bank",
         ) from None
+    too_big = rubric_too_big(rubric)
+    if too_big:
+        raise BankError(f"{path}:{line_of(node, ('key_points',))}: {too_big}")
+    return rubric

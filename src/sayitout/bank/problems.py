@@ -9,8 +9,10 @@ from __future__ import annotations
 
 import contextlib
 import difflib
+import math
 import types
 import typing
+import weakref
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
@@ -93,16 +95,176 @@ def read_yaml(path: Path) -> tuple[Any, yaml.Node | None]:
 
 _Loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
+MAX_ALIAS_EXPANSION = 100_000
+"""Nodes that aliases (``*name``) may add to a file once expanded; more is refused (a
+"billion laughs" file of 700 bytes expands to billions of nodes)."""
+MAX_INT_DIGITS = 4_000
+"""Longer integers are refused where they are written (Python will not read them)."""
+
+_STR = "tag:yaml.org,2002:str"
+_MERGE = "tag:yaml.org,2002:merge"
+_INT = "tag:yaml.org,2002:int"
+_FLOAT = "tag:yaml.org,2002:float"
+_COLLECTION_TAGS = frozenset(
+    f"tag:yaml.org,2002:{t}" for t in ("seq", "map", "set", "omap", "pairs")
+)
+
+
+class _FastLoader(_Loader):  # type: ignore[misc, valid-type]
+    """The C loader with a quicker tag resolver: most scalars in a deck are text, and
+    text that is quoted, or starts with a character no implicit type starts with, is
+    text without trying every pattern."""
+
+    _typed_first = frozenset(k for k in yaml.SafeLoader.yaml_implicit_resolvers if k)
+    _words = frozenset(["yes", "no", "true", "false", "on", "off", "null"])
+
+    def resolve(self, kind: Any, value: Any, implicit: Any) -> str:
+        if kind is yaml.ScalarNode and (
+            not implicit[0]
+            or (
+                value
+                and (
+                    value[0] not in self._typed_first
+                    or (value[0].isalpha() and value.lower() not in self._words)
+                )
+            )
+        ):
+            return _STR
+        return str(super().resolve(kind, value, implicit))
+
+    def descend_resolver(self, current_node: Any, current_index: Any) -> None:
+        pass  # no path resolvers in a safe loader
+
+    def ascend_resolver(self) -> None:
+        pass
+
+
+_DUPLICATES: weakref.WeakKeyDictionary[yaml.Node, list[tuple[int, str]]] = (
+    weakref.WeakKeyDictionary()
+)
+
 
 def _compose_and_construct(text: str) -> tuple[yaml.Node | None, Any]:
     """Parse once: the node tree (with line marks) and the plain data built from it."""
-    loader = _Loader(text)
+    loader = _FastLoader(text)
     try:
         node = loader.get_single_node()
-        data = loader.construct_document(node) if node is not None else None
     finally:
         loader.dispose()
+    if node is None:
+        return None, None
+    builder = _Builder()
+    data = builder.build(node)
+    _DUPLICATES[node] = builder.duplicates
     return node, data
+
+
+class _Builder:
+    """Plain data from a node tree, each node built once.
+
+    Faster than PyYAML's constructor (strings, lists and mappings are built directly),
+    and safe on untrusted files: alias expansion is bounded, a self-referring alias and
+    numbers Python cannot read are refused with their line, and keys that appear twice
+    in one mapping are noted on the way (:attr:`duplicates`).
+    """
+
+    def __init__(self) -> None:
+        self._done: dict[int, tuple[Any, int]] = {}
+        self._active: set[int] = set()
+        self._alias_extra = 0
+        self._scalars = yaml.SafeLoader("")
+        self.duplicates: list[tuple[int, str]] = []
+
+    def build(self, node: yaml.Node) -> Any:
+        try:
+            return self._build(node)[0]
+        except RecursionError:
+            raise _trouble(node, "the content is nested too deeply — flatten it") from None
+
+    def _build(self, node: yaml.Node) -> tuple[Any, int]:
+        key = id(node)
+        done = self._done.get(key)
+        if done is not None:  # an alias: the same object again
+            self._alias_extra += done[1]
+            if self._alias_extra > MAX_ALIAS_EXPANSION:
+                raise _trouble(
+                    node,
+                    f"aliases (*name) expand to more than {MAX_ALIAS_EXPANSION:,} items — "
+                    "write the content out instead of nesting aliases",
+                )
+            return done
+        if key in self._active:
+            raise _trouble(node, "an alias (*name) refers to the block that contains it")
+        if not isinstance(node, yaml.ScalarNode) and node.tag not in _COLLECTION_TAGS:
+            raise _trouble(node, f"unsupported tag {node.tag!r} — remove it (plain YAML only)")
+        self._active.add(key)
+        if isinstance(node, yaml.ScalarNode):
+            value, size = self._scalar(node), 1
+        elif isinstance(node, yaml.SequenceNode):
+            value, size = [], 1
+            for item in node.value:
+                if item.tag == _STR and type(item) is yaml.ScalarNode:
+                    value.append(item.value)  # the common case, inline
+                    size += 1
+                    continue
+                v, n = self._build(item)
+                value.append(v)
+                size += n
+        else:
+            value, size = self._mapping(node)
+        self._active.discard(key)
+        self._done[key] = (value, size)
+        return value, size
+
+    def _mapping(self, node: yaml.Node) -> tuple[dict[Any, Any], int]:
+        out: dict[Any, Any] = {}
+        merged: dict[Any, Any] = {}
+        size = 1
+        for k, v in node.value:
+            if k.tag == _MERGE:
+                value, n = self._build(v)
+                size += n
+                for part in value if isinstance(value, list) else [value]:
+                    if isinstance(part, dict):
+                        merged = {**part, **merged}
+                continue
+            key, n = (
+                (k.value, 1) if k.tag == _STR and type(k) is yaml.ScalarNode else self._build(k)
+            )
+            value, m = (
+                (v.value, 1) if v.tag == _STR and type(v) is yaml.ScalarNode else self._build(v)
+            )
+            size += n + m
+            try:
+                if key in out:
+                    self.duplicates.append((k.start_mark.line + 1, str(key)))
+                out[key] = value
+            except TypeError:
+                raise _trouble(k, "a key must be plain text, not a list or a mapping") from None
+        return ({**merged, **out} if merged else out), size
+
+    def _scalar(self, node: yaml.Node) -> Any:
+        if node.tag == _STR:
+            return node.value
+        if node.tag == _INT and sum(c.isdigit() for c in node.value) > MAX_INT_DIGITS:
+            raise _trouble(
+                node,
+                f"a number with {sum(c.isdigit() for c in node.value):,} digits — "
+                "write a number of normal size (or quote it to make it text)",
+            )
+        try:
+            value = self._scalars.construct_object(node)
+        except (ValueError, OverflowError) as exc:
+            raise _trouble(node, f"cannot read the value {node.value[:40]!r} ({exc})") from None
+        if node.tag == _FLOAT and isinstance(value, float) and not math.isfinite(value):
+            raise _trouble(
+                node, f"{node.value[:40]!r} is not a finite number — write an ordinary number"
+            )
+        return value
+
+
+def _trouble(node: yaml.Node, message: str) -> FileTrouble:
+    return FileTrouble(node.start_mark.line + 1, message)
 
 
 def _error_line(exc: yaml.MarkedYAMLError, text: str) -> int:
@@ -117,20 +279,32 @@ def _error_line(exc: yaml.MarkedYAMLError, text: str) -> int:
 
 
 def duplicate_keys(node: yaml.Node | None) -> list[tuple[int, str]]:
-    """(line, key) for every key that appears twice in the same mapping."""
+    """(line, key) for every key that appears twice in the same mapping.
+
+    Each node is visited once, however many aliases point at it; a tree from
+    :func:`read_yaml` was already checked while its data was built.
+    """
+    if node is not None and node in _DUPLICATES:
+        return sorted(_DUPLICATES[node])
     found: list[tuple[int, str]] = []
-    if isinstance(node, yaml.MappingNode):
-        seen: set[str] = set()
-        for key, value in node.value:
-            if isinstance(key, yaml.ScalarNode):
-                if key.value in seen:
-                    found.append((key.start_mark.line + 1, key.value))
-                seen.add(key.value)
-            found.extend(duplicate_keys(value))
-    elif isinstance(node, yaml.SequenceNode):
-        for item in node.value:
-            found.extend(duplicate_keys(item))
-    return found
+    seen_nodes: set[int] = set()
+    stack = [node] if node is not None else []
+    while stack:
+        current = stack.pop()
+        if id(current) in seen_nodes:
+            continue
+        seen_nodes.add(id(current))
+        if isinstance(current, yaml.MappingNode):
+            keys: set[str] = set()
+            for key, value in current.value:
+                if isinstance(key, yaml.ScalarNode):
+                    if key.value in keys:
+                        found.append((key.start_mark.line + 1, key.value))
+                    keys.add(key.value)
+                stack.append(value)
+        elif isinstance(current, yaml.SequenceNode):
+            stack.extend(current.value)
+    return sorted(found)
 
 
 def line_of(node: yaml.Node | None, loc: Loc) -> int:

@@ -248,6 +248,7 @@ def _record_json(record: AttemptRecord, bank: Any) -> dict[str, Any]:
                 "score": h.score,
                 "rubric_version": h.rubric_version,
                 "embedding_model": h.embedding_model,
+                "scorer_version": h.scorer_version or None,
             }
             for h in record.score_history
         ],
@@ -295,7 +296,14 @@ def _record_text(record: AttemptRecord, bank: Any) -> str:
         note = "" if record.recording_exists else "  (the audio file is gone)"
         out.append(f"Recording: {s.recording_path}{note}")
     if len(record.score_history) > 1:
-        out.append("Scores: " + ", ".join(f"{h.score} ({h.reason})" for h in record.score_history))
+        out.append(
+            "Scores: "
+            + ", ".join(
+                f"{h.score} ({h.reason}"
+                + (f", scorer {h.scorer_version})" if h.scorer_version else ")")
+                for h in record.score_history
+            )
+        )
     return "\n".join(out)
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import sys
 from pathlib import Path
 
 from sayitout.errors import UsageError
@@ -37,11 +38,21 @@ def register(sub: argparse._SubParsersAction) -> None:
         help="due: weakest and overdue first (default); random; in-order",
     )
     p.add_argument(
-        "--limit",
+        "--answer-limit",
         type=float,
         metavar="SECONDS",
         dest="answer_limit",
         help="answer time limit (default: each question's suggested time)",
+    )
+    # `--limit` counts rows everywhere else (`history --limit N`): the old spelling still
+    # works here, with a note.
+    p.add_argument(
+        "--limit",
+        type=float,
+        dest="answer_limit",
+        action=_Deprecated,
+        new="--answer-limit",
+        help=argparse.SUPPRESS,
     )
     p.add_argument(
         "--thinking",
@@ -59,7 +70,24 @@ def register(sub: argparse._SubParsersAction) -> None:
     )
     _common(p)
     p.set_defaults(handler=run_practice)
-    sub.default_handler = run_home
+    sub.default_handler = run_home  # type: ignore[attr-defined]
+
+
+class _Deprecated(argparse.Action):
+    """An old option name that still works and says what replaced it."""
+
+    def __init__(self, *args, new: str, **kwargs) -> None:
+        self.new = new
+        super().__init__(*args, **kwargs)
+
+    def __call__(self, parser, namespace, values, option_string=None) -> None:
+        import sys
+
+        print(
+            f"sayitout: note: {option_string} is now {self.new} (the old name will go away)",
+            file=sys.stderr,
+        )
+        setattr(namespace, self.dest, values)
 
 
 def _common(p: argparse.ArgumentParser) -> None:
@@ -93,7 +121,30 @@ def _settings(args: argparse.Namespace):
     return load_settings(getattr(args, "config", None))
 
 
+def require_terminal(command: str) -> None:
+    """The app draws on a terminal and reads keys from it; without one (a pipe, a cron
+    job, ``< /dev/null``) it would wait forever at full CPU. Say so and what to use."""
+    streams = {"input": sys.stdin, "output": sys.stdout}
+    missing = [name for name, s in streams.items() if s is None or not _isatty(s)]
+    if missing:
+        raise UsageError(
+            f"'{' '.join(['sayitout', command]).strip()}' needs an interactive terminal, but its "
+            f"{' and '.join(missing)} {'is' if len(missing) == 1 else 'are'} not one",
+            "run it in a terminal (with --mic-file FILE to answer from recordings), or "
+            "score without the app: sayitout score QUESTION_ID --audio FILE (or --text "
+            "'...', or --batch answers.jsonl)",
+        )
+
+
+def _isatty(stream: object) -> bool:
+    try:
+        return bool(stream.isatty())  # type: ignore[attr-defined]
+    except (AttributeError, ValueError, OSError):  # closed or not a real stream
+        return False
+
+
 def _run_app(args: argparse.Namespace, plan) -> int:
+    require_terminal("practice" if plan else "")
     from sayitout.tui import make_app
 
     settings = _settings(args)

@@ -4,16 +4,21 @@ Batch mode (``--batch IN.jsonl``) reads one JSON object per line, each with
 ``answer`` (text, or a transcript object with ``text`` and ``words``) and either
 ``question_id`` or ``rubric`` (a rubric file path, relative to the current directory
 or to the batch file). It writes one JSON result per non-blank input line, in the
-same order; a line that cannot be scored gets ``{"line": N, "error": "..."}`` and the
-rest are still scored. Blank lines are skipped. Exit status: 0 when every line was
-scored, 1 when some were not, 2 for a usage error (bad options, missing file).
+same order, each with ``"line": N`` (its input line; lines are split on ``\\n`` only);
+a line that cannot be scored gets ``{"line": N, "error": "..."}`` and the rest are
+still scored. Results are written as they are ready; ``--resume`` goes on after the
+last line answered in ``-o OUT``. See :mod:`sayitout.cli.score_batch`. Exit status:
+0 when every line was scored, 1 when some were not, 2 for a usage error (bad options,
+missing file), 130 when interrupted.
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import sys
+import time
 from pathlib import Path
 from typing import IO, Any
 
@@ -21,8 +26,6 @@ from sayitout.bank.models import Rubric
 from sayitout.errors import SayitoutError, StorageError, UsageError
 from sayitout.scoring.result import AnswerScore
 from sayitout.speech.transcript import Transcript
-
-_CHUNK = 64
 
 
 def register(sub: Any) -> None:
@@ -36,16 +39,27 @@ def register(sub: Any) -> None:
         "  sayitout score dl-noisy-loss --audio answer.wav --json\n"
         '  sayitout score --rubric my-rubric.yaml --text "..."\n'
         "  sayitout score --batch answers.jsonl -o scores.jsonl\n"
-        "batch exit status: 0 all lines scored, 1 some lines failed, 2 usage error",
+        "  sayitout score --batch answers.jsonl -o scores.jsonl --resume   # after Ctrl-C\n"
+        "batch: one result per non-blank input line, in order, each with its input 'line';\n"
+        'a line that cannot be scored gets {"line": N, "error": ...} and the rest go on\n'
+        "batch exit status: 0 all lines scored, 1 some lines failed, 2 usage error, "
+        "130 interrupted",
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     p.add_argument("question_id", nargs="?", metavar="QUESTION_ID", help="question id")
     src = p.add_mutually_exclusive_group()
     src.add_argument("--text", help="the answer as text ('-' reads it from stdin)")
     src.add_argument("--audio", metavar="FILE", help="a recorded answer to transcribe")
-    src.add_argument("--batch", metavar="IN.jsonl", help="score every line of a JSONL file")
+    src.add_argument(
+        "--batch", metavar="IN.jsonl", help="score every line of a JSONL file ('-': stdin)"
+    )
     p.add_argument("--rubric", metavar="FILE", help="score against this rubric file")
     p.add_argument("-o", "--output", metavar="OUT.jsonl", help="batch output (default stdout)")
+    p.add_argument(
+        "--resume",
+        action="store_true",
+        help="with --batch -o OUT: skip the input lines already answered in OUT",
+    )
     p.add_argument("--json", action="store_true", help="print the result as JSON")
     p.add_argument("--save", action="store_true", help="store the attempt in your history")
     p.add_argument(
@@ -88,8 +102,8 @@ def run_score(args: argparse.Namespace) -> int:
                 "put question_id or rubric on each line of the batch file",
             )
         return run_batch(args)
-    if args.output:
-        raise UsageError("-o/--output is only for --batch", "redirect stdout instead")
+    if args.output or args.resume:
+        raise UsageError("-o/--output and --resume are only for --batch", "redirect stdout instead")
     if args.text is None and args.audio is None:
         raise UsageError(
             'give the answer with --text "..." or --audio FILE', "or use --batch IN.jsonl"
@@ -102,9 +116,8 @@ def run_score(args: argparse.Namespace) -> int:
     if args.audio:
         transcript = _transcribe(Path(args.audio), rubric)
     else:
-        text = sys.stdin.read() if args.text == "-" else args.text
-        transcript = Transcript.typed(text)
-    result = _scorer(args).score(rubric, transcript)
+        transcript = Transcript.typed(_answer_text(args.text))
+    result = _score_one(args, rubric, transcript)
     # The score is printed before saving: a locked or broken database loses nothing.
     if args.json:
         d = result.to_dict()
@@ -122,6 +135,65 @@ def run_score(args: argparse.Namespace) -> int:
             return _not_saved(args, transcript, exc)
         print(f"saved as attempt {attempt}", file=sys.stderr)
     return 0
+
+
+def _same_file(a: Path, b: Path) -> bool:
+    try:
+        return b.exists() and a.samefile(b)
+    except OSError:
+        return False
+
+
+def _answer_text(given: str) -> str:
+    """The ``--text`` answer (``-``: stdin) as valid Unicode, or a clear UsageError."""
+    if given == "-":
+        buffer = getattr(sys.stdin, "buffer", None)
+        if buffer is None:  # a text stream (tests): already decoded
+            return _no_surrogates(sys.stdin.read(), "the answer read from stdin")
+        raw = buffer.read()
+        try:
+            return raw.decode("utf-8-sig")
+        except UnicodeDecodeError as exc:
+            raise UsageError(
+                f"the answer read from stdin is not UTF-8 text (byte 0x{raw[exc.start]:02x} "
+                f"at offset {exc.start})",
+                "convert it first, e.g. 'iconv -f latin1 -t utf-8 answer.txt | sayitout score "
+                "QID --text -'",
+            ) from None
+    return _no_surrogates(given, "--text")
+
+
+def _no_surrogates(text: str, what: str) -> str:
+    """Undecodable command-line bytes arrive as lone surrogates (PEP 383): refuse them."""
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError as exc:
+        bad = text[exc.start]
+        byte = (
+            f"byte 0x{ord(bad) - 0xDC00:02x}"
+            if 0xDC80 <= ord(bad) <= 0xDCFF
+            else "a lone surrogate"
+        )
+        raise UsageError(
+            f"{what} is not valid UTF-8 text ({byte} at character {exc.start + 1})",
+            'set a UTF-8 locale or pass the answer as UTF-8, e.g. --text "$(iconv -f latin1 '
+            '-t utf-8 answer.txt)"',
+        ) from None
+    return text
+
+
+def _score_one(args: argparse.Namespace, rubric: Rubric, transcript: Transcript) -> AnswerScore:
+    """Score, turning a scorer fault on an odd answer into a message, not a traceback."""
+    try:
+        return _scorer(args).score(rubric, transcript)
+    except SayitoutError:
+        raise
+    except Exception as exc:  # a fault of the scorer on this answer: say so plainly
+        raise SayitoutError(
+            f"could not score this answer ({type(exc).__name__}: {exc})",
+            "this is a bug in sayitout: please report it with the answer text; "
+            "other answers are not affected",
+        ) from exc
 
 
 def _not_saved(args: argparse.Namespace, transcript: Transcript, exc: StorageError) -> int:
@@ -214,125 +286,98 @@ def _save(deck: str, transcript: Transcript, result: AnswerScore, audio: str | N
 
 
 def run_batch(args: argparse.Namespace) -> int:
-    in_path = Path(args.batch)
-    if not in_path.is_file():
+    from sayitout.cli import score_batch as sb
+
+    from_stdin = args.batch == "-"
+    in_path = Path("<stdin>") if from_stdin else Path(args.batch)
+    if not from_stdin and not in_path.is_file():
         raise UsageError(f"batch file not found: {in_path}", "check the path")
-    try:
-        lines = in_path.read_text(encoding="utf-8").splitlines()
-    except (OSError, UnicodeDecodeError) as exc:
-        raise UsageError(f"cannot read {in_path}: {exc}") from None
-    resolver = _BatchRubrics(args.bank, in_path.parent)
-    records: list[tuple[int, Any]] = []  # (line number, rubric+transcript or error dict)
-    for n, line in enumerate(lines, 1):
-        if not line.strip():
-            continue
+    out_path = Path(args.output) if args.output else None
+    if args.resume and out_path is None:
+        raise UsageError("--resume needs -o OUT.jsonl", "give the output file of the earlier run")
+    if out_path is not None and not from_stdin and _same_file(in_path, out_path):
+        raise UsageError(
+            f"-o {out_path} is the batch file itself: writing would destroy the answers",
+            "write the results to another file",
+        )
+    total: int | None = None
+    if not from_stdin:
         try:
-            records.append((n, _parse_line(line, resolver)))
-        except SayitoutError as exc:
-            records.append((n, {"line": n, "error": exc.message}))
-    jobs = [(i, rec) for i, (_, rec) in enumerate(records) if not isinstance(rec, dict)]
-    results: list[Any] = [rec for _, rec in records]
-    progress = _Progress(len(jobs)) if sys.stderr.isatty() and jobs else None
-    if jobs:
-        scorer = _scorer(args)
-        for k in range(0, len(jobs), _CHUNK):
-            chunk = jobs[k : k + _CHUNK]
-            scored = scorer.score_many([rec for _, rec in chunk])
-            for (i, _), res in zip(chunk, scored, strict=True):
-                results[i] = res.to_dict()
-            if progress:
-                progress.update(k + len(chunk))
-    if progress:
-        progress.done()
-    out: IO[str]
-    if args.output:
-        try:
-            out = open(args.output, "w", encoding="utf-8")  # noqa: SIM115
+            with in_path.open("rb") as f:
+                sb._check_encoding(in_path, f.read(4096))
+            total = sb._count_lines(in_path)
         except OSError as exc:
-            raise UsageError(f"cannot write {args.output}: {exc.strerror or exc}") from None
+            raise UsageError(f"cannot read {in_path}: {exc.strerror or exc}") from None
+    start_after, failed_before = sb.answered_lines(out_path) if args.resume and out_path else (0, 0)
+    out: IO[str]
+    if out_path is not None:
+        try:
+            out = out_path.open("a" if args.resume else "w", encoding="utf-8")
+        except OSError as exc:
+            raise UsageError(f"cannot write {out_path}: {exc.strerror or exc}") from None
     else:
         out = sys.stdout
+
+    def write(result: dict[str, Any]) -> None:
+        out.write(sb.result_line(result))
+        out.flush()
+
+    def score_many():
+        return _scorer(args).score_many
+
+    progress = sb.Progress(total, sys.stderr, time.monotonic) if sys.stderr.isatty() else None
     try:
-        for res in results:
-            out.write(json.dumps(res, ensure_ascii=False) + "\n")
+        with contextlib.ExitStack() as stack:
+            if from_stdin:
+                source = sb.checked_stream(getattr(sys.stdin, "buffer", None), in_path)
+                base = Path.cwd()
+            else:
+                source = stack.enter_context(in_path.open("rb"))
+                base = in_path.parent
+            outcome = sb.score_lines(
+                sb.input_lines(source),
+                sb.BatchRubrics(args.bank, base),
+                score_many,
+                write,
+                start_after=start_after,
+                progress=progress,
+            )
+    except OSError as exc:
+        raise UsageError(f"cannot read {in_path} or write the results: {exc}") from None
     finally:
+        if progress:
+            progress.close()
         if out is not sys.stdout:
             out.close()
-    failed = sum(1 for r in results if "error" in r and "score" not in r)
+    done = outcome.skipped + outcome.written
+    total = total if total is not None else done
+    if outcome.interrupted:
+        where = f" in {out_path}" if out_path else ""
+        print(
+            f"sayitout: interrupted after {done} of {total} lines; the results so far are "
+            f"kept{where}",
+            file=sys.stderr,
+        )
+        if out_path:
+            print(
+                f"  to go on: sayitout score --batch {in_path} -o {out_path} --resume",
+                file=sys.stderr,
+            )
+        return 130
+    if outcome.skipped:
+        print(
+            f"sayitout: resumed after line {start_after}: {outcome.skipped} lines were already "
+            f"answered, {outcome.written} scored now",
+            file=sys.stderr,
+        )
+    failed = outcome.failed + failed_before
     if failed:
         print(
-            f"sayitout: {failed} of {len(results)} lines could not be scored "
+            f"sayitout: {failed} of {done} lines could not be scored "
             "(see the error objects in the output)",
             file=sys.stderr,
         )
     return 1 if failed else 0
-
-
-class _BatchRubrics:
-    def __init__(self, bank_dirs: list[str], base: Path) -> None:
-        self._bank_dirs = bank_dirs
-        self._base = base
-        self._bank: Any = None
-        self._files: dict[Path, Rubric] = {}
-
-    def by_id(self, qid: str) -> Rubric:
-        if self._bank is None:
-            from sayitout.bank.loader import load_bank
-
-            self._bank = load_bank(self._bank_dirs or None)
-        return self._bank.rubric(qid)
-
-    def by_file(self, name: str) -> Rubric:
-        path = Path(name).expanduser()
-        if not path.is_absolute() and not path.exists():
-            path = self._base / path
-        key = path.resolve()
-        if key not in self._files:
-            self._files[key] = _load_rubric_file(path)
-        return self._files[key]
-
-
-def _parse_line(line: str, rubrics: _BatchRubrics) -> tuple[Rubric, Transcript]:
-    try:
-        obj = json.loads(line)
-    except json.JSONDecodeError as exc:
-        raise UsageError(f"not valid JSON ({exc.msg} at column {exc.colno})") from None
-    if not isinstance(obj, dict):
-        raise UsageError("each line must be a JSON object")
-    answer = obj.get("answer")
-    if isinstance(answer, dict):
-        try:
-            transcript = Transcript.from_dict(answer)
-        except (TypeError, ValueError) as exc:
-            raise UsageError(f"'answer' is not a valid transcript: {exc}") from None
-    elif isinstance(answer, str):
-        transcript = Transcript.typed(answer)
-    else:
-        raise UsageError("missing 'answer' (a string)")
-    if isinstance(obj.get("rubric"), str):
-        rubric = rubrics.by_file(obj["rubric"])
-    elif isinstance(obj.get("question_id"), str):
-        rubric = rubrics.by_id(obj["question_id"])
-    else:
-        raise UsageError("missing 'question_id' or 'rubric'")
-    return rubric, transcript
-
-
-class _Progress:
-    def __init__(self, total: int) -> None:
-        self.total = total
-        self.update(0)
-
-    def update(self, done: int) -> None:
-        width = 30
-        filled = int(width * done / max(1, self.total))
-        bar = "#" * filled + "-" * (width - filled)
-        sys.stderr.write(f"\rscoring [{bar}] {done}/{self.total}")
-        sys.stderr.flush()
-
-    def done(self) -> None:
-        sys.stderr.write("\n")
-        sys.stderr.flush()
 
 
 # ---- the human-readable report --------------------------------------------------------

@@ -69,7 +69,7 @@ def _terms(args: argparse.Namespace) -> list[str]:
 def run_transcribe(args: argparse.Namespace) -> int:
     from sayitout.config import load_settings
     from sayitout.speech.asr import Transcriber
-    from sayitout.speech.audio.decode import load_audio
+    from sayitout.speech.asr.transcriber import transcribe_long
 
     settings = load_settings().asr
     update: dict[str, Any] = {}
@@ -83,11 +83,10 @@ def run_transcribe(args: argparse.Namespace) -> int:
         update["device"] = args.device
     settings = settings.model_copy(update=update)
     terms = _terms(args)
-    try:
-        audio = load_audio(args.file)
+    try:  # decoded piece by piece as it is transcribed: memory stays flat for long files
+        transcript = transcribe_long(Transcriber(settings), args.file, terms=terms)
     except AudioError as exc:  # a bad file given on the command line is bad input
         raise UsageError(exc.message, exc.hint) from exc
-    transcript = Transcriber(settings).transcribe(audio, terms=terms)
     if args.json:
         out = {
             "file": str(args.file),
@@ -280,9 +279,14 @@ def run_doctor(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps({"ok": not failed, "checks": rep.rows}, indent=2))
     else:
+        from sayitout.cli.style import paint, use_colour
+
+        colour = use_colour()
+        shade = {PASS: "green", WARN: "yellow", FAIL: "red"}
         width = max(len(r["check"]) for r in rep.rows)
         for r in rep.rows:
-            print(f"{r['status']}  {r['check']:<{width}}  {r['detail']}")
+            status = paint(r["status"], shade.get(r["status"], ""), enabled=colour)
+            print(f"{status}  {r['check']:<{width}}  {r['detail']}")
             if r["fix"] and r["status"] != PASS:
                 print(f"      {'':<{width}}  fix: {r['fix']}")
         warned = sum(r["status"] == WARN for r in rep.rows)

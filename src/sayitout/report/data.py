@@ -10,13 +10,21 @@ from statistics import fmean
 
 from sayitout.coach.ledger import Ledger, build_ledger
 from sayitout.report.rows import Filters, QuestionInfo, no_info
-from sayitout.store import AttemptFilter, AttemptRecord, AttemptSummary, KeyPointMiss, Store
+from sayitout.store import (
+    AttemptFilter,
+    AttemptRecord,
+    AttemptSummary,
+    KeyPointMiss,
+    Store,
+    session_score,
+)
 
 Progress = Callable[[float, str], None]
 """``progress(fraction 0..1, what is happening)``."""
 
 MAX_POINTS_PER_ATTEMPT = 60
-"""Up to this many attempts, charts plot each attempt; beyond, one point per day or week."""
+"""Up to this many attempts, charts plot one point per session (with its spread); beyond,
+one point per day or week."""
 TOP_N = 5
 
 
@@ -30,6 +38,9 @@ class Point:
     value: float
     count: int
     """How many attempts the point summarises."""
+    low: float | None = None
+    high: float | None = None
+    """The lowest and highest attempt the point summarises (its spread), when several."""
 
 
 @dataclass(frozen=True)
@@ -72,8 +83,9 @@ class ReportData:
     recent_mean: float | None = None
     """Mean of the last 10 % of attempts: where they are now."""
     speaking_s: float = 0.0
-    bucket: str = "attempt"
-    """What one chart point stands for: ``attempt``, ``day`` or ``week``."""
+    bucket: str = "session"
+    """What one chart point stands for: ``session``, ``day`` or ``week`` (attempts made
+    outside a session, from the command line, are grouped by day)."""
     score_series: list[Point] = field(default_factory=list)
     wpm_series: list[Point] = field(default_factory=list)
     filler_series: list[Point] = field(default_factory=list)
@@ -90,10 +102,33 @@ class ReportData:
     question_text: dict[str, str] = field(default_factory=dict)
     ledger: Ledger | None = None
     """The coach's mistake ledger for the report's deck (recent attempts)."""
+    session_score: float | None = None
+    """The latest session's score (:mod:`sayitout.store.session_score`): the mean of each
+    question's best attempt in it; ``None`` when no attempt was made in a session."""
+    scorer_changes: list[tuple[datetime, str]] = field(default_factory=list)
+    """``(from when, scorer version)`` each time the scorer behind the scores changes,
+    oldest first (``""``: a scorer from before versions were recorded); empty when one
+    scorer made every score."""
 
     @property
     def empty(self) -> bool:
         return self.attempts == 0
+
+    @property
+    def scorer_note(self) -> str:
+        """One sentence on where the scorer changed, or ``""``."""
+        if not self.scorer_changes:
+            return ""
+        parts = [
+            f"from {when.astimezone():%Y-%m-%d %H:%M} by "
+            + (f"scorer {version}" if version else "an earlier, unrecorded scorer")
+            for when, version in self.scorer_changes
+        ]
+        return (
+            "The scorer changed over this period: scores were made "
+            + "; ".join(parts)
+            + ". Run 'sayitout rescore' to score every answer with the current scorer."
+        )
 
 
 def describe(filters: Filters, topic: str | None = None) -> str:
@@ -166,13 +201,31 @@ def collect(
     progress(0.7, "reading latest answers")
     for line in [*data.strongest, *data.weakest]:
         data.latest[line.question_id] = store.attempt(line.latest_attempt_id)
+    data.session_score = _latest_session_score(rows)
+    data.scorer_changes = _scorer_changes(rows)
     progress(0.8, "drawing")
     return data
 
 
+def _latest_session_score(rows: list[AttemptSummary]) -> float | None:
+    in_sessions = [r for r in rows if r.session_id is not None]
+    if not in_sessions:
+        return None
+    latest = in_sessions[-1].session_id
+    return session_score((r.question_id, r.score) for r in in_sessions if r.session_id == latest)
+
+
+def _scorer_changes(rows: list[AttemptSummary]) -> list[tuple[datetime, str]]:
+    changes: list[tuple[datetime, str]] = []
+    for r in rows:  # oldest first
+        if not changes or changes[-1][1] != r.scorer_version:
+            changes.append((r.created_at, r.scorer_version))
+    return changes if len(changes) > 1 else []
+
+
 def _bucket_kind(rows: list[AttemptSummary]) -> str:
     if len(rows) <= MAX_POINTS_PER_ATTEMPT:
-        return "attempt"
+        return "session"
     span = rows[-1].created_at - rows[0].created_at
     return "day" if span <= timedelta(days=120) else "week"
 
@@ -188,14 +241,29 @@ def _bucket_start(moment: datetime, kind: str) -> datetime:
 def _series(
     rows: list[AttemptSummary], kind: str, value: Callable[[AttemptSummary], float | None]
 ) -> list[Point]:
-    if kind == "attempt":
-        return [Point(r.created_at, v, 1) for r in rows if (v := value(r)) is not None]
-    groups: dict[datetime, list[float]] = defaultdict(list)
+    """One point per session, day or week: the mean, with the lowest and highest value.
+
+    A session's point sits at its first attempt; plotting every attempt instead drew a
+    sawtooth (a strong and a weak answer in the same sitting)."""
+    groups: dict[object, list[float]] = defaultdict(list)
+    starts: dict[object, datetime] = {}
     for r in rows:
         v = value(r)
-        if v is not None:
-            groups[_bucket_start(r.created_at, kind)].append(v)
-    return [Point(at, fmean(vs), len(vs)) for at, vs in sorted(groups.items())]
+        if v is None:
+            continue
+        if kind == "session":
+            key: object = (
+                ("s", r.session_id)
+                if r.session_id is not None
+                else ("d", _bucket_start(r.created_at, "day"))
+            )
+            starts.setdefault(key, r.created_at)
+        else:
+            key = _bucket_start(r.created_at, kind)
+            starts.setdefault(key, key)
+        groups[key].append(v)
+    points = [Point(starts[k], fmean(vs), len(vs), min(vs), max(vs)) for k, vs in groups.items()]
+    return sorted(points, key=lambda p: p.at)
 
 
 def _topic_scores(

@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
 import re
+import signal
 import tempfile
+import threading
 import unicodedata
+from collections.abc import Iterator
 from datetime import date, datetime
 from pathlib import Path
 from typing import Any
@@ -15,7 +19,7 @@ from sayitout.report.data import Progress, collect, no_progress
 from sayitout.report.html import render_html
 from sayitout.report.markdown import render_markdown
 from sayitout.report.rows import Filters, attempt_rows, bank_info
-from sayitout.report.tabular import render_csv, render_json
+from sayitout.report.tabular import render_csv
 from sayitout.store import Store
 
 FORMATS = {"html": ".html", "md": ".md", "csv": ".csv", "json": ".json"}
@@ -90,11 +94,17 @@ def render(
 ) -> str:
     """The report as text in ``fmt`` (``html``, ``md``, ``csv`` or ``json``)."""
     info = bank_info(bank)
-    if fmt in ("csv", "json"):
+    if fmt == "csv":
         progress(0.1, "reading attempts")
         rows = attempt_rows(store, filters, info)
         progress(0.8, "writing rows")
-        text = render_csv(rows) if fmt == "csv" else render_json(rows)
+        text = render_csv(rows)
+    elif fmt == "json":  # the HTML report's figures, then every attempt
+        from sayitout.report.summary_json import render_report_json
+
+        data = collect(store, filters, info, progress=progress, topic=topic, now=now)
+        progress(0.85, "reading attempts")
+        text = render_report_json(data, attempt_rows(store, filters, info))
     elif fmt in ("html", "md"):
         data = collect(store, filters, info, progress=progress, topic=topic, now=now)
         progress(0.85, "rendering")
@@ -124,7 +134,33 @@ def write_report(
     return path, text
 
 
+@contextlib.contextmanager
+def _cleanup_on_terminate() -> Iterator[None]:
+    """Turn SIGTERM and SIGHUP into an exception while a temporary file exists, so the
+    ``except`` below removes it: by default those signals end the process on the spot
+    and leave a hidden ``.sayitout-report-*`` file beside the target."""
+    if threading.current_thread() is not threading.main_thread():
+        yield  # only the main thread may set signal handlers
+        return
+
+    def stop(signum: int, _frame: object) -> None:
+        raise SystemExit(128 + signum)
+
+    signums = [signal.SIGTERM] + ([signal.SIGHUP] if hasattr(signal, "SIGHUP") else [])
+    previous = {n: signal.signal(n, stop) for n in signums}
+    try:
+        yield
+    finally:
+        for n, handler in previous.items():
+            signal.signal(n, handler)
+
+
 def _atomic_write(path: Path, text: str) -> None:
+    with _cleanup_on_terminate():
+        _write_via_temp(path, text)
+
+
+def _write_via_temp(path: Path, text: str) -> None:
     try:
         fd, tmp = tempfile.mkstemp(prefix=".sayitout-report-", dir=path.parent)
         try:

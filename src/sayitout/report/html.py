@@ -2,15 +2,27 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from html import escape
 
-from sayitout.report.data import QuestionLine, ReportData
+from sayitout.report.bands import score_color
+from sayitout.report.data import Point, QuestionLine, ReportData
+from sayitout.report.dates import day, when
 from sayitout.report.highlight import highlight_html
-from sayitout.report.svg import Band, bar_chart, line_chart, score_color
+from sayitout.report.svg import Band, bar_chart, line_chart
 
 CSS = """
-:root { --ink:#1d2430; --muted:#5f6b7a; --line:#e3e6eb; --bg:#f6f7f9; --card:#fff;
-        --accent:#3056d3; --good:#2e7d32; --bad:#c62828; --warn:#ef8f00; }
+:root { color-scheme: light dark;
+        --ink:#1d2430; --muted:#5f6b7a; --line:#e3e6eb; --bg:#f6f7f9; --card:#fff;
+        --accent:#3056d3; --good:#2e7d32; --bad:#c62828; --warn:#ef8f00; --quote:#fafbfc;
+        --axis:#99a3ad; --band:rgba(46,125,50,.12); --mark-ok:#c8ecd0; --mark-part:#fff0c2;
+        --mark-ink:#1d2430; }
+@media (prefers-color-scheme: dark) {
+  :root { --ink:#e4e8ee; --muted:#9aa5b4; --line:#2c333d; --bg:#11151a; --card:#1a1f26;
+          --accent:#8ea8ff; --good:#66bb6a; --bad:#ef6b6b; --warn:#ffb74d; --quote:#151a20;
+          --axis:#5b6673; --band:rgba(102,187,106,.14); --mark-ok:#2f5e37; --mark-part:#6b5a1e;
+          --mark-ink:#e4e8ee; }
+}
 * { box-sizing: border-box; }
 body { margin:0; background:var(--bg); color:var(--ink);
        font:15px/1.5 system-ui,-apple-system,'Segoe UI',Roboto,sans-serif; }
@@ -45,10 +57,18 @@ h3.group { margin: 18px 0 6px; color: var(--muted); font-size: 13px; text-transf
            letter-spacing: .05em; }
 h3.group + .answer { border-top: 0; margin-top: 0; padding-top: 4px; }
 .q { color: var(--muted); margin: 0 0 8px; }
-blockquote { margin: 8px 0; padding: 10px 14px; background: #fafbfc; border-left: 3px solid
+blockquote { margin: 8px 0; padding: 10px 14px; background: var(--quote); border-left: 3px solid
              var(--line); white-space: pre-wrap; overflow-wrap: anywhere; }
-mark.covered { background: #c8ecd0; padding: 0 2px; border-radius: 3px; }
-mark.partial { background: #fff0c2; padding: 0 2px; border-radius: 3px; }
+mark { color: var(--mark-ink); }
+mark.covered { background: var(--mark-ok); padding: 0 2px; border-radius: 3px; }
+mark.partial { background: var(--mark-part); padding: 0 2px; border-radius: 3px; }
+svg.chart { display: block; max-width: 100%; height: auto; }
+.ch-muted { fill: var(--muted); } .ch-ink { fill: var(--ink); }
+.ch-grid { stroke: var(--line); } .ch-axis { stroke: var(--axis); } .ch-band { fill: var(--band); }
+.sr-only { position: absolute; width: 1px; height: 1px; padding: 0; margin: -1px;
+           overflow: hidden; clip: rect(0 0 0 0); white-space: nowrap; border: 0; }
+details.data { margin-top: 6px; font-size: 13px; }
+details.data summary { color: var(--muted); cursor: pointer; }
 ul.kps { margin: 6px 0; padding-left: 0; list-style: none; }
 ul.kps li { margin: 2px 0; }
 .st { display: inline-block; width: 1.3em; font-weight: 700; }
@@ -58,7 +78,21 @@ ul.kps li { margin: 2px 0; }
 .empty { text-align: center; padding: 50px 20px; }
 .empty p { color: var(--muted); }
 footer { color: var(--muted); font-size: 12px; text-align: center; margin-top: 24px; }
-@media print { body { background: #fff; } section { break-inside: avoid; } }
+@media print {
+  :root { --ink:#000; --muted:#444; --line:#ccc; --bg:#fff; --card:#fff; --quote:#fff;
+          --axis:#888; --mark-ink:#000; --mark-ok:#c8ecd0; --mark-part:#fff0c2; }
+  @page { margin: 14mm; }
+  body { background: #fff; color: #000; font-size: 11pt; }
+  main { max-width: none; padding: 0; }
+  section, .card { border-color: #ccc; box-shadow: none; }
+  section, .answer, tr, svg.chart { break-inside: avoid; }
+  h2, h3 { break-after: avoid; }
+  .cards { grid-template-columns: repeat(3, 1fr); }
+  .grid2 { grid-template-columns: 1fr 1fr; }
+  details.data { display: none; }
+  .pill, mark { print-color-adjust: exact; -webkit-print-color-adjust: exact; }
+  a { color: inherit; }
+}
 """
 
 STATUS_MARK = {"covered": "✓", "partial": "~", "missed": "✗"}
@@ -66,15 +100,15 @@ STATUS_MARK = {"covered": "✓", "partial": "~", "missed": "✗"}
 
 def render_html(data: ReportData) -> str:
     body = _empty(data) if data.empty else _full(data)
-    day = f"{data.generated_at.astimezone():%Y-%m-%d}"
+    made = day(data.generated_at)
     return (
         '<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">'
         '<meta name="viewport" content="width=device-width, initial-scale=1">'
         '<meta http-equiv="Content-Security-Policy" content="default-src \'none\'; '
         "style-src 'unsafe-inline'; img-src data:\">"
-        f"<title>sayitout progress report — {day}"
+        f"<title>sayitout progress report — {made}"
         f"</title><style>{CSS}</style></head><body><main>{body}"
-        f"<footer>Made by sayitout on {data.generated_at.astimezone():%Y-%m-%d %H:%M}. "
+        f"<footer>Made by sayitout on {when(data.generated_at)}. "
         "Everything in this file stays on your computer.</footer></main></body></html>\n"
     )
 
@@ -82,7 +116,7 @@ def render_html(data: ReportData) -> str:
 def _header(data: ReportData) -> str:
     span = ""
     if data.first_at and data.last_at:
-        span = f" · {data.first_at.astimezone():%d %b %Y} – {data.last_at.astimezone():%d %b %Y}"
+        span = f" · {day(data.first_at)} – {day(data.last_at)}"
     return (
         "<header><h1>Your interview practice</h1>"
         f"<p>{escape(data.filter_text.capitalize())}{escape(span)}</p></header>"
@@ -120,7 +154,12 @@ def _full(d: ReportData) -> str:
         [
             _card(f"{d.attempts:,}", "answers"),
             _card(f"{d.questions:,}", "questions"),
-            _card(f"{d.sessions:,}", "sessions"),
+            _card(f"{d.sessions:,}", "sessions")
+            if d.session_score is None
+            else _card(
+                f"{d.session_score:.0f}",
+                f"latest session score · {d.sessions:,} session{'s' if d.sessions != 1 else ''}",
+            ),
             _card(f"{d.mean_score:.0f}", "mean score"),
             _card(
                 f"{d.recent_mean:.0f}" if d.recent_mean is not None else "–", "recent score", change
@@ -144,11 +183,36 @@ def _full(d: ReportData) -> str:
 
 
 def _per(d: ReportData) -> str:
-    return {
-        "attempt": "Each dot is one answer",
-        "day": "Each point is one day's mean; the bold line is a 7-point moving average",
-        "week": "Each point is one week's mean; the bold line is a 7-point moving average",
-    }[d.bucket]
+    what = {"session": "session", "day": "day", "week": "week"}[d.bucket]
+    text = (
+        f"Each point is one {what}'s mean; the shaded band runs from its lowest to its "
+        "highest answer"
+    )
+    if len(d.score_series) > 20:
+        text += "; the bold line is a 7-point moving average"
+    return text
+
+
+def data_table(
+    points: Sequence[Point], caption: str, unit: str, *, digits: int = 0, visible: bool = False
+) -> str:
+    """The figures behind a chart, for screen readers (and, opened, for anyone)."""
+    rows = "".join(
+        f'<tr><td>{escape(when(p.at))}</td><td class="n">{p.value:.{digits}f}</td>'
+        f'<td class="n">{"" if p.low is None else f"{p.low:.{digits}f}–{p.high:.{digits}f}"}</td>'
+        f'<td class="n">{p.count}</td></tr>'
+        for p in points
+    )
+    table = (
+        f"<table><caption>{escape(caption)}</caption><thead><tr><th>When</th>"
+        f'<th class="n">Mean{escape(unit)}</th><th class="n">Range</th>'
+        f'<th class="n">Answers</th></tr></thead><tbody>{rows}</tbody></table>'
+    )
+    if not points:
+        return ""
+    if visible:
+        return f'<details class="data"><summary>The figures</summary>{table}</details>'
+    return f'<div class="sr-only">{table}</div>'
 
 
 def _score_section(d: ReportData) -> str:
@@ -159,11 +223,15 @@ def _score_section(d: ReportData) -> str:
         y_max=100,
         y_ticks=(0, 25, 50, 75, 100),
         color="#3056d3",
-        by_time=d.bucket != "attempt",
+        by_time=True,
+        point_name=d.bucket,
     )
     return (
         '<section id="scores"><h2>Score over time</h2>'
-        f'<p class="sub">{_per(d)} (score 0–100).</p>{chart}</section>'
+        f'<p class="sub">{_per(d)} (score 0–100).</p>{chart}'
+        f"{data_table(d.score_series, 'Score over time', '', visible=True)}"
+        + (f'<p class="sub" id="scorer-note">{escape(d.scorer_note)}</p>' if d.scorer_note else "")
+        + "</section>"
     )
 
 
@@ -179,12 +247,24 @@ def _topics_section(d: ReportData) -> str:
     return (
         f'<section id="topics"><h2>Score by {escape(d.topic_label)}</h2>'
         f'<p class="sub">Mean score of every answer on each {escape(d.topic_label)}, '
-        f"weakest first.</p>{chart}{more}</section>"
+        f"weakest first.</p>{chart}{more}{_topic_table(d)}</section>"
+    )
+
+
+def _topic_table(d: ReportData) -> str:
+    rows = "".join(
+        f'<tr><td>{escape(t)}</td><td class="n">{m:.0f}</td><td class="n">{n}</td></tr>'
+        for t, m, n in d.topic_scores
+    )
+    return (
+        f'<div class="sr-only"><table><caption>Score by {escape(d.topic_label)}</caption>'
+        f'<thead><tr><th>{escape(d.topic_label.capitalize())}</th><th class="n">Mean score</th>'
+        f'<th class="n">Answers</th></tr></thead><tbody>{rows}</tbody></table></div>'
     )
 
 
 def _delivery_section(d: ReportData) -> str:
-    by_time = d.bucket != "attempt"
+    by_time = True
     wpm = line_chart(
         d.wpm_series,
         label="Pace, words per minute",
@@ -197,6 +277,7 @@ def _delivery_section(d: ReportData) -> str:
         band=Band(120, 160, "comfortable 120–160"),
         width=520,
         height=220,
+        point_name=d.bucket,
     )
     fill = line_chart(
         d.filler_series,
@@ -210,6 +291,7 @@ def _delivery_section(d: ReportData) -> str:
         band=Band(0, 2, "under 2 a minute"),
         width=520,
         height=220,
+        point_name=d.bucket,
     )
     means = []
     if d.mean_wpm is not None:
@@ -221,9 +303,12 @@ def _delivery_section(d: ReportData) -> str:
         f'<p class="sub">{escape(", ".join(means).capitalize() or "No spoken answers yet")}. '
         "Typed answers are left out.</p>"
         f'<div class="grid2"><div><h3>Pace</h3><p class="sub">Words per minute; the green band '
-        f"is a comfortable 120–160.</p>{wpm}</div>"
+        f"is a comfortable 120–160.</p>{wpm}"
+        f"{data_table(d.wpm_series, 'Pace, words per minute', ' words/min')}</div>"
         f'<div><h3>Filler words</h3><p class="sub">Per minute ("um", "uh", "like"...); '
-        f"the green band is under 2.</p>{fill}</div></div></section>"
+        f"the green band is under 2.</p>{fill}"
+        f"{data_table(d.filler_series, 'Filler words per minute', '/min', digits=1)}"
+        "</div></div></section>"
     )
 
 
@@ -351,7 +436,7 @@ def _answer_block(d: ReportData, line: QuestionLine) -> str:
             f'<li><span class="st missed">!</span>{escape(m.text)} — '
             f"<em>{escape(m.correction)}</em></li>"
         )
-    meta = [f"{rec.created_at.astimezone():%Y-%m-%d %H:%M}"]
+    meta = [when(rec.created_at)]
     if sc.delivery:
         meta.append(f"{sc.delivery.words_per_minute:.0f} words/min")
         meta.append(f"{sc.delivery.fillers_per_minute:.1f} fillers/min")

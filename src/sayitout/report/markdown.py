@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 
 from sayitout.report.data import Point, QuestionLine, ReportData
+from sayitout.report.dates import day
 
 _MD_SPECIAL = re.compile(r"([\\`*_{}\[\]()#+!|>~])")
 _BLOCKS = "▁▂▃▄▅▆▇█"
@@ -39,7 +40,7 @@ def render_markdown(d: ReportData) -> str:
     lines = ["# Your interview practice", ""]
     span = ""
     if d.first_at and d.last_at:
-        span = f" · {d.first_at.astimezone():%d %b %Y} – {d.last_at.astimezone():%d %b %Y}"
+        span = f" · {day(d.first_at)} – {day(d.last_at)}"
     lines += [f"_{md_escape(d.filter_text.capitalize())}{span}_", ""]
     if d.empty and d.filter_text != "all attempts":
         lines += [
@@ -58,17 +59,20 @@ def render_markdown(d: ReportData) -> str:
         return "\n".join(lines) + _footer(d)
     assert d.mean_score is not None
     lines += [
-        "| answers | questions | sessions | mean score | recent score | time speaking |",
-        "| ---: | ---: | ---: | ---: | ---: | ---: |",
-        f"| {d.attempts:,} | {d.questions:,} | {d.sessions:,} | {d.mean_score:.0f} | "
+        "| answers | questions | sessions | latest session score | mean score | recent score "
+        "| time speaking |",
+        "| ---: | ---: | ---: | ---: | ---: | ---: | ---: |",
+        f"| {d.attempts:,} | {d.questions:,} | {d.sessions:,} | "
+        f"{'–' if d.session_score is None else f'{d.session_score:.0f}'} | {d.mean_score:.0f} | "
         f"{_recent_text(d)} | {d.speaking_s / 60:,.0f} min |",
         "",
         "## Score over time",
         "",
         f"`{sparkline(_recent(d.score_series), 0, 100)}` (0–100, {_per(d)}, oldest to newest)",
         "",
+        *([md_escape(d.scorer_note), ""] if d.scorer_note else []),
     ]
-    lines += _series_table(d.score_series, "score", "{:.0f}", by_attempt=d.bucket == "attempt")
+    lines += _series_table(d.score_series, "score", "{:.0f}", by_attempt=d.bucket == "session")
     lines += [
         "",
         f"## Score by {d.topic_label}",
@@ -88,7 +92,7 @@ def render_markdown(d: ReportData) -> str:
             "",
         ]
         lines += _series_table(
-            d.wpm_series, "words/min", "{:.0f}", d.filler_series, by_attempt=d.bucket == "attempt"
+            d.wpm_series, "words/min", "{:.0f}", d.filler_series, by_attempt=d.bucket == "session"
         )
     else:
         lines.append("No spoken answers yet (typed answers have no delivery figures).")
@@ -140,9 +144,7 @@ def _recent_text(d: ReportData) -> str:
 
 
 def _per(d: ReportData) -> str:
-    return {"attempt": "one mark per answer", "day": "daily means", "week": "weekly means"}[
-        d.bucket
-    ]
+    return {"session": "session means", "day": "daily means", "week": "weekly means"}[d.bucket]
 
 
 def _series_table(

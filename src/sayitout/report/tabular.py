@@ -1,10 +1,10 @@
-"""CSV and JSON exports: one row per attempt, for people's own analysis."""
+"""The CSV export: one row per attempt, for people's own analysis (the JSON report
+holds the same rows under ``attempts``)."""
 
 from __future__ import annotations
 
 import csv
 import io
-import json
 from typing import Any
 
 from sayitout.report.rows import COLUMNS
@@ -32,7 +32,3 @@ def render_csv(rows: list[dict[str, Any]]) -> str:
     for row in rows:
         writer.writerow({k: _cell(row.get(k)) for k in COLUMNS})
     return buf.getvalue()
-
-
-def render_json(rows: list[dict[str, Any]]) -> str:
-    return json.dumps(rows, indent=1, ensure_ascii=False) + "\n"

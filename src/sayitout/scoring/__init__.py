@@ -10,10 +10,14 @@ from typing import TYPE_CHECKING
 
 from sayitout.scoring.result import AnswerScore
 
+SCORER_VERSION = "2026.12.1"
+"""Which scorer produced a score, stored with every score (``sayitout rescore`` brings
+older ones up to date). Change it whenever a change to ``scoring/`` can change a score."""
+
 if TYPE_CHECKING:
     from sayitout.scoring.scorer import Scorer
 
-__all__ = ["AnswerScore", "Scorer"]
+__all__ = ["SCORER_VERSION", "AnswerScore", "Scorer"]
 
 
 def __getattr__(name: str):

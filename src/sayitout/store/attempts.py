@@ -21,7 +21,7 @@ ScoreReason = Literal["initial", "rescore", "correction"]
 SUMMARY_COLUMNS = (
     "id, session_id, question_id, deck, created_at, score, coverage, wpm, fillers_per_min, "
     "duration_s, ended_by, rubric_version, asr_model, embedding_model, recording_path, "
-    "transcript_corrected IS NOT NULL AS corrected"
+    "transcript_corrected IS NOT NULL AS corrected, scorer_version"
 )
 """The columns :func:`summary_of` reads (no transcript or score JSON: cheap to list)."""
 
@@ -56,6 +56,7 @@ def summary_of(row: sqlite3.Row, paths: RecordingPaths) -> AttemptSummary:
         embedding_model=row["embedding_model"],
         recording_path=paths.absolute(row["recording_path"]),
         corrected=bool(row["corrected"]),
+        scorer_version=row["scorer_version"],
     )
 
 
@@ -107,7 +108,8 @@ def read_attempt(db: Database, paths: RecordingPaths, attempt_id: int) -> Attemp
     row = rows[0]
     history = db.read(
         "read the score history",
-        "SELECT created_at, reason, score, rubric_version, embedding_model FROM scores "
+        "SELECT created_at, reason, score, rubric_version, embedding_model, scorer_version "
+        "FROM scores "
         "WHERE attempt_id = ? ORDER BY id",
         (attempt_id,),
     )
@@ -123,6 +125,7 @@ def read_attempt(db: Database, paths: RecordingPaths, attempt_id: int) -> Attemp
                 score=int(h["score"]),
                 rubric_version=int(h["rubric_version"]),
                 embedding_model=h["embedding_model"],
+                scorer_version=h["scorer_version"],
             )
             for h in history
         ),
@@ -145,6 +148,7 @@ def save_attempt(
     ended_by: str | None,
     transcript_corrected: str | None,
     created_at: datetime | None,
+    scorer_version: str,
 ) -> int:
     """Store one attempt and its first score in one transaction; durable on return."""
     created = to_db(created_at or now_utc())
@@ -158,7 +162,8 @@ def save_attempt(
             "INSERT INTO attempts (session_id, question_id, deck, rubric_version, created_at, "
             "recording_path, transcript_raw, transcript_corrected, asr_model, embedding_model, "
             "score, score_json, coverage, wpm, fillers_per_min, duration_s, ended_by, "
-            "answer_text) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            "answer_text, scorer_version) "
+            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             (
                 session_id,
                 question_id,
@@ -178,10 +183,13 @@ def save_attempt(
                 dl.duration_s if dl else transcript.duration,
                 ended_by,
                 transcript.text,
+                scorer_version,
             ),
         )
         attempt_id = int(cur.lastrowid or 0)
-        _insert_score(conn, attempt_id, created, "initial", score, version, emb, score_json)
+        _insert_score(
+            conn, attempt_id, created, "initial", score, version, emb, score_json, scorer_version
+        )
         _replace_key_points(conn, attempt_id, score)
     return attempt_id
 
@@ -192,6 +200,7 @@ def rescore(
     attempt_id: int,
     score: AnswerScore,
     corrected_text: str | None,
+    scorer_version: str,
 ) -> None:
     """Make ``score`` the attempt's current score, keeping every earlier one."""
     require_attempt(db, paths, attempt_id)
@@ -202,7 +211,7 @@ def rescore(
     with db.write("save the new score") as conn:
         conn.execute(
             "UPDATE attempts SET score = ?, score_json = ?, coverage = ?, rubric_version = ?, "
-            "embedding_model = ?, wpm = COALESCE(?, wpm), "
+            "embedding_model = ?, scorer_version = ?, wpm = COALESCE(?, wpm), "
             "fillers_per_min = COALESCE(?, fillers_per_min), "
             "transcript_corrected = COALESCE(?, transcript_corrected) WHERE id = ?",
             (
@@ -211,6 +220,7 @@ def rescore(
                 coverage_of(score),
                 score.rubric_version,
                 score.embedding_model,
+                scorer_version,
                 dl.words_per_minute if dl else None,
                 dl.fillers_per_minute if dl else None,
                 corrected_text,
@@ -226,6 +236,7 @@ def rescore(
             score.rubric_version,
             score.embedding_model,
             score_json,
+            scorer_version,
         )
         _replace_key_points(conn, attempt_id, score)
 
@@ -258,11 +269,12 @@ def _insert_score(
     version: int,
     emb: str,
     score_json: str,
+    scorer_version: str,
 ) -> None:
     conn.execute(
         "INSERT INTO scores (attempt_id, created_at, reason, score, rubric_version, "
-        "embedding_model, score_json) VALUES (?, ?, ?, ?, ?, ?, ?)",
-        (attempt_id, when, reason, clamp(score.score), version, emb, score_json),
+        "embedding_model, score_json, scorer_version) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+        (attempt_id, when, reason, clamp(score.score), version, emb, score_json, scorer_version),
     )
 
 

@@ -219,9 +219,7 @@ def _sessions(db: Database, clause: str, params: list[SqlValue]) -> list[Session
     rows = db.read(
         "read the sessions",
         "SELECT s.id, s.deck, s.started_at, s.finished_at, s.settings, "
-        "COALESCE(a.n, 0) AS n, b.session_score FROM sessions s LEFT JOIN "
-        "(SELECT session_id, COUNT(*) AS n FROM attempts "
-        " WHERE session_id IS NOT NULL GROUP BY session_id) a ON a.session_id = s.id "
+        "COALESCE(b.n, 0) AS n, b.session_score FROM sessions s "
         f"LEFT JOIN ({SESSION_SCORE_SQL}) b ON b.session_id = s.id "
         f"{clause} ORDER BY s.started_at DESC, s.id DESC",
         params,

@@ -32,6 +32,12 @@ class SessionRecord:
         """``practice`` or ``interview`` (a mock interview), as the session recorded it."""
         return str(self.settings.get("kind") or "practice")
 
+    @property
+    def mean_score(self) -> float | None:
+        """The old name of :attr:`session_score`, kept while branches written before the
+        rename are merged; new code says ``session_score``."""
+        return self.session_score
+
 
 @dataclass(frozen=True)
 class AttemptSummary:
@@ -55,6 +61,8 @@ class AttemptSummary:
     """Absolute path of the recording, or ``None`` for a typed answer."""
     corrected: bool = False
     """Whether the transcript was corrected by hand."""
+    scorer_version: str = ""
+    """The scorer that produced the current score (``""``: before versions were recorded)."""
 
 
 @dataclass(frozen=True)
@@ -67,6 +75,7 @@ class ScoreEntry:
     score: int
     rubric_version: int
     embedding_model: str
+    scorer_version: str = ""
 
 
 @dataclass(frozen=True)

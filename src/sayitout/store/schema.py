@@ -100,8 +100,21 @@ def _v0_to_v1(conn: sqlite3.Connection) -> None:
     )
 
 
+def _v1_to_v2(conn: sqlite3.Connection) -> None:
+    """Which scorer produced each score ('' for scores made before this was recorded),
+    and an index that computes every session's score in one pass."""
+    run_script(
+        conn,
+        """
+        ALTER TABLE attempts ADD COLUMN scorer_version TEXT NOT NULL DEFAULT '';
+        ALTER TABLE scores ADD COLUMN scorer_version TEXT NOT NULL DEFAULT '';
+        CREATE INDEX attempts_session_best ON attempts(session_id, question_id, score);
+        """,
+    )
+
+
 # MIGRATIONS[i] takes the schema from version i to i + 1.
-MIGRATIONS: list[Step] = [_v0_to_v1]
+MIGRATIONS: list[Step] = [_v0_to_v1, _v1_to_v2]
 
 
 def schema_version() -> int:

@@ -13,11 +13,12 @@ SESSION_SCORE_LABEL = "Session score"
 SESSION_SCORE_MEANING = "the mean of each question's best attempt in the session"
 
 SESSION_SCORE_SQL = (
-    "SELECT session_id, AVG(best) AS session_score FROM "
-    "(SELECT session_id, question_id, MAX(score) AS best FROM attempts "
+    "SELECT session_id, SUM(n) AS n, AVG(best) AS session_score FROM "
+    "(SELECT session_id, question_id, COUNT(*) AS n, MAX(score) AS best FROM attempts "
     " WHERE session_id IS NOT NULL GROUP BY session_id, question_id) GROUP BY session_id"
 )
-"""The same definition in SQL: ``session_id -> session_score`` for every session."""
+"""The same definition in SQL: ``session_id, n`` (attempts) ``, session_score`` for every
+session; one pass over the ``attempts_session_best`` index."""
 
 
 def session_score(attempts: Iterable[tuple[str, float]]) -> float | None:

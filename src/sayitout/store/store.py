@@ -20,6 +20,7 @@ from typing import Any, TypeVar
 
 from sayitout.errors import UsageError
 from sayitout.locations import locations
+from sayitout.scoring import SCORER_VERSION
 from sayitout.scoring.result import AnswerScore
 from sayitout.speech.transcript import Transcript
 from sayitout.store import attempts as _attempts
@@ -166,8 +167,12 @@ class Store:
         ended_by: str | None = None,
         transcript_corrected: str | None = None,
         created_at: datetime | None = None,
+        scorer_version: str = SCORER_VERSION,
     ) -> int:
-        """Store one attempt and its first score in one transaction; durable on return."""
+        """Store one attempt and its first score in one transaction; durable on return.
+
+        ``scorer_version`` says which scorer made ``score`` (this one, unless told).
+        """
         return _attempts.save_attempt(
             self._db,
             self._paths,
@@ -183,16 +188,22 @@ class Store:
             ended_by=ended_by,
             transcript_corrected=transcript_corrected,
             created_at=created_at,
+            scorer_version=scorer_version,
         )
 
     def rescore(
-        self, attempt_id: int, score: AnswerScore, corrected_text: str | None = None
+        self,
+        attempt_id: int,
+        score: AnswerScore,
+        corrected_text: str | None = None,
+        *,
+        scorer_version: str = SCORER_VERSION,
     ) -> None:
         """Make ``score`` the attempt's current score, keeping every earlier one.
 
         With ``corrected_text`` the transcript correction is stored too (reason ``correction``).
         """
-        _attempts.rescore(self._db, self._paths, attempt_id, score, corrected_text)
+        _attempts.rescore(self._db, self._paths, attempt_id, score, corrected_text, scorer_version)
 
     def delete_attempt(self, attempt_id: int, *, delete_recording: bool = False) -> None:
         """Forget an attempt (and its score history); optionally delete its recording too."""

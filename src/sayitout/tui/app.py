@@ -14,7 +14,18 @@ from textual.binding import Binding, BindingType
 from sayitout.errors import SayitoutError
 from sayitout.session import events as ev
 from sayitout.tui.commands import SayitoutCommands
-from sayitout.tui.messages import ModelEvent, RecoveryDone, RecoveryOffer, RecoveryProgress
+from sayitout.tui.messages import (
+    Failed,
+    HomeReady,
+    HomeResumed,
+    ModelEvent,
+    RecoveryDone,
+    RecoveryOffer,
+    RecoveryProgress,
+    SaveSettings,
+    StartSession,
+)
+from sayitout.tui.widgets.model_status import AppStatus
 
 if TYPE_CHECKING:
     from textual.timer import Timer
@@ -64,9 +75,9 @@ class SayitoutApp(App):
         self.start_plan = plan
         self.config_path = config_path
         self.load_models_on_start = load_models
-        self.model_status: dict[str, str] = {}
-        self.recovery_status: str | None = None
-        """"recovering 1/3" while unsaved answers from an earlier run are being scored."""
+        self.status = AppStatus()
+        """Model loading states and recovery progress, shown on Home."""
+        self.model_status = self.status.models
         self._recovery_deferred = False
         self._models_started = False
         self._models_timer: Timer | None = None
@@ -79,7 +90,7 @@ class SayitoutApp(App):
     def on_mount(self) -> None:
         from sayitout.tui.screens.home import HomeScreen
 
-        self.push_screen(HomeScreen(self.services))
+        self.push_screen(HomeScreen(self.services, self.status))
         if self.start_plan is not None:
             self.start_session(self.start_plan)
         if self.load_models_on_start:
@@ -90,10 +101,24 @@ class SayitoutApp(App):
             self._models_timer = self.set_timer(_MODELS_AT_LATEST_S, self._start_models_once)
         self.call_after_refresh(self.check_recoveries)
 
+    @on(HomeReady)
     def home_ready(self) -> None:
         """Home has shown its data (or failed to): the models may load now."""
         if self.load_models_on_start:
             self._start_models_once()
+
+    @on(StartSession)
+    def _start_requested(self, message: StartSession) -> None:
+        self.start_session(message.plan)
+
+    @on(SaveSettings)
+    def _save_settings(self, message: SaveSettings) -> None:
+        self.apply_settings(message.settings)
+
+    @on(Failed)
+    def _failed(self, message: Failed) -> None:
+        """A screen's failure that it did not handle itself: say so in a dialog."""
+        self.show_error(message.title, message.message, message.hint)
 
     def _start_models_once(self) -> None:
         if self._models_started:
@@ -164,6 +189,7 @@ class SayitoutApp(App):
             answered,
         )
 
+    @on(HomeResumed)
     def offer_deferred_recovery(self) -> None:
         """Home is showing again: ask about unsaved answers found while it was not."""
         if self._recovery_deferred:
@@ -193,16 +219,16 @@ class SayitoutApp(App):
     @on(RecoveryProgress)
     def _recovery_progress(self, message: RecoveryProgress) -> None:
         if message.total:
-            self.recovery_status = f"recovering answers {message.done}/{message.total}…"
+            self.status.recovery = f"recovering answers {message.done}/{message.total}…"
         else:
-            self.recovery_status = "recovering answers…"
+            self.status.recovery = "recovering answers…"
         self._refresh_home()
 
     @on(RecoveryDone)
     def _recovery_done(self, message: RecoveryDone) -> None:
         from sayitout.recovery import recovery_report
 
-        self.recovery_status = None
+        self.status.recovery = None
         if message.error is not None:
             self.show_error(*message.error)
         else:

@@ -1,12 +1,19 @@
-"""Messages the app's workers and the session engine post to screens."""
+"""Messages: workers and the session engine post them to screens, and screens post
+them upward to the app (which handles them) instead of calling into it."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from textual.message import Message
 
 from sayitout.session import events as ev
+
+if TYPE_CHECKING:
+    from sayitout.config import Settings
+    from sayitout.session.interview import InterviewPlan
+    from sayitout.session.plan import SessionPlan
+    from sayitout.tui.widgets.insights import HomeInsights
 
 
 class SessionEvent(Message):
@@ -38,21 +45,64 @@ class HomeData(Message):
     """The home screen's deck table, due counts and recent sessions, loaded off the UI thread."""
 
     def __init__(
-        self, rows: list[dict[str, Any]], recent: list[str], topics: list[str], problems: int
+        self,
+        rows: list[dict[str, Any]],
+        recent: list[str],
+        topics: list[str],
+        problems: int,
+        insights: HomeInsights | None = None,
     ) -> None:
         super().__init__()
         self.rows = rows
         self.recent = recent
         self.topics = topics
         self.problems = problems
+        self.insights = insights
 
 
-class LoadFailed(Message):
-    def __init__(self, title: str, message: str, hint: str | None) -> None:
+class Failed(Message):
+    """Something could not be loaded or done: what, why, and how to fix it.
+
+    A screen shows it where it belongs and stops it; one that lets it bubble up has
+    the app open an error dialog."""
+
+    def __init__(self, title: str, message: str, hint: str | None = None) -> None:
         super().__init__()
         self.title = title
         self.message = message
         self.hint = hint
+
+    @classmethod
+    def from_error(cls, exc: Any) -> Failed:
+        """From a :class:`~sayitout.errors.SayitoutError`."""
+        return cls(exc.title, exc.message, exc.hint)
+
+
+# --- screens to the app ----------------------------------------------------------------
+
+
+class StartSession(Message):
+    """Home's form describes a valid plan: start it."""
+
+    def __init__(self, plan: SessionPlan | InterviewPlan) -> None:
+        super().__init__()
+        self.plan = plan
+
+
+class HomeReady(Message):
+    """Home has shown its data (or failed to): the models may load now."""
+
+
+class HomeResumed(Message):
+    """Home is showing again (after a session, History or Settings)."""
+
+
+class SaveSettings(Message):
+    """The Settings form holds valid settings: save and apply them."""
+
+    def __init__(self, settings: Settings) -> None:
+        super().__init__()
+        self.settings = settings
 
 
 class RecoveryOffer(Message):

@@ -422,7 +422,35 @@ def transcribe_file(
     path: Path | str, terms: Iterable[str] = (), settings: AsrSettings | None = None
 ) -> Transcript:
     """Transcribe any common audio file; unreadable or empty files raise AudioError."""
-    from sayitout.speech.audio.decode import load_audio
+    return transcribe_long(Transcriber(settings), path, terms=terms)
 
-    audio = load_audio(Path(path))
-    return Transcriber(settings).transcribe(audio, terms=terms)
+
+def transcribe_long(
+    transcriber: Transcriber, path: Path | str, *, terms: Iterable[str] = ()
+) -> Transcript:
+    """Transcribe a file of any length in pieces of a few minutes (cut between words),
+    decoding as it goes, so memory stays flat however long the file is; a short file is
+    one piece, as before."""
+    from sayitout.speech.audio.decode import iter_audio_windows
+
+    terms = list(terms)
+    parts = [
+        transcriber.transcribe(audio, terms=terms, offset=offset)
+        for offset, audio in iter_audio_windows(Path(path))
+    ]
+    if len(parts) == 1:
+        return parts[0]
+    text = " ".join(p.text for p in parts if p.text).strip()
+    meta = dict(parts[-1].meta)
+    meta.update(
+        pieces=len(parts),
+        no_speech=not text,
+        elapsed_s=round(sum(p.meta.get("elapsed_s", 0.0) for p in parts), 3),
+    )
+    return replace(
+        parts[-1],
+        text=text,
+        words=tuple(w for p in parts for w in p.words),
+        duration=round(sum(p.duration or 0.0 for p in parts), 3),
+        meta=meta,
+    )

@@ -63,9 +63,32 @@ def _open_sf(path: Path):  # -> soundfile.SoundFile | None
         return None
 
 
+def _invalid_samples(path: Path, at_s: float) -> AudioError:
+    return AudioError(
+        f"The audio file {path} holds invalid samples (NaN or infinity) at about "
+        f"{at_s:.1f} s: it is damaged or was written by a faulty program",
+        f"re-export {path.name} as 16-bit PCM, e.g. `ffmpeg -i {path.name} -c:a pcm_s16le "
+        "fixed.wav`",
+    )
+
+
 def iter_audio_blocks(path: Path | str, block: int = _BLOCK) -> Iterator[np.ndarray]:
-    """Yield the file as 16 kHz mono float32 blocks (memory stays small for long files)."""
+    """Yield the file as 16 kHz mono float32 blocks (memory stays small for long files).
+
+    Every block holds finite samples: NaN or infinity (a float WAV from a faulty
+    program) is an :class:`AudioError` that names the file and the time.
+    """
     path = Path(path)
+    done = 0
+    for out in _raw_blocks(path, block):
+        if not np.isfinite(out).all():
+            bad = int(np.argmin(np.isfinite(out)))
+            raise _invalid_samples(path, (done + bad) / TARGET_RATE)
+        done += out.size
+        yield out
+
+
+def _raw_blocks(path: Path, block: int) -> Iterator[np.ndarray]:
     _check_path(path)
     f = _open_sf(path)
     if f is None:
@@ -113,6 +136,37 @@ def iter_audio_blocks(path: Path | str, block: int = _BLOCK) -> Iterator[np.ndar
             raise AudioError(f"The audio file {path} holds no audio (0 seconds)", _fix(path))
 
 
+def iter_audio_windows(
+    path: Path | str, window_s: float = 300.0, search_s: float = 20.0
+) -> Iterator[tuple[float, np.ndarray]]:
+    """Yield ``(offset seconds, audio)`` pieces of at most ``window_s`` seconds, cut at
+    the quietest 0.2 s in the last ``search_s`` seconds of each piece (between words,
+    not inside one). A file shorter than ``window_s`` comes as one piece, as
+    :func:`load_audio` gives it; a long one never needs more than about two pieces of
+    memory, however long it is."""
+    window = round(window_s * TARGET_RATE)
+    search = min(round(search_s * TARGET_RATE), window // 2)
+    step = TARGET_RATE // 5
+    buffered: list[np.ndarray] = []
+    size = 0
+    offset = 0
+    for block in iter_audio_blocks(path):
+        buffered.append(block)
+        size += block.size
+        while size > window:
+            audio = np.concatenate(buffered)
+            tail = audio[window - search : window]
+            frames = tail[: tail.size // step * step].reshape(-1, step)
+            quietest = int(np.argmin(np.einsum("ij,ij->i", frames, frames)))
+            cut = window - search + quietest * step + step // 2
+            yield offset / TARGET_RATE, audio[:cut].copy()
+            offset += cut
+            buffered, size = [audio[cut:]], audio.size - cut
+    if buffered and (size or offset == 0):
+        audio = np.concatenate(buffered) if len(buffered) > 1 else buffered[0]
+        yield offset / TARGET_RATE, audio
+
+
 def load_audio(path: Path | str) -> np.ndarray:
     """The whole file as one 16 kHz mono float32 array."""
     blocks = list(iter_audio_blocks(path))
@@ -131,4 +185,11 @@ def audio_info(path: Path | str) -> tuple[float, int, int]:
         return f.frames / f.samplerate if f.samplerate else 0.0, f.samplerate, f.channels
 
 
-__all__ = ["TARGET_RATE", "audio_info", "iter_audio_blocks", "load_audio", "resample"]
+__all__ = [
+    "TARGET_RATE",
+    "audio_info",
+    "iter_audio_blocks",
+    "iter_audio_windows",
+    "load_audio",
+    "resample",
+]

@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any, ClassVar, Protocol
 
 from rich.console import Group
+from rich.table import Table
 from rich.text import Text
 from textual import on, work
 from textual.app import ComposeResult
@@ -19,21 +20,20 @@ from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Header, Label, Static
 
 from sayitout.errors import SayitoutError
+from sayitout.report.bands import score_style
+from sayitout.report.dates import day, when
 from sayitout.report.highlight import evidence_spans
 from sayitout.speech.transcript import Transcript
 from sayitout.store import AttemptRecord, AttemptSummary, Store
+from sayitout.tui.messages import Failed
+from sayitout.tui.widgets.score_card import MARKS
 
 SEEK_STEP_S = 5.0
-_MARKS = {"covered": ("✔", "green"), "partial": ("◐", "yellow"), "missed": ("✘", "red")}
 
 
 class AudioPlayer(Protocol):
     def play(self, audio: Any, sample_rate: int) -> Any: ...
     def stop(self) -> None: ...
-
-
-def score_style(score: float) -> str:
-    return "bold green" if score >= 75 else ("bold yellow" if score >= 50 else "bold red")
 
 
 def word_offsets(transcript: Transcript, text: str) -> list[tuple[int, float]]:
@@ -73,12 +73,6 @@ class AttemptLoaded(Message):
     def __init__(self, record: AttemptRecord, earlier: list[AttemptSummary], question: str) -> None:
         super().__init__()
         self.record, self.earlier, self.question = record, earlier, question
-
-
-class AttemptFailed(Message):
-    def __init__(self, title: str, message: str, hint: str | None) -> None:
-        super().__init__()
-        self.title, self.message, self.hint = title, message, hint
 
 
 class AudioLoaded(Message):
@@ -160,11 +154,6 @@ class AttemptScreen(Screen):
     def on_mount(self) -> None:
         self.title = "sayitout"
         self.sub_title = f"attempt {self.attempt_id}"
-        if self.bank is None:
-            try:
-                self.bank = getattr(getattr(self.app, "services", None), "bank", None)
-            except SayitoutError:
-                self.bank = None
         table = self.query_one("#earlier", DataTable)
         for label in ("", "When", "Score", "Coverage", "Pace", "Fillers/min", "Rubric"):
             table.add_column(label)
@@ -182,7 +171,7 @@ class AttemptScreen(Screen):
             record = self.store.attempt(attempt_id)
             earlier = self.store.previous_attempts(attempt_id)
         except SayitoutError as exc:
-            self.post_message(AttemptFailed(exc.title, exc.message, exc.hint))
+            self.post_message(Failed.from_error(exc))
             return
         question = ""
         if self.bank is not None:
@@ -192,8 +181,9 @@ class AttemptScreen(Screen):
                 question = ""
         self.post_message(AttemptLoaded(record, earlier, question))
 
-    @on(AttemptFailed)
-    def _failed(self, message: AttemptFailed) -> None:
+    @on(Failed)
+    def _failed(self, message: Failed) -> None:
+        message.stop()  # shown here; no dialog over the screen
         self.query_one("#headline", Static).update(Text(message.message, style="red"))
         self.notify(message.message, title=message.title, severity="error")
 
@@ -203,7 +193,7 @@ class AttemptScreen(Screen):
         sc = rec.answer_score
         head = Text()
         head.append(f"{rec.question_id}", style="bold")
-        head.append(f"  ·  {rec.created_at.astimezone():%Y-%m-%d %H:%M}  ·  ", style="dim")
+        head.append(f"  ·  {when(rec.created_at)}  ·  ", style="dim")
         head.append(f"{rec.score}/100", style=score_style(rec.score))
         head.append(f"  {sc.verdict}")
         lines: list[Any] = [head]
@@ -211,7 +201,7 @@ class AttemptScreen(Screen):
             lines.append(Text(message.question, style="italic"))
         self.query_one("#headline", Static).update(Group(*lines))
         self.query_one("#transcript", Static).update(self.transcript_text())
-        self.query_one("#keypoints", Static).update(self.keypoints_text())
+        self.query_one("#keypoints", Static).update(self.keypoints_grid())
         self.query_one("#delivery", Static).update(self._delivery())
         self._fill_earlier(message.earlier)
         if len(rec.score_history) > 1:
@@ -219,14 +209,14 @@ class AttemptScreen(Screen):
                 Text(
                     "Score history: "
                     + ", ".join(
-                        f"{h.score} ({h.reason}, {h.created_at.astimezone():%d %b})"
-                        for h in rec.score_history
+                        f"{h.score} ({h.reason}, {day(h.created_at)})" for h in rec.score_history
                     ),
                     style="dim",
                 )
             )
         self.audio_note = self._audio_note()
         self._show_position()
+        self.refresh_bindings()
 
     def transcript_text(self) -> Text:
         """The answer with evidence for each key point highlighted (covered green, partial
@@ -248,33 +238,49 @@ class AttemptScreen(Screen):
             out.append("\n(transcript corrected by hand)", style="dim italic")
         return out
 
-    def keypoints_text(self) -> Text:
-        """The key points, numbered, each marked covered / partly / missed with its quote."""
+    def keypoint_rows(self) -> list[tuple[Text, Text]]:
+        """``(mark, text)`` per key point (numbered, with its quote), then what was missed,
+        the number and any misconception."""
         assert self.record is not None
         sc = self.record.answer_score
-        lines = []
+        rows: list[tuple[Text, Text]] = []
         for i, kp in enumerate(sc.key_points, 1):
-            mark, style = _MARKS.get(kp.status, ("?", ""))
-            line = Text(f"{i}. ", style="dim")
-            line.append(f"{mark} ", style=style)
-            line.append(kp.text, style="" if kp.status != "missed" else "bold")
+            mark, style = MARKS.get(kp.status, ("?", ""))
+            head = Text(f"{i}. ", style="dim")
+            head.append(mark, style=style)
+            line = Text(kp.text, style="" if kp.status != "missed" else "bold")
             if kp.evidence:
                 line.append(f'  "{kp.evidence}"', style="dim italic")
-            lines.append(line)
+            rows.append((head, line))
         missed = [kp for kp in sc.key_points if kp.status == "missed"]
         if missed:
-            lines.append(Text(f"Missed {len(missed)} of {len(sc.key_points)}.", style="red"))
+            rows.append(
+                (Text(""), Text(f"Missed {len(missed)} of {len(sc.key_points)}.", style="red"))
+            )
         if sc.numeric is not None:
             ok = sc.numeric.correct
-            lines.append(
-                Text(
-                    f"{'✔' if ok else '✘'} number: {sc.numeric.reason}",
-                    style="green" if ok else "red",
+            rows.append(
+                (
+                    Text("✔" if ok else "✘", style="green" if ok else "red"),
+                    Text(f"number: {sc.numeric.reason}", style="green" if ok else "red"),
                 )
             )
         for m in sc.misconceptions:
-            lines.append(Text(f"! {m.text} — {m.correction}", style="red"))
-        return Text("\n").join(lines)
+            rows.append((Text("!", style="red"), Text(f"{m.text} — {m.correction}", style="red")))
+        return rows
+
+    def keypoints_text(self) -> Text:
+        """The key points as plain lines (see :meth:`keypoint_rows`)."""
+        return Text("\n").join(Text.assemble(m, " ", t) for m, t in self.keypoint_rows())
+
+    def keypoints_grid(self) -> Table:
+        """The key points in two columns, so that a wrapped line keeps its indent."""
+        grid = Table.grid(padding=(0, 1), expand=True)
+        grid.add_column(width=4, no_wrap=True)
+        grid.add_column(ratio=1)
+        for mark, text in self.keypoint_rows():
+            grid.add_row(mark, text)
+        return grid
 
     def _delivery(self) -> Text:
         assert self.record is not None
@@ -300,7 +306,7 @@ class AttemptScreen(Screen):
         for label, s in rows:
             table.add_row(
                 Text(label, style="bold"),
-                s.created_at.astimezone().strftime("%Y-%m-%d %H:%M"),
+                when(s.created_at),
                 Text(f"{s.score:>3}", style=score_style(s.score)),
                 "–" if s.coverage is None else f"{round(100 * s.coverage)}%",
                 "–" if s.wpm is None else f"{s.wpm:.0f} wpm",
@@ -371,6 +377,12 @@ class AttemptScreen(Screen):
         if services is not None and services.has_speaker:
             voice = lambda: services.speaker  # noqa: E731 (built on first use, off the UI thread)
         self.app.push_screen(UpgradedAnswerScreen(self.record, rubric, question, voice))
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        # A typed answer (or one whose audio is gone) has nothing to play: no play keys.
+        if action in ("toggle_play", "seek", "rewind", "play_point"):
+            return self.record is not None and not self.audio_note
+        return True
 
     def action_back(self) -> None:
         self.app.pop_screen()

@@ -20,6 +20,7 @@ from textual.widgets import DataTable, Footer, Header, Static
 
 from sayitout.coach import Drill, Ledger, focus_for
 from sayitout.errors import SayitoutError
+from sayitout.tui.messages import StartSession
 
 if TYPE_CHECKING:
     from sayitout.session.services import SessionServices
@@ -88,7 +89,7 @@ class FocusPanel(Static):
     """On Home: the next-session focus, loaded off the UI thread."""
 
     DEFAULT_CSS = """
-    FocusPanel { height: auto; max-height: 3; margin-bottom: 1; }
+    FocusPanel { height: auto; max-height: 2; }
     """
 
     def __init__(self, services: SessionServices, *, hint: str = "", **kwargs: Any) -> None:
@@ -177,7 +178,7 @@ class CoachScreen(Screen):
             follow_ups=self.services.settings.practice.follow_ups,
         )
         self.app.pop_screen()
-        self.app.start_session(plan)
+        self.app.post_message(StartSession(plan))
 
     @on(DataTable.RowHighlighted, "#drills")
     def _row_highlighted(self, event: DataTable.RowHighlighted) -> None:

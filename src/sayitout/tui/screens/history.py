@@ -21,8 +21,11 @@ from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Header, Label, ProgressBar, Select, Static
 
 from sayitout.errors import SayitoutError
+from sayitout.report.bands import BANDS, score_style
+from sayitout.report.dates import when
 from sayitout.store import AttemptFilter, AttemptSummary, SessionRecord, Store
 from sayitout.store.records import PASSED
+from sayitout.tui.messages import Failed
 
 PAGE = 200
 """Attempts fetched per query."""
@@ -30,17 +33,10 @@ PREFETCH = 120
 """Fetch the next page when the cursor is this close to the last loaded row (a few
 screens ahead, so paging down never waits for the database)."""
 SCORE_BANDS: dict[str, tuple[int | None, int | None]] = {
-    "below 40": (None, 39),
-    "40–64": (40, 64),
-    "65–84": (65, 84),
-    "85 and up": (85, None),
+    label: (low, high) for label, low, high in BANDS
 }
 ALL = "all"
 CLI = "cli"
-
-
-def score_style(score: float) -> str:
-    return "bold green" if score >= 75 else ("bold yellow" if score >= 50 else "bold red")
 
 
 @dataclass(frozen=True)
@@ -54,7 +50,6 @@ class HistoryFilter:
 
 def attempt_cells(a: AttemptSummary) -> tuple[Any, ...]:
     """The attempts table's cells for one attempt."""
-    when = a.created_at.astimezone().strftime("%Y-%m-%d %H:%M")
     score = Text(f"{a.score:>3}", style=score_style(a.score))
     if a.ended_by == PASSED:
         score = Text("pass", style="yellow")
@@ -65,7 +60,7 @@ def attempt_cells(a: AttemptSummary) -> tuple[Any, ...]:
         audio = Text("typed", style="dim")
     else:
         audio = Text("yes") if a.recording_path.is_file() else Text("gone", style="yellow")
-    return when, score, a.question_id, cover, wpm, fill, audio
+    return when(a.created_at), score, a.question_id, cover, wpm, fill, audio
 
 
 # ------------------------------------------------------------------------- messages
@@ -89,12 +84,6 @@ class AttemptsPage(Message):
         super().__init__()
         self.generation, self.offset, self.rows, self.total = generation, offset, rows, total
         self.cells = cells
-
-
-class HistoryFailed(Message):
-    def __init__(self, title: str, message: str, hint: str | None) -> None:
-        super().__init__()
-        self.title, self.message, self.hint = title, message, hint
 
 
 class ReportProgress(Message):
@@ -181,12 +170,6 @@ class HistoryScreen(Screen):
     def on_mount(self) -> None:
         self.title = "sayitout"
         self.sub_title = "history"
-        if self.bank is None:
-            services = getattr(self.app, "services", None)
-            try:
-                self.bank = getattr(services, "bank", None)
-            except SayitoutError:
-                self.bank = None
         sessions = self.query_one("#sessions", DataTable)
         # "Ans" fits 9,999,999 attempts; "Score" is the session score (SESSION_SCORE_LABEL).
         for label, key, width in (("When", "when", 16), ("Deck", "deck", 14), ("Ans", "n", 7),
@@ -206,7 +189,7 @@ class HistoryScreen(Screen):
         decks: list[str] = []
         topics: list[str] = []
         if self.bank is not None:
-            decks = list(getattr(self.bank, "decks", {}) or {})
+            decks = list(self.bank.decks)
             try:
                 topics = list(self.bank.topics())
             except Exception:
@@ -252,7 +235,7 @@ class HistoryScreen(Screen):
             sessions = self.store.sessions(deck=flt.deck)
             total = self.store.count_attempts(AttemptFilter(deck=flt.deck))
         except SayitoutError as exc:
-            self.post_message(HistoryFailed(exc.title, exc.message, exc.hint))
+            self.post_message(Failed.from_error(exc))
             return
         self.post_message(SessionsLoaded(generation, sessions, total))
 
@@ -263,7 +246,7 @@ class HistoryScreen(Screen):
             rows = self.store.attempts(where, limit=PAGE, offset=offset)
             total = self.store.count_attempts(where) if offset == 0 else -1
         except SayitoutError as exc:
-            self.post_message(HistoryFailed(exc.title, exc.message, exc.hint))
+            self.post_message(Failed.from_error(exc))
             return
         cells = [attempt_cells(a) for a in rows]  # includes a stat() per recording
         self.post_message(AttemptsPage(generation, offset, rows, cells, total))
@@ -280,7 +263,6 @@ class HistoryScreen(Screen):
         rows = []
         for s in message.sessions:
             key = CLI if s.id is None else str(s.id)
-            when = s.started_at.astimezone().strftime("%Y-%m-%d %H:%M")
             deck = "command line" if s.id is None else s.deck
             answers = f"{s.attempt_count:,}"
             if s.kind == "interview":  # a mock interview: "1/3" when it ended early
@@ -292,7 +274,7 @@ class HistoryScreen(Screen):
                 if s.session_score is not None
                 else Text("–", style="dim")
             )
-            rows.append(((when, deck, answers, score), key))
+            rows.append(((when(s.started_at), deck, answers, score), key))
         for cells, key in rows:
             table.add_row(*cells, key=key)
         try:
@@ -361,8 +343,9 @@ class HistoryScreen(Screen):
             self.filter = f
             self.reload()
 
-    @on(HistoryFailed)
-    def _failed(self, message: HistoryFailed) -> None:
+    @on(Failed)
+    def _failed(self, message: Failed) -> None:
+        message.stop()  # shown here; no dialog over the list
         self._loading = False
         self.query_one("#status", Static).update(f"{message.message}")
         self.notify(
@@ -410,6 +393,9 @@ class HistoryScreen(Screen):
         self.query_one("#report-progress", ProgressBar).update(progress=0)
         self._export(self.filter)
 
+    def _post_report_progress(self, fraction: float, stage: str) -> None:
+        self.post_message(ReportProgress(fraction, stage))
+
     @work(thread=True, exclusive=True, group="history-report", exit_on_error=False)
     def _export(self, flt: HistoryFilter) -> None:
         from sayitout.report.export import write_report
@@ -428,7 +414,7 @@ class HistoryScreen(Screen):
                 bank=self.bank,
                 output=folder,
                 topic=flt.topic,
-                progress=lambda f, s: self.post_message(ReportProgress(f, s)),
+                progress=self._post_report_progress,
             )
         except SayitoutError as exc:
             self.post_message(ReportDone(None, exc.message))

@@ -1,4 +1,8 @@
-"""Home: the decks with question and due counts, recent scores, and the start form."""
+"""Home: the decks with question and due counts, recent scores, the start form, and
+(where the terminal has the rows) what is due, the weakest topics and the score trend.
+
+Home gets its services and the app's status through its constructor and talks to the
+app with messages (:mod:`sayitout.tui.messages`)."""
 
 from __future__ import annotations
 
@@ -14,10 +18,13 @@ from textual.screen import Screen
 from textual.widgets import Button, DataTable, Footer, Header, Input, Label, Select, Static
 
 from sayitout.errors import SayitoutError, UsageError
-from sayitout.session.plan import ORDERS, SessionPlan
+from sayitout.report.dates import when
+from sayitout.session.plan import ORDERS, Order, SessionPlan
 from sayitout.store.session_score import SESSION_SCORE_LABEL
-from sayitout.tui.messages import HomeData, LoadFailed
+from sayitout.tui.messages import Failed, HomeData, HomeReady, HomeResumed, StartSession
 from sayitout.tui.screens.coach import FocusPanel
+from sayitout.tui.widgets.insights import Insights, load_insights
+from sayitout.tui.widgets.model_status import AppStatus, status_line
 
 if TYPE_CHECKING:
     from sayitout.session.services import SessionServices
@@ -60,12 +67,13 @@ def load_home_data(services: SessionServices, now: datetime | None = None) -> Ho
         for s in store.sessions(limit=4, include_cli=False):
             if s.session_score is None:
                 continue
-            when = s.started_at.astimezone().strftime("%d %b %H:%M")
             recent.append(
-                f"{when} {s.deck}: {SESSION_SCORE_LABEL.lower()} {s.session_score:.0f}/100 "
-                f"({s.attempt_count} answers)"
+                f"{when(s.started_at)} {s.deck}: {SESSION_SCORE_LABEL.lower()} "
+                f"{s.session_score:.0f}/100 "
+                f"({s.attempt_count} answer{'s' if s.attempt_count != 1 else ''})"
             )
-    return HomeData(rows, recent, bank.topics(), len(bank.errors))
+    insights = load_insights(store, bank, now)
+    return HomeData(rows, recent, bank.topics(), len(bank.errors), insights)
 
 
 def _due_counts(store, questions, now) -> tuple[int | None, int | None]:
@@ -93,9 +101,10 @@ class HomeScreen(Screen):
         Binding("ctrl+q", "app.quit", "Quit"),
     ]
 
-    def __init__(self, services: SessionServices) -> None:
+    def __init__(self, services: SessionServices, status: AppStatus | None = None) -> None:
         super().__init__()
         self.services = services
+        self.status = status or AppStatus()
         self.decks: list[str] = []
         self.topics: list[str] = []
 
@@ -136,6 +145,7 @@ class HomeScreen(Screen):
                 with Vertical(id="start-cell"):
                     yield Label(" ")
                     yield Button("Start ▶", id="start", variant="success")
+            yield Insights(id="insights")
             yield Static("", id="models")
         yield Footer()
 
@@ -153,16 +163,14 @@ class HomeScreen(Screen):
         self.load_data()
         self.query_one(FocusPanel).reload()
         self.refresh_models()
-        offer = getattr(self.app, "offer_deferred_recovery", None)
-        if offer is not None:
-            offer()  # unsaved answers found while a session was running
+        self.post_message(HomeResumed())  # e.g. offer answers found while a session ran
 
     @work(thread=True, exclusive=True, exit_on_error=False, group="home")
     def load_data(self) -> None:
         try:
             self.post_message(load_home_data(self.services))
         except SayitoutError as exc:
-            self.post_message(LoadFailed(exc.title, exc.message, exc.hint))
+            self.post_message(Failed.from_error(exc))
 
     @on(HomeData)
     def _show_data(self, message: HomeData) -> None:
@@ -194,36 +202,21 @@ class HomeScreen(Screen):
                 f"\n{message.problems} bank problem(s): run `sayitout check`.", style="yellow"
             )
         self.query_one("#recent", Static).update(recent)
-        self._ready()
+        if message.insights is not None:
+            self.query_one(Insights).show(message.insights)
+        self.post_message(HomeReady())
 
-    @on(LoadFailed)
-    def _load_failed(self, message: LoadFailed) -> None:
+    @on(Failed)
+    def _load_failed(self, message: Failed) -> None:
+        # Shown here, and left to bubble up: the app opens the error dialog.
         self.query_one("#recent", Static).update(Text(message.message, style="red"))
-        self.app.show_error(message.title, message.message, message.hint)
-        self._ready()
-
-    def _ready(self) -> None:
-        ready = getattr(self.app, "home_ready", None)
-        if ready is not None:
-            ready()
+        self.post_message(HomeReady())
 
     def refresh_models(self) -> None:
-        status = getattr(self.app, "model_status", {})
-        line = Text()
-        for name, label in (("speech", "speech model"), ("scoring", "scoring model")):
-            state = status.get(name, "waiting")
-            style = {"ready": "green", "failed": "red", "loading": "yellow"}.get(state, "dim")
-            line.append(f"{label}: ", style="dim")
-            line.append(state, style=style)
-            line.append("   ")
         # Never open the sound library here (UI thread): the warm-up worker checks the
         # microphone and this line is redrawn when it has.
         why = self.services.spoken_answers_unavailable(block=False)
-        if why is not None:
-            line.append(f"answers typed: {why[0]}", style="yellow")
-        recovering = getattr(self.app, "recovery_status", None)
-        if recovering:
-            line.append(recovering, style="bold yellow")
+        line = status_line(self.status, None if why is None else why[0])
         self.query_one("#models", Static).update(line)
 
     def plan_from_form(self) -> SessionPlan:
@@ -250,7 +243,8 @@ class HomeScreen(Screen):
             raise UsageError("Times are in seconds, like 90.") from None
         table = self.query_one("#decks", DataTable)
         deck = self.decks[table.cursor_row] if self.decks else None
-        order = self.query_one("#order", Select).value
+        chosen = self.query_one("#order", Select).value
+        order: Order = next((o for o in ORDERS if o == chosen), "due")
         return SessionPlan(
             deck=deck or None,
             count=count,
@@ -272,7 +266,7 @@ class HomeScreen(Screen):
                 severity="error",
             )
             return
-        self.app.start_session(plan)
+        self.post_message(StartSession(plan))
 
     def action_interview(self) -> None:
         """A mock interview on the chosen deck, with the form's count and thinking time."""
@@ -296,7 +290,7 @@ class HomeScreen(Screen):
                 severity="error",
             )
             return
-        self.app.start_session(plan)
+        self.post_message(StartSession(plan))
 
     def action_coach(self) -> None:
         from sayitout.tui.screens.coach import CoachScreen

@@ -13,9 +13,9 @@ from textual.containers import VerticalScroll
 from textual.screen import Screen
 from textual.widgets import Footer, Header, Static
 
+from sayitout.report.bands import score_style
 from sayitout.tui.screens.coach import FocusPanel
 from sayitout.tui.widgets.level_meter import clock
-from sayitout.tui.widgets.score_card import score_style
 
 if TYPE_CHECKING:
     from sayitout.session.interview_report import InterviewReport
@@ -116,8 +116,8 @@ def render_report(report: InterviewReport) -> Group:
 
 class InterviewReportScreen(Screen):
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("enter", "home", "Home"),
-        Binding("h", "history", "History"),
+        Binding("enter", "app.go_home", "Home"),
+        Binding("h", "app.history", "History"),
         Binding("q", "app.quit", "Quit"),
     ]
     DEFAULT_CSS = """
@@ -140,9 +140,3 @@ class InterviewReportScreen(Screen):
     def on_mount(self) -> None:
         self.title = "sayitout"
         self.sub_title = f"interview report card · {self.report.deck}"
-
-    def action_home(self) -> None:
-        self.app.go_home()
-
-    def action_history(self) -> None:
-        self.app.action_history()

@@ -20,6 +20,8 @@ from sayitout.tui.widgets.level_meter import LevelMeter, clock
 from sayitout.tui.widgets.score_card import ScoreCard
 
 if TYPE_CHECKING:
+    from textual.timer import Timer
+
     from sayitout.session.plan import SessionPlan
     from sayitout.session.services import SessionServices
 
@@ -100,6 +102,7 @@ class SessionScreen(Screen):
         """Whether the interviewer's follow-up question is waiting for its reply."""
         self.finished: ev.SessionFinished | None = None
         self.dialogs = 0
+        self._notice_timer: Timer | None = None
 
     # --- layout ------------------------------------------------------------------------------
 
@@ -114,6 +117,7 @@ class SessionScreen(Screen):
             yield ScoreCard(id="card")
             yield Static("", id="transcript")
             yield Static("", id="model-answer")
+        yield Static("", id="notice")
         yield Footer()
 
     def on_mount(self) -> None:
@@ -121,6 +125,9 @@ class SessionScreen(Screen):
         self.sub_title = "practice session"
         for name in ("meter", "live", "card", "transcript", "model-answer"):
             self.query_one(f"#{name}").display = False
+        # Home's start-up toasts (no microphone, no voice) would float over the question
+        # and the score card; the session says what matters on its own notice line.
+        self.app.clear_notifications()
         self.engine.start()
 
     def on_unmount(self) -> None:
@@ -181,12 +188,7 @@ class SessionScreen(Screen):
     def _show_SpokenAnswersUnavailable(self, event: ev.SpokenAnswersUnavailable) -> None:
         self.spoken_answers = False
         message = f"Answers are typed: {event.reason}."
-        self.notify(
-            message + (f"\n{event.hint}" if event.hint else ""),
-            title="Typed answers",
-            severity="warning",
-            timeout=8,
-        )
+        self.show_notice(message + (f" ({event.hint})" if event.hint else ""), warning=True)
         self._status_for_phase()
 
     def _show_SessionStarted(self, event: ev.SessionStarted) -> None:
@@ -228,7 +230,7 @@ class SessionScreen(Screen):
     def _show_SpeakingStarted(self, event: ev.SpeakingStarted) -> None:
         self.speaking = event.what
         if event.what == "model_answer":
-            self.notify("Reading the model answer aloud (s stops).", timeout=3)
+            self.show_notice("Reading the model answer aloud (s stops).")
         self.refresh_bindings()
 
     def _show_SpeakingFinished(self, event: ev.SpeakingFinished) -> None:
@@ -269,8 +271,8 @@ class SessionScreen(Screen):
 
     def _show_RecordingStopped(self, event: ev.RecordingStopped) -> None:
         if event.reason is not ev.StopReason.CANCELLED:
-            self.notify(
-                f"Answer ended: {_STOP_WORDS[event.reason]} ({clock(event.duration_s)}).", timeout=3
+            self.show_notice(
+                f"Answer ended: {_STOP_WORDS[event.reason]} ({clock(event.duration_s)})."
             )
 
     def _show_Processing(self, event: ev.Processing) -> None:
@@ -318,13 +320,32 @@ class SessionScreen(Screen):
         text.append(event.text)
         panel.update(text)
         panel.display = True
-        self.call_after_refresh(panel.scroll_visible)
+        # Once the panel has its size (after the next layout), bring its top into view.
+        self.set_timer(0.05, self._scroll_to_model_answer)
+
+    def _scroll_to_model_answer(self, tries: int = 20) -> None:
+        panel = self.query_one("#model-answer", Static)
+        body = self.query_one("#body", VerticalScroll)
+        if panel.size.height == 0 and tries > 0:  # not laid out yet
+            self.set_timer(0.05, lambda: self._scroll_to_model_answer(tries - 1))
+            return
+        body.scroll_to_widget(panel, animate=False, top=True)
 
     def _show_Notice(self, event: ev.Notice) -> None:
-        self.notify(
-            event.message + (f"\n{event.hint}" if event.hint else ""),
-            severity="warning" if event.severity == "warning" else "information",
-        )
+        text = event.message + (f" ({event.hint})" if event.hint else "")
+        self.show_notice(text, warning=event.severity == "warning")
+
+    def show_notice(self, text: str, *, warning: bool = False, seconds: float = 6.0) -> None:
+        """A one-line message above the footer: toasts would cover the score card."""
+        notice = self.query_one("#notice", Static)
+        notice.update(Text(text, style="bold yellow" if warning else "dim"))
+        notice.display = True
+        if self._notice_timer is not None:
+            self._notice_timer.stop()
+        self._notice_timer = self.set_timer(seconds, self._clear_notice)
+
+    def _clear_notice(self) -> None:
+        self.query_one("#notice", Static).display = False
 
     def _show_SessionFailed(self, event: ev.SessionFailed) -> None:
         from sayitout.tui.screens.error_dialog import ErrorDialog

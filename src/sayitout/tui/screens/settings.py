@@ -16,6 +16,7 @@ from textual.widgets import Button, Footer, Header, Input, Label, Select, Static
 
 from sayitout.config import Settings
 from sayitout.errors import SayitoutError
+from sayitout.tui.messages import SaveSettings
 
 _DEFAULT_MIC = "__default__"
 
@@ -57,8 +58,8 @@ class SettingsScreen(Screen):
                     "Read questions with",
                     Select(
                         [
-                            ("piper (natural voice)", "piper"),
-                            ("system voices (pyttsx3)", "pyttsx3"),
+                            ("piper (natural)", "piper"),
+                            ("system (pyttsx3)", "pyttsx3"),
                             ("silent", "none"),
                         ],
                         value=s.speech.tts,
@@ -166,7 +167,9 @@ class SettingsScreen(Screen):
     def on_mount(self) -> None:
         self.title = "sayitout"
         self.sub_title = "settings"
-        self.find_devices()
+        # After the first paint: the worker imports the sound library, which holds the
+        # GIL long enough to keep the form from appearing if it starts first.
+        self.call_after_refresh(self.find_devices)
 
     @work(thread=True, exclusive=True, exit_on_error=False, group="devices")
     def find_devices(self) -> None:
@@ -190,7 +193,10 @@ class SettingsScreen(Screen):
             options.append((str(current), str(current)))
         select.set_options(options)
         select.value = current
-        help_text = self.query_one("#mic").parent.query_one(".help", Static)
+        field = self.query_one("#mic").parent
+        if field is None:
+            return
+        help_text = field.query_one(".help", Static)
         help_text.update(message.problem or f"{len(message.devices)} input device(s)")
 
     def collect(self) -> Settings:
@@ -229,7 +235,7 @@ class SettingsScreen(Screen):
             )
             self.notify(problems, title="Not saved", severity="error", timeout=8)
             return
-        self.app.apply_settings(settings)
+        self.post_message(SaveSettings(settings))
 
     @on(Button.Pressed, "#cancel")
     def action_cancel(self) -> None:

@@ -13,9 +13,9 @@ from textual.containers import VerticalScroll
 from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Header, Static
 
+from sayitout.report.bands import score_style
 from sayitout.session.summary import SessionSummary
 from sayitout.tui.screens.coach import FocusPanel
-from sayitout.tui.widgets.score_card import score_style
 
 
 def _fmt(value: float | None, unit: str = "", digits: int = 0) -> str:
@@ -25,8 +25,8 @@ def _fmt(value: float | None, unit: str = "", digits: int = 0) -> str:
 class SummaryScreen(Screen):
     CSS_PATH = "summary.tcss"
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("enter", "home", "Home"),
-        Binding("h", "history", "History"),
+        Binding("enter", "app.go_home", "Home"),
+        Binding("h", "app.history", "History"),
         Binding("q", "app.quit", "Quit"),
     ]
 
@@ -68,7 +68,8 @@ class SummaryScreen(Screen):
         if not s.answered:
             text.append("No answers were scored in this session.", style="bold")
             return text
-        text.append(f"Session score {s.mean_score:.0f}/100", style=score_style(int(s.mean_score)))
+        mean = s.mean_score or 0.0
+        text.append(f"Session score {mean:.0f}/100", style=score_style(int(mean)))
         text.append(f"  ·  {s.answered} of {len(s.outcomes)} answered")
         if self.quit_early:
             text.append("  ·  ended early (answers so far are saved)", style="dim")
@@ -110,9 +111,3 @@ class SummaryScreen(Screen):
             f"after {_fmt(d.time_to_first_word_s, ' s', 1)}"
         )
         return text
-
-    def action_home(self) -> None:
-        self.app.go_home()
-
-    def action_history(self) -> None:
-        self.app.action_history()

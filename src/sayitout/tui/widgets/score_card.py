@@ -1,30 +1,49 @@
-"""The score card shown after each answer: score, key points with quotes, number,
-misconceptions, delivery, and what was missed last time."""
+"""The score card shown after each answer.
+
+Built to fit a 80x24 terminal: the score and verdict, then one line per key point (a
+checklist), the number and any misconception as checklist lines too, delivery on one
+line and what changed since last time on one line. The quotes that earned each point,
+the corrections and notes follow under "Details", where scrolling finds them.
+"""
 
 from __future__ import annotations
 
-from rich.console import Group
+from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 from textual.widgets import Static
 
-from sayitout.scoring.result import AnswerScore, DeliveryMetrics
+from sayitout.report.bands import score_style
+from sayitout.scoring.result import AnswerScore, DeliveryMetrics, NumericResult
 from sayitout.session.events import AnswerScored
 
-_MARKS = {
-    "covered": ("✔ covered", "green"),
-    "partial": ("◐ partly ", "yellow"),
-    "missed": ("✘ missed ", "red"),
+MARKS = {
+    "covered": ("✔", "green"),
+    "partial": ("◐", "yellow"),
+    "missed": ("✘", "red"),
 }
-
-
-def score_style(score: int) -> str:
-    return "bold green" if score >= 75 else ("bold yellow" if score >= 50 else "bold red")
+"""Key point status -> (mark, colour); the attempt screen uses the same marks."""
 
 
 def _quote(text: str, limit: int = 160) -> str:
     text = " ".join(text.split())
     return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def _one_line(*parts: tuple[str, str] | str) -> Text:
+    """A line cut with an ellipsis at the card's edge instead of wrapping."""
+    line = Text.assemble(*parts)
+    line.no_wrap = True
+    line.overflow = "ellipsis"
+    return line
+
+
+def _checklist() -> Table:
+    """Two columns, mark and text: a wrapped text keeps its indent."""
+    grid = Table.grid(padding=(0, 1), expand=True)
+    grid.add_column(width=2, no_wrap=True)
+    grid.add_column(ratio=1)
+    return grid
 
 
 def delivery_line(d: DeliveryMetrics) -> Text:
@@ -48,9 +67,61 @@ def delivery_line(d: DeliveryMetrics) -> Text:
     return line
 
 
+def number_line(n: NumericResult) -> tuple[Text, str | None]:
+    """The number's checklist text, and the scorer's reason when it adds something."""
+    expected = f"{n.expected:g}" + (f" {n.unit}" if n.unit else "")
+    if n.heard is None:
+        return Text.assemble("no number heard; ", (f"expected {expected}", "dim")), None
+    heard = n.heard_text or f"{n.heard:g} {n.heard_unit or ''}".strip()
+    text = Text(f'heard "{heard}", ')
+    if n.correct:
+        text.append("right", style="green")
+    else:
+        text.append(f"expected {expected}")
+        if n.tolerance:
+            text.append(f" ± {n.tolerance:g}", style="dim")
+    # "Right: 2.3." under "heard 2.3, right" says nothing new; a unit hint or a
+    # conversion does.
+    reason = n.reason.strip()
+    restates = (reason.startswith("Right:") and " is " not in reason) or (
+        "but it is" in reason and "which is" not in reason
+    )  # a conversion ("512 m is 0.512 km") or a unit hint is kept
+    says_more = bool(reason) and not restates
+    return text, reason if says_more else None
+
+
+def _last_time(scored: AnswerScored, numbers: dict[str, int]) -> Text | None:
+    """ "Last time 62 → 71 · now covered: 2 · still missing: 3, 4" on one line."""
+    prev = scored.previous
+    if prev is None:
+        return None
+    s = scored.score
+    now_missed = {kp.text for kp in s.key_points if kp.status != "covered"}
+    fixed = [t for t in prev.missed if t not in now_missed]
+    still = [t for t in prev.missed if t in now_missed]
+    line = Text.assemble(("Last time ", "bold"), (f"{prev.score}", score_style(prev.score)))
+    line.append(" → ")
+    line.append(f"{s.score}", style=score_style(s.score))
+
+    def names(texts: list[str]) -> str:
+        return ", ".join(f"#{numbers[t]}" if t in numbers else _quote(t, 30) for t in texts)
+
+    if fixed:
+        line.append(" · now covered: ", style="green")
+        line.append(names(fixed))
+    if still:
+        line.append(" · still missing: ", style="yellow")
+        line.append(names(still))
+    if not prev.missed:
+        line.append(" · nothing was missed then", style="dim")
+    line.no_wrap = True
+    line.overflow = "ellipsis"
+    return line
+
+
 def render_score(scored: AnswerScored) -> Group:
     s: AnswerScore = scored.score
-    parts: list[Text | Table] = []
+    parts: list[RenderableType] = []
     head = Text()
     head.append(f"{s.score}/100", style=score_style(s.score))
     head.append(f"  {s.verdict}")
@@ -62,74 +133,76 @@ def render_score(scored: AnswerScored) -> Group:
     elif scored.attempt_number > 1:
         head.append(f"  (try {scored.attempt_number})", style="dim")
     parts.append(head)
-    parts.append(Text("Key points", style="bold underline"))
-    points = Table.grid(padding=(0, 1))
-    points.add_column(width=10, no_wrap=True)
-    points.add_column(ratio=1)
-    for kp in s.key_points:
-        mark, colour = _MARKS.get(kp.status, (kp.status, ""))
-        cell = Text(kp.text)
-        if kp.evidence and kp.status != "missed":
-            cell.append(f'\nyou said: "{_quote(kp.evidence)}"', style="italic dim")
-        points.add_row(Text(mark, style=colour), cell)
-    parts.append(points)
+
+    numbers = {kp.text: i for i, kp in enumerate(s.key_points, 1)}
+    checklist = _checklist()
+    for i, kp in enumerate(s.key_points, 1):
+        mark, colour = MARKS.get(kp.status, ("?", ""))
+        checklist.add_row(Text(mark, style=colour), _one_line((f"{i} ", "dim"), kp.text))
+    number_reason = None
     if s.numeric is not None:
-        n = s.numeric
-        line = Text.assemble(("Number: ", "bold"))
-        if n.heard is None:
-            line.append("no number heard", style="red")
-        else:
-            heard = n.heard_text or f"{n.heard:g} {n.heard_unit or ''}".strip()
-            line.append(f'heard "{heard}" ')
-            line.append(
-                "✔ right" if n.correct else "✘ wrong", style="green" if n.correct else "red"
-            )
-        expected = f"{n.expected:g}" + (f" {n.unit}" if n.unit else "")
-        line.append(f" (expected {expected} ± {n.tolerance:g})", style="dim")
-        parts.append(line)
-        if n.reason:
-            parts.append(Text(f"     {n.reason}", style="dim"))
-    if s.misconceptions:
-        parts.append(Text("Misconceptions stated", style="bold underline"))
-        for m in s.misconceptions:
-            line = Text.assemble((" ✘ ", "red"))
-            line.append(f'"{_quote(m.evidence)}"')
-            line.append(f"  −{m.penalty:g}", style="red")
-            parts.append(line)
-            if m.correction:
-                parts.append(Text(f"     In fact: {m.correction}", style="dim"))
+        heard, number_reason = number_line(s.numeric)
+        ok = s.numeric.correct
+        number_mark = Text("✔" if ok else "✘", style="green" if ok else "red")
+        checklist.add_row(number_mark, _one_line(("number: ", "bold")) + heard)
+    for m in s.misconceptions:
+        checklist.add_row(
+            Text("!", style="bold red"),
+            _one_line(
+                ("said: ", "bold red"), f'"{_quote(m.evidence)}" ', (f"−{m.penalty:g}", "red")
+            ),
+        )
+    parts.append(checklist)
     if s.follow_ups:
-        parts.extend(follow_up_lines(s))
+        parts.append(follow_up_lines(s))
     if s.delivery is not None and s.delivery.words:
-        parts.append(Text("Delivery", style="bold underline"))
-        parts.append(delivery_line(s.delivery))
-    if scored.previous is not None:
-        prev = scored.previous
-        line = Text.assemble(("Last time: ", "bold"))
-        line.append(f"{prev.score}/100", style=score_style(prev.score))
-        parts.append(line)
-        now_missed = {kp.text for kp in s.key_points if kp.status != "covered"}
-        for text in prev.missed:
-            fixed = text not in now_missed
-            mark = " ✔ now covered: " if fixed else " ✘ missed again: "
-            parts.append(Text(mark + text, style="green" if fixed else "yellow"))
-    for note in s.notes:
-        parts.append(Text(f"Note: {note}", style="dim italic"))
+        parts.append(_one_line(("Delivery ", "bold")) + delivery_line(s.delivery))
+    last = _last_time(scored, numbers)
+    if last is not None:
+        parts.append(last)
+
+    details = _details(s, number_reason)
+    if details is not None:
+        parts.append(Text(""))
+        parts.append(details)
     return Group(*parts)
 
 
-def follow_up_lines(s: AnswerScore) -> list[Text]:
+def _details(s: AnswerScore, number_reason: str | None) -> RenderableType | None:
+    """What you said for each point, the number's reason, corrections and notes."""
+    grid = _checklist()
+    for i, kp in enumerate(s.key_points, 1):
+        if kp.evidence and kp.status != "missed":
+            grid.add_row(
+                Text(f"{i}", style="dim"), Text(f'"{_quote(kp.evidence)}"', style="italic")
+            )
+    if number_reason:
+        grid.add_row(Text("#", style="dim"), Text(number_reason))
+    for m in s.misconceptions:
+        cell = Text(f'"{_quote(m.evidence)}"', style="italic")
+        if m.correction:
+            cell.append("\nIn fact: ", style="bold")
+            cell.append(m.correction)
+        grid.add_row(Text("!", style="red"), cell)
+    for note in s.notes:
+        grid.add_row(Text("·", style="dim"), Text(note, style="dim italic"))
+    if not grid.rows:
+        return None
+    return Group(Text("What you said", style="bold underline"), grid)
+
+
+def follow_up_lines(s: AnswerScore) -> Table:
     """The follow-up turns: what was asked, what the reply said, the prompted credit."""
-    out = [Text("Follow-up", style="bold underline")]
+    grid = _checklist()
     for f in s.follow_ups:
-        out.append(Text.assemble(("Q: ", "bold"), (f.question, "italic")))
-        mark, colour = _MARKS.get(f.status, (f.status, ""))
-        line = Text.assemble((mark, colour), " ")
-        line.append(f'"{_quote(f.answer)}"' if f.answer else "(passed)", style="dim")
+        mark, colour = MARKS.get(f.status, ("?", ""))
+        cell = Text.assemble(("follow-up: ", "bold magenta"), (f.question, "italic"))
+        cell.append("\n")
+        cell.append(f'"{_quote(f.answer)}"' if f.answer else "(passed)", style="dim")
         if f.credit:
-            line.append(f"  +{f.credit:g} prompted (60% of unprompted)", style="green")
-        out.append(line)
-    return out
+            cell.append(f"  +{f.credit:g} prompted (60% of unprompted)", style="green")
+        grid.add_row(Text(mark, style=colour), cell)
+    return grid
 
 
 class ScoreCard(Static):

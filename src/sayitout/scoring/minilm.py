@@ -1,0 +1,183 @@
+"""all-MiniLM-L6-v2 run with NumPy alone: the same weights, the same embeddings.
+
+Importing torch, transformers and sentence-transformers takes three to seven seconds
+on a small machine, longer than scoring an answer. For one command-line run on a
+CPU that start-up is the whole wait, so on the CPU the embedder runs the model here
+instead: a BERT encoder (6 layers, 384 wide, 12 heads) written out in NumPy, fed by
+the same ``tokenizers`` tokenizer and the same ``model.safetensors`` file (checked
+against its pinned digest first). ``tests/scoring/test_minilm_numpy.py`` holds it to
+the torch model: the same token ids and embeddings equal to float32 rounding.
+
+CUDA still goes through torch (``Embedder`` picks); ``SAYITOUT_EMBEDDER=torch``
+forces torch on the CPU too.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import numpy as np
+
+MAX_SEQ_LENGTH = 256
+"""sentence-transformers' limit for this model (``sentence_bert_config.json``)."""
+
+
+def _erf(x: np.ndarray) -> np.ndarray:
+    """erf to within 1.2e-7 (Numerical Recipes' erfc Chebyshev fit), elementwise, in the
+    input's precision (float32 adds about 3e-7: below what the embeddings resolve)."""
+    z = np.abs(x)
+    t = 1.0 / (1.0 + 0.5 * z)
+    poly = (
+        -z * z
+        - 1.26551223
+        + t
+        * (
+            1.00002368
+            + t
+            * (
+                0.37409196
+                + t
+                * (
+                    0.09678418
+                    + t
+                    * (
+                        -0.18628806
+                        + t
+                        * (
+                            0.27886807
+                            + t
+                            * (-1.13520398 + t * (1.48851587 + t * (-0.82215223 + t * 0.17087277)))
+                        )
+                    )
+                )
+            )
+        )
+    )
+    erfc = t * np.exp(poly)
+    return np.asarray(np.where(x >= 0, 1.0 - erfc, erfc - 1.0))
+
+
+def _gelu(x: np.ndarray) -> np.ndarray:
+    # BERT's exact GELU (erf, not the tanh shortcut), in float32 like torch's.
+    return np.asarray(0.5 * x * (1.0 + _erf(x * np.float32(1 / np.sqrt(2.0)))))
+
+
+def _layer_norm(x: np.ndarray, weight: np.ndarray, bias: np.ndarray, eps: float) -> np.ndarray:
+    mean = x.mean(axis=-1, keepdims=True)
+    var = ((x - mean) ** 2).mean(axis=-1, keepdims=True)
+    return np.asarray((x - mean) / np.sqrt(var + eps) * weight + bias)
+
+
+class NumpyMiniLM:
+    """Tokenizer plus BERT encoder; ``hidden`` gives the last hidden states."""
+
+    def __init__(self, model_dir: Path) -> None:
+        from safetensors.numpy import load_file
+        from tokenizers import Tokenizer
+
+        config = json.loads((model_dir / "config.json").read_text(encoding="utf-8"))
+        if config.get("model_type") != "bert" or config.get("hidden_act") != "gelu":
+            raise ValueError(f"{model_dir}: not a BERT model with GELU")
+        self.heads = int(config["num_attention_heads"])
+        self.layers = int(config["num_hidden_layers"])
+        self.eps = float(config.get("layer_norm_eps", 1e-12))
+        self.max_positions = int(config["max_position_embeddings"])
+        w = load_file(str(model_dir / "model.safetensors"))
+        self.w = {k.removeprefix("bert."): v for k, v in w.items()}
+        self.tokenizer = Tokenizer.from_file(str(model_dir / "tokenizer.json"))
+        self.tokenizer.no_padding()
+        self.tokenizer.no_truncation()
+        cls_id, sep_id = self.tokenizer.token_to_id("[CLS]"), self.tokenizer.token_to_id("[SEP]")
+        if cls_id is None or sep_id is None:
+            raise ValueError(f"{model_dir}: the tokenizer has no [CLS]/[SEP] tokens")
+        self.cls_id, self.sep_id = int(cls_id), int(sep_id)
+        self.pad_id = int(config.get("pad_token_id", 0) or 0)
+        # Pre-transposed projection matrices: x @ W.T without a copy per call.
+        self._t: dict[str, np.ndarray] = {
+            k: np.ascontiguousarray(v.T) for k, v in self.w.items() if k.endswith("dense.weight")
+        }
+        for i in range(self.layers):
+            p = f"encoder.layer.{i}.attention.self."
+            qkv = [self.w[p + n + ".weight"] for n in ("query", "key", "value")]
+            self._t[p + "qkv"] = np.ascontiguousarray(np.concatenate(qkv, axis=0).T)
+            self._t[p + "qkv.bias"] = np.concatenate(
+                [self.w[p + n + ".bias"] for n in ("query", "key", "value")]
+            )
+
+    # ----------------------------------------------------------------- tokens
+    def tokenize(self, texts: list[str]) -> tuple[list[list[int]], list[np.ndarray]]:
+        """Word-piece ids and character offsets, without special tokens or truncation."""
+        encs = self.tokenizer.encode_batch(texts, add_special_tokens=False)
+        ids = [list(e.ids) for e in encs]
+        offsets = [np.asarray(e.offsets, dtype=np.int64).reshape(-1, 2) for e in encs]
+        return ids, offsets
+
+    # ---------------------------------------------------------------- forward
+    def hidden(self, input_ids: np.ndarray, mask: np.ndarray) -> np.ndarray:
+        """Last hidden states, shape (batch, length, 384), for padded ``input_ids``."""
+        w, t = self.w, self._t
+        batch, length = input_ids.shape
+        x = (
+            w["embeddings.word_embeddings.weight"][input_ids]
+            + w["embeddings.position_embeddings.weight"][:length][None, :, :]
+            + w["embeddings.token_type_embeddings.weight"][0][None, None, :]
+        )
+        x = _layer_norm(
+            x, w["embeddings.LayerNorm.weight"], w["embeddings.LayerNorm.bias"], self.eps
+        )
+        width = x.shape[-1]
+        head = width // self.heads
+        scale = np.float32(1.0 / np.sqrt(head))
+        bias = np.where(mask[:, None, None, :] > 0, 0.0, np.finfo(np.float32).min)
+        bias = bias.astype(np.float32)
+        for i in range(self.layers):
+            p = f"encoder.layer.{i}."
+            qkv = x @ t[p + "attention.self.qkv"] + t[p + "attention.self.qkv.bias"]
+            qkv = qkv.reshape(batch, length, 3, self.heads, head).transpose(2, 0, 3, 1, 4)
+            q, k, v = qkv[0], qkv[1], qkv[2]
+            scores = (q @ k.transpose(0, 1, 3, 2)) * scale + bias
+            scores -= scores.max(axis=-1, keepdims=True)
+            np.exp(scores, out=scores)
+            scores /= scores.sum(axis=-1, keepdims=True)
+            ctx = (scores @ v).transpose(0, 2, 1, 3).reshape(batch, length, width)
+            attn = (
+                ctx @ t[p + "attention.output.dense.weight"] + w[p + "attention.output.dense.bias"]
+            )
+            x = _layer_norm(
+                attn + x,
+                w[p + "attention.output.LayerNorm.weight"],
+                w[p + "attention.output.LayerNorm.bias"],
+                self.eps,
+            )
+            mid = _gelu(x @ t[p + "intermediate.dense.weight"] + w[p + "intermediate.dense.bias"])
+            out = mid @ t[p + "output.dense.weight"] + w[p + "output.dense.bias"]
+            x = _layer_norm(
+                out + x, w[p + "output.LayerNorm.weight"], w[p + "output.LayerNorm.bias"], self.eps
+            )
+        return x.astype(np.float32, copy=False)
+
+    def encode(self, texts: list[str], batch_size: int = 64) -> np.ndarray:
+        """Mean-pooled, L2-normalised sentence embeddings, as sentence-transformers computes
+        them (texts cut at 256 tokens, special tokens included)."""
+        ids, _ = self.tokenize(texts)
+        rows: list[list[int]] = [
+            [self.cls_id, *seq[: MAX_SEQ_LENGTH - 2], self.sep_id] for seq in ids
+        ]
+        out = np.zeros((len(texts), self.w["embeddings.LayerNorm.weight"].shape[0]), np.float32)
+        order = sorted(range(len(rows)), key=lambda r: len(rows[r]))
+        for b in range(0, len(order), batch_size):
+            group = order[b : b + batch_size]
+            width = max(len(rows[r]) for r in group)
+            input_ids = np.full((len(group), width), self.pad_id, dtype=np.int64)
+            mask = np.zeros((len(group), width), dtype=np.float32)
+            for j, r in enumerate(group):
+                input_ids[j, : len(rows[r])] = rows[r]
+                mask[j, : len(rows[r])] = 1.0
+            h = self.hidden(input_ids, mask)
+            pooled = (h * mask[:, :, None]).sum(axis=1) / np.maximum(mask.sum(axis=1), 1e-9)[
+                :, None
+            ]
+            norms = np.maximum(np.linalg.norm(pooled, axis=1, keepdims=True), 1e-12)
+            out[group] = pooled / norms
+        return out
