@@ -26,6 +26,7 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[1]
 SHARED = REPO.parent / "shared" / "speech"
 sys.path.insert(0, str(REPO / "src"))
+sys.path.insert(0, str(REPO / "tests"))  # support.speech_synth: synthesised answers
 
 from sayitout.config import AsrSettings  # noqa: E402
 from sayitout.speech.asr import DecodeOptions, Transcriber  # noqa: E402
@@ -135,7 +136,7 @@ def main() -> int:
     if args.quick:
         args.models, args.beams, args.rubrics = "tiny.en", "1", 4
 
-    from sayitout.speech.asr.synth import speak_answer
+    from support.speech_synth import speak_answer
 
     rows = clips()
     audio = {r["file"]: load(r["path"]) for r in rows}

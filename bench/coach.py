@@ -15,6 +15,7 @@ import argparse
 import json
 import os
 import statistics
+import sys
 import tempfile
 import time
 from collections.abc import Callable
@@ -39,7 +40,9 @@ def main() -> None:
     from sayitout.bank.loader import load_bank
     from sayitout.coach import build_ledger, focus_for
     from sayitout.store import Store
-    from sayitout.store.synthetic import fill_history, sample_questions
+
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
+    from support.synthetic import fill_history, sample_questions
 
     bank = load_bank(user=False)
     figures: dict[str, Any] = {"load_average": os.getloadavg()[0]}

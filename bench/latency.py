@@ -7,6 +7,10 @@ each stretch of speech to the incremental transcriber while the "candidate" spea
 The clock starts when the file's last sample has been played (the key press, simulated
 as the file ending) and stops when the scorer has returned the answer's score.
 
+While the answer plays, the transcriber also decodes the stretch still being spoken
+every 1.2 s when it keeps up (words shown as they are said): ``previews`` counts those
+decodes, ``previews_skipped`` the ones dropped because the CPU was busy.
+
 Also measured: the peak resident memory of the whole run with both models loaded (the
 synthesis runs in a child process, so the voice model is not counted).
 
@@ -31,6 +35,7 @@ from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO / "src"))
+sys.path.insert(0, str(REPO / "tests"))  # support.speech_synth: synthesised answers
 
 SR = 16_000
 QUESTION = "dl-7b-adam-memory"
@@ -54,7 +59,7 @@ def build_answers(lengths: list[int], out_dir: Path) -> dict[int, tuple[Path, st
     import numpy as np
     import soundfile as sf
 
-    from sayitout.speech.asr.synth import speak_answer
+    from support.speech_synth import speak_answer
 
     sents = sentences_for(QUESTION)
     gap = np.zeros(round(PAUSE_S * SR), dtype=np.float32)
@@ -125,13 +130,14 @@ def run(args: argparse.Namespace) -> dict:
     results: dict[str, list[dict]] = {}
     for length, (path, script) in files.items():
         for rep in range(args.repeats):
-            partials: list[str] = []
+            partials: list[object] = []
             inc = transcriber.live(terms, partials.append)
             source = TimedFile(path, speed=args.speed)
             recorder = AnswerRecorder(
                 source,
                 AudioSettings(max_answer_s=900, silence_timeout_s=30),
                 on_segment=inc.add_segment,
+                on_open=inc.preview,  # words shown while they are said, as in the app
             )
             started = time.perf_counter()
             (work / "recordings").mkdir(exist_ok=True)
@@ -157,6 +163,8 @@ def run(args: argparse.Namespace) -> dict:
                 "decode_s": transcript.meta.get("decode_s"),
                 "ended_by": recording.ended_by.value,
                 "partials": len(partials),
+                "previews": transcript.meta.get("previews"),
+                "previews_skipped": transcript.meta.get("previews_skipped"),
                 "score": score.score,
                 "wer_vs_script": round(wer(script.lower(), transcript.text.lower() or "-"), 3),
             }

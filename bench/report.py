@@ -128,7 +128,9 @@ def main() -> int:
     from sayitout.report.rows import Filters
     from sayitout.schedule import schedule
     from sayitout.store import AttemptFilter, Store
-    from sayitout.store.synthetic import fill_history, sample_questions
+
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
+    from support.synthetic import fill_history, sample_questions
 
     try:
         from sayitout.bank.loader import load_bank

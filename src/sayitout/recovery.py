@@ -24,7 +24,7 @@ from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Literal
 
 from sayitout.errors import SayitoutError
 
@@ -266,7 +266,9 @@ def _recover_one(
     )
 
 
-def recovery_report(results: Sequence[Any]) -> tuple[str, str, str]:
+def recovery_report(
+    results: Sequence[Any],
+) -> tuple[str, str, Literal["information", "warning", "error"]]:
     """``(title, message, severity)`` for the notification after recovery."""
     total = len(results)
     ok = [r for r in results if r.outcome is Outcome.RECOVERED]
@@ -290,7 +292,9 @@ def recovery_report(results: Sequence[Any]) -> tuple[str, str, str]:
             f"{len(kept)} file{'s are' if len(kept) != 1 else ' is'} kept; "
             "`sayitout recover` retries or discards them."
         )
-    severity = "information" if not failed else ("warning" if ok else "error")
+    severity: Literal["information", "warning", "error"] = (
+        "information" if not failed else ("warning" if ok else "error")
+    )
     return (title, "\n".join(lines), severity)
 
 

@@ -16,7 +16,7 @@ from sayitout.coach.ledger import filler_clusters
 from sayitout.scoring.result import AnswerScore, MisconceptionResult, NumericResult
 from sayitout.speech.transcript import Transcript, Word
 from sayitout.store import Store
-from sayitout.store.synthetic import fill_history, make_score, make_transcript, sample_questions
+from support.synthetic import fill_history, make_score, make_transcript, sample_questions
 
 T0 = datetime(2026, 11, 1, 9, 0, tzinfo=UTC)
 KPS = [("kp-a", "Point A about gradients"), ("kp-b", "Point B about warmup")]

@@ -2,15 +2,9 @@
 
 from __future__ import annotations
 
-import sys
 from pathlib import Path
 
 import pytest
-
-sys.path.insert(0, str(Path(__file__).parents[1] / "session"))
-
-from fakes import FakeSpeaker, FakeTranscriber, KeywordScorer, ScriptedMicrophones, ScriptedSource
-from test_session_engine import Events
 
 from sayitout.bank.loader import load_bank
 from sayitout.config import Settings
@@ -21,6 +15,14 @@ from sayitout.session.followups import PROMPTED_WORTH, credit_for
 from sayitout.session.plan import SessionPlan
 from sayitout.session.services import SessionServices
 from sayitout.store import Store
+from support.fakes import (
+    Events,
+    FakeSpeaker,
+    FakeTranscriber,
+    KeywordScorer,
+    ScriptedMicrophones,
+    ScriptedSource,
+)
 
 Q1 = "dl-loss-stuck-at-chance"
 CHANCE_ONLY = "It's at chance level, the natural log of ten."

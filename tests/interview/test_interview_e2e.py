@@ -8,15 +8,10 @@ recogniser makes of the other answers.
 
 from __future__ import annotations
 
-import sys
 from pathlib import Path
 
 import pytest
 import yaml
-
-sys.path.insert(0, str(Path(__file__).parents[1] / "tui"))
-
-from helpers import text_of, wait_until
 
 from sayitout.config import Settings
 from sayitout.locations import builtin_bank_root
@@ -25,6 +20,7 @@ from sayitout.store import Store
 from sayitout.tui import make_app
 from sayitout.tui.messages import SessionEvent
 from sayitout.tui.screens.interview_report import InterviewReportScreen
+from support.tui import text_of, wait_until
 
 pytestmark = pytest.mark.e2e
 

@@ -3,16 +3,9 @@ report card, bad plans, and an interview cut short (fake models, a real Store)."
 
 from __future__ import annotations
 
-import sys
 import threading
-from pathlib import Path
 
 import pytest
-
-sys.path.insert(0, str(Path(__file__).parents[1] / "session"))
-
-from fakes import FakeSpeaker, FakeTranscriber, KeywordScorer, ScriptedMicrophones, ScriptedSource
-from test_session_engine import Events
 
 from sayitout.bank.loader import load_bank
 from sayitout.config import Settings
@@ -22,6 +15,14 @@ from sayitout.session.interview import InterviewEngine, InterviewPlan, check_dec
 from sayitout.session.interview_report import grade_for
 from sayitout.session.services import SessionServices
 from sayitout.store import Store
+from support.fakes import (
+    Events,
+    FakeSpeaker,
+    FakeTranscriber,
+    KeywordScorer,
+    ScriptedMicrophones,
+    ScriptedSource,
+)
 
 Q1, Q2, Q3 = "dl-loss-stuck-at-chance", "dl-val-loss-rises", "dl-noisy-loss"
 CHANCE_ONLY = "It's at chance level, the natural log of ten."

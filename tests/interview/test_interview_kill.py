@@ -12,13 +12,13 @@ from pathlib import Path
 
 from sayitout.store import Store
 
-SESSION_TESTS = Path(__file__).parents[1] / "session"
+TESTS = Path(__file__).parents[1]
 
 DRIVER = textwrap.dedent(
     """
     import queue, sys, time
-    sys.path.insert(0, {session_tests!r})
-    from fakes import FakeTranscriber, KeywordScorer, ScriptedMicrophones
+    sys.path.insert(0, {tests!r})
+    from support.fakes import FakeTranscriber, KeywordScorer, ScriptedMicrophones
     from sayitout.bank.loader import load_bank
     from sayitout.config import Settings
     from sayitout.session import events as ev
@@ -58,7 +58,7 @@ DRIVER = textwrap.dedent(
 def test_killed_interview_keeps_its_answer_and_shows_incomplete(tmp_path: Path) -> None:
     db = tmp_path / "db.sqlite"
     env = {**os.environ, "PYTHONPATH": str(Path(__file__).parents[2] / "src")}
-    script = DRIVER.format(session_tests=str(SESSION_TESTS), db=str(db))
+    script = DRIVER.format(tests=str(TESTS), db=str(db))
     proc = subprocess.Popen(
         [sys.executable, "-c", script], stdout=subprocess.PIPE, text=True, env=env
     )

@@ -13,7 +13,6 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).parents[1] / "tui"))
 
-from helpers import ScriptedSource, fake_services, text_of, wait_until
 from test_tui_snapshots import hold_still
 from textual.widgets import Static, TextArea
 
@@ -22,7 +21,6 @@ from sayitout.config import Settings
 from sayitout.session.events import Phase
 from sayitout.session.interview import InterviewPlan
 from sayitout.store import Store
-from sayitout.store.synthetic import make_score, make_transcript
 from sayitout.tui import make_app
 from sayitout.tui.screens.coach import CoachScreen
 from sayitout.tui.screens.home import HomeScreen
@@ -30,6 +28,8 @@ from sayitout.tui.screens.interview import InterviewScreen
 from sayitout.tui.screens.interview_report import InterviewReportScreen, render_report
 from sayitout.tui.screens.upgraded import UpgradedAnswerScreen
 from sayitout.tui.widgets.level_meter import LevelMeter
+from support.synthetic import make_score, make_transcript
+from support.tui import ScriptedSource, fake_services, text_of, wait_until
 
 SIZE = (80, 24)
 Q1, Q2 = "dl-loss-stuck-at-chance", "dl-noisy-loss"

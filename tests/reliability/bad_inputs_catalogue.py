@@ -137,8 +137,8 @@ def tone(seconds: float, rate: int, channels: int = 1) -> np.ndarray:
 
 def speech(rate: int, channels: int = 1) -> np.ndarray:
     """A short spoken sentence (the bundled piper voice) at ``rate``, ``channels``."""
-    from sayitout.speech.asr.synth import speak_answer
     from sayitout.speech.audio.resample import resample
+    from support.speech_synth import speak_answer
 
     audio = resample(speak_answer("The horizon seems extremely distant."), 16000, rate)
     return np.repeat(audio[:, None], channels, axis=1).reshape(-1) if channels > 1 else audio

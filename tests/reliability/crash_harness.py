@@ -65,7 +65,7 @@ def make_answers(directory: Path) -> dict[str, Path]:
     """The answers as 16 kHz WAVs (synthesised once by the piper voice, then cached)."""
     import soundfile as sf
 
-    from sayitout.speech.asr.synth import speak_answer
+    from support.speech_synth import speak_answer
 
     directory.mkdir(parents=True, exist_ok=True)
     out = {}

@@ -48,7 +48,7 @@ def _env(home: Path) -> dict[str, str]:
 @pytest.fixture(scope="module")
 def answer_wav(tmp_path_factory: pytest.TempPathFactory) -> Path:
     try:
-        from sayitout.speech.asr.synth import speak_answer
+        from support.speech_synth import speak_answer
 
         audio = speak_answer(ANSWER, pause_s=0.4)
     except Exception as exc:

@@ -24,7 +24,7 @@ ANSWER = (
 @pytest.fixture(scope="module")
 def spoken() -> np.ndarray:
     try:
-        from sayitout.speech.asr.synth import speak_answer
+        from support.speech_synth import speak_answer
 
         return speak_answer(ANSWER, pause_s=0.4)
     except Exception as exc:

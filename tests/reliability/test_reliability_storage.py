@@ -9,7 +9,6 @@ stands in (``database or disk is full``), through the same code paths.
 from __future__ import annotations
 
 import errno
-import importlib.util
 import json
 import sqlite3
 import subprocess
@@ -29,17 +28,9 @@ from sayitout.session.plan import SessionPlan
 from sayitout.session.services import SessionServices
 from sayitout.speech.transcript import Transcript
 from sayitout.store import Store
+from support import fakes
 
-_FAKES = Path(__file__).resolve().parents[1] / "session" / "fakes.py"
 QIDS = ("dl-initial-loss", "dl-fp16-nan", "dl-val-loss-rises")
-
-
-def _fakes():
-    spec = importlib.util.spec_from_file_location("reliability_session_fakes", _FAKES)
-    assert spec and spec.loader
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
 
 
 @pytest.fixture
@@ -104,7 +95,6 @@ class _Driver:
 
 
 def _run_session(db: Path, between) -> tuple[_Driver, SessionEngine]:
-    fakes = _fakes()
     from sayitout.bank.loader import load_bank
 
     bank = load_bank()

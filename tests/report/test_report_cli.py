@@ -8,7 +8,7 @@ import pytest
 
 from sayitout.cli import main
 from sayitout.store import Store
-from sayitout.store.synthetic import make_score, make_transcript
+from support.synthetic import make_score, make_transcript
 
 KPS = [("a", "Lower the learning rate", "covered"), ("b", "Clip the gradients", "missed")]
 

@@ -13,7 +13,7 @@ import pytest
 from sayitout.report.export import render, write_report
 from sayitout.report.rows import COLUMNS, Filters
 from sayitout.store import Store
-from sayitout.store.synthetic import (
+from support.synthetic import (
     SampleQuestion,
     fill_history,
     make_score,

@@ -16,7 +16,7 @@ FIXTURES = Path(__file__).parent / "fixtures"
 def test_spoken_answer_is_transcribed_and_scored(
     scorer, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    synth = pytest.importorskip("sayitout.speech.asr.synth")
+    synth = pytest.importorskip("support.speech_synth")
     sf = pytest.importorskip("soundfile")
     audio = synth.speak_answer(
         "The loss is jumping around because the learning rate is too high. "

@@ -2,21 +2,10 @@
 
 from __future__ import annotations
 
-import queue
-import sys
+import time
 from pathlib import Path
 
 import pytest
-
-sys.path.insert(0, str(Path(__file__).parent))
-
-from fakes import (
-    FakeSpeaker,
-    FakeTranscriber,
-    KeywordScorer,
-    ScriptedMicrophones,
-    ScriptedSource,
-)
 
 from sayitout.bank.loader import load_bank
 from sayitout.config import Settings
@@ -26,43 +15,17 @@ from sayitout.session.engine import SessionEngine
 from sayitout.session.plan import SessionPlan
 from sayitout.session.services import SessionServices
 from sayitout.store import Store
+from support.fakes import (
+    Events,
+    FakeSpeaker,
+    FakeTranscriber,
+    KeywordScorer,
+    ScriptedMicrophones,
+    ScriptedSource,
+)
 
 Q1, Q2, Q3 = "dl-loss-stuck-at-chance", "dl-val-loss-rises", "dl-noisy-loss"
 GOOD = "It's at chance level, the natural log of ten, so I'd overfit a single batch first"
-
-
-class Events:
-    """Collects events from the engine thread; ``wait`` replaces sleeps."""
-
-    def __init__(self) -> None:
-        self.q: queue.Queue[ev.Event] = queue.Queue()
-        self.seen: list[ev.Event] = []
-
-    def __call__(self, event: ev.Event) -> None:
-        self.q.put(event)
-
-    def wait(self, kind: type, timeout: float = 10.0, where=lambda e: True):
-        for e in self.seen:
-            if isinstance(e, kind) and where(e) and not getattr(e, "_used", False):
-                object.__setattr__(e, "_used", True)
-                return e
-        while True:
-            e = self.q.get(timeout=timeout)
-            self.seen.append(e)
-            if isinstance(e, kind) and where(e):
-                object.__setattr__(e, "_used", True)
-                return e
-
-    def phase(self, phase: ev.Phase, timeout: float = 10.0) -> None:
-        self.wait(ev.PhaseChanged, timeout, lambda e: e.phase is phase)
-
-    def of(self, kind: type) -> list:
-        while True:
-            try:
-                self.seen.append(self.q.get_nowait())
-            except queue.Empty:
-                break
-        return [e for e in self.seen if isinstance(e, kind)]
 
 
 @pytest.fixture(scope="module")
@@ -132,7 +95,7 @@ def test_typed_session_saves_each_attempt_and_summarises(bank, tmp_path):
 def test_spoken_answers_record_transcribe_score_and_retry(bank, tmp_path):
     sources = [
         ScriptedSource("a.wav", GOOD),
-        ScriptedSource("b.wav", "the natural log"),
+        ScriptedSource("b.wav", "I think it is the natural log"),
     ]
     transcriber = FakeTranscriber()
     voice = FakeSpeaker()
@@ -339,7 +302,8 @@ def test_an_answer_the_scorer_chokes_on_is_saved_unscored_and_the_session_goes_o
     bank, tmp_path, error
 ):
     error = error or ModelError("the rubric could not be embedded")
-    sources = [ScriptedSource("a.wav", "the loss is 1e999"), ScriptedSource("b.wav", GOOD)]
+    answer = "I would say the loss is 1e999"
+    sources = [ScriptedSource("a.wav", answer), ScriptedSource("b.wav", GOOD)]
     services = make_services(bank, sources=sources, tmp_path=tmp_path)
     real_score = services.scorer.score
     calls = []
@@ -354,14 +318,14 @@ def test_an_answer_the_scorer_chokes_on_is_saved_unscored_and_the_session_goes_o
     engine, events = run(services, SessionPlan(question_ids=(Q1, Q2), count=2))
     failed = events.wait(ev.AnswerNotScored)
     assert failed.question.id == Q1 and failed.attempt_id is not None
-    assert failed.transcript.text == "the loss is 1e999" and str(error) in failed.reason
+    assert failed.transcript.text == answer and str(error) in failed.reason
     told = events.wait(ev.SessionFailed)
     assert "could not be scored" in told.message and "saved" in told.message
     events.phase(ev.Phase.AWAITING_ANSWER)
     # The attempt is on disk with its transcript, recording and the reason.
     store = Store.open(tmp_path / "db.sqlite")
     record = store.attempt(failed.attempt_id)
-    assert record.text == "the loss is 1e999" and record.recording_exists
+    assert record.text == answer and record.recording_exists
     assert record.answer_score.failed and str(error) in record.answer_score.failed
     # ... and the session carries on: the next question is asked, answered and scored.
     engine.next_question()
@@ -369,4 +333,74 @@ def test_an_answer_the_scorer_chokes_on_is_saved_unscored_and_the_session_goes_o
     assert scored.question.id == Q2 and scored.score.failed is None
     engine.next_question()
     events.wait(ev.SessionFinished)
+    assert engine.join(5)
+
+
+def test_a_short_answer_is_shown_not_scored_then_retried_or_kept(bank, tmp_path):
+    sources = [
+        ScriptedSource("a.wav", "natural log"),
+        ScriptedSource("b.wav", "the log"),
+        ScriptedSource("c.wav", GOOD),
+    ]
+    services = make_services(bank, sources=sources, tmp_path=tmp_path)
+    engine, events = run(services, SessionPlan(question_ids=(Q1,)))
+    short = events.wait(ev.AnswerTooShort)
+    assert short.heard == "natural log" and short.words == 2 and not short.echo
+    events.phase(ev.Phase.NO_SPEECH)
+    store = Store.open(tmp_path / "db.sqlite")
+    assert store.attempts() == [], "nothing is saved silently"
+    first = store.new_recording_path(Q1).parent
+    [dropped] = list(first.glob("*.flac"))
+    engine.try_again()  # the short answer is not kept: its recording goes too
+    second = events.wait(ev.AnswerTooShort)
+    assert second.heard == "the log"
+    assert not dropped.exists()
+    engine.keep_answer()  # ... or the candidate keeps it: scored and saved
+    kept = events.wait(ev.AnswerScored)
+    assert kept.transcript.text == "the log" and kept.attempt_id is not None
+    assert [a.id for a in store.attempts()] == [kept.attempt_id]
+    engine.try_again()
+    scored = events.wait(ev.AnswerScored)
+    assert scored.transcript.text == GOOD and scored.attempt_number == 2
+    engine.quit()
+    assert engine.join(5)
+
+
+def test_only_the_end_of_the_question_heard_is_the_apps_own_voice(bank):
+    from sayitout.session.engine import heard_only_the_question
+
+    question = bank.question(Q1).text
+    tail = " ".join(question.split()[-6:])
+    assert heard_only_the_question(tail, question)
+    assert heard_only_the_question(tail.upper() + ".", question)
+    assert not heard_only_the_question(GOOD, question)
+    assert not heard_only_the_question("", question)
+
+
+def test_recording_starts_once_the_question_can_no_longer_be_heard(bank, tmp_path):
+    from sayitout.session.engine import ECHO_GUARD_S
+
+    spoken_at: list[float] = []
+
+    class Timed(FakeSpeaker):
+        def speak(self, text, cancel=None):
+            done = super().speak(text, cancel)
+            spoken_at.append(time.monotonic())
+            return done
+
+    recorded_at: list[float] = []
+
+    class Source(ScriptedSource):
+        def record(self, path, **kw):
+            recorded_at.append(time.monotonic())
+            return super().record(path, **kw)
+
+    services = make_services(
+        bank, sources=[Source("a.wav", GOOD)], speaker=Timed(), tmp_path=tmp_path
+    )
+    engine, events = run(services, SessionPlan(question_ids=(Q1,)))
+    events.wait(ev.AnswerScored)
+    guard = ECHO_GUARD_S + services.settings.audio.pre_roll_s
+    assert recorded_at[0] - spoken_at[0] >= guard - 0.01
+    engine.quit()
     assert engine.join(5)

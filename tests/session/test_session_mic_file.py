@@ -9,12 +9,7 @@ attempt saved with its recording.
 from __future__ import annotations
 
 import queue
-import sys
 from pathlib import Path
-
-sys.path.insert(0, str(Path(__file__).parent))
-
-from fakes import KeywordScorer
 
 from sayitout.app_factory import build_services
 from sayitout.bank.loader import load_bank
@@ -25,6 +20,7 @@ from sayitout.session.plan import SessionPlan
 from sayitout.session.ports import IncrementalTranscriber, Transcriber
 from sayitout.speech.transcript import Transcript
 from sayitout.store import Store
+from support.fakes import KeywordScorer
 
 
 class _Live(IncrementalTranscriber):

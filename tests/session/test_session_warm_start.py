@@ -3,24 +3,10 @@
 
 from __future__ import annotations
 
-import sys
 import threading
 import time
-from pathlib import Path
 
 import pytest
-
-sys.path.insert(0, str(Path(__file__).parent))
-
-from fakes import (
-    EarlyMicrophones,
-    FakeSpeaker,
-    FakeTranscriber,
-    KeywordScorer,
-    ScriptedMicrophones,
-    ScriptedSource,
-)
-from test_session_engine import Events
 
 from sayitout.app_factory import build_services
 from sayitout.bank.loader import load_bank
@@ -30,6 +16,15 @@ from sayitout.session.engine import SessionEngine
 from sayitout.session.plan import SessionPlan
 from sayitout.session.services import SessionServices
 from sayitout.speech.microphones import LiveMicrophones
+from support.fakes import (
+    EarlyMicrophones,
+    Events,
+    FakeSpeaker,
+    FakeTranscriber,
+    KeywordScorer,
+    ScriptedMicrophones,
+    ScriptedSource,
+)
 
 Q1, Q2 = "dl-loss-stuck-at-chance", "dl-val-loss-rises"
 
@@ -59,7 +54,7 @@ def run(services, plan) -> tuple[SessionEngine, Events]:
 
 def test_microphone_opens_before_the_question_is_read_and_closes_after_the_turn(bank):
     log: list[str] = []
-    mics = EarlyMicrophones([ScriptedSource("mic", "the natural log")], log)
+    mics = EarlyMicrophones([ScriptedSource("mic", "I think it is the natural log")], log)
     voice = FakeSpeaker(log=log)
     engine, events = run(services_with(bank, mics, voice), SessionPlan(question_ids=(Q1,)))
     events.wait(ev.AnswerScored)
@@ -74,7 +69,7 @@ def test_microphone_opens_before_the_question_is_read_and_closes_after_the_turn(
 
 
 def test_listening_is_reported_when_the_first_audio_arrives(bank):
-    source = ScriptedSource("slow mic", "the natural log", open_s=0.4)
+    source = ScriptedSource("slow mic", "I think it is the natural log", open_s=0.4)
     engine, events = run(
         services_with(bank, ScriptedMicrophones([source])), SessionPlan(question_ids=(Q1,))
     )
@@ -202,3 +197,25 @@ def test_a_voice_that_fails_to_load_is_reported_at_warm_up(monkeypatch):
     [failed] = [e for e in seen if isinstance(e, ev.ModelFailed) and e.name == "voice"]
     assert "could not be loaded" in failed.message
     assert "voice" in services.failed
+
+
+def test_new_settings_stop_the_old_services_loading(bank):
+    loaded: list[str] = []
+
+    class Slow(FakeTranscriber):
+        def warm_up(self) -> None:
+            loaded.append("speech")
+            services.close()  # new settings arrive while the speech model loads
+
+    services = services_with(bank, ScriptedMicrophones([]))
+    services.transcriber = Slow()
+    services.scorer.warm_up = lambda: loaded.append("scoring")
+    seen: list[ev.Event] = []
+    services.warm_up(seen.append)
+    assert loaded == ["speech"], "the scoring model of replaced settings is not loaded"
+    cancel = threading.Event()
+    cancel.set()
+    fresh = services_with(bank, ScriptedMicrophones([]))
+    fresh.scorer.warm_up = lambda: loaded.append("fresh scoring")
+    fresh.warm_up(seen.append, cancel)
+    assert "fresh scoring" not in loaded

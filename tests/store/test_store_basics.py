@@ -11,7 +11,7 @@ import pytest
 from sayitout.errors import StorageError, UsageError
 from sayitout.store import AttemptFilter, Store, coverage_of
 from sayitout.store.schema import schema_version
-from sayitout.store.synthetic import make_score, make_transcript
+from support.synthetic import make_score, make_transcript
 
 KPS = [("lower-lr", "Lower the learning rate", "covered"), ("clip", "Clip gradients", "missed")]
 

@@ -27,7 +27,7 @@ CHILD = textwrap.dedent(
     """
     import sys
     from sayitout.store import Store
-    from sayitout.store.synthetic import make_score, make_transcript
+    from support.synthetic import make_score, make_transcript
 
     store = Store.open(sys.argv[1])
     text = "we lower the learning rate and clip the gradients " * 40
@@ -50,7 +50,9 @@ def test_sigkill_while_saving_loses_nothing(tmp_path: Path) -> None:
     db = tmp_path / "sayitout.db"
     rng = random.Random(5)
     confirmed: set[int] = set()
-    env = {**os.environ, "PYTHONUNBUFFERED": "1"}
+    tests = str(Path(__file__).resolve().parents[1])  # the child imports support.synthetic
+    path = os.pathsep.join(p for p in (tests, os.environ.get("PYTHONPATH")) if p)
+    env = {**os.environ, "PYTHONUNBUFFERED": "1", "PYTHONPATH": path}
     for _ in range(KILLS):
         child = subprocess.Popen(
             [sys.executable, "-c", CHILD, str(db)],

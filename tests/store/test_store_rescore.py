@@ -15,7 +15,7 @@ from sayitout.scoring.result import AnswerScore
 from sayitout.speech.transcript import Transcript
 from sayitout.store import AttemptFilter, Store
 from sayitout.store.rescoring import rescore_attempts
-from sayitout.store.synthetic import make_score, make_transcript
+from support.synthetic import make_score, make_transcript
 
 T0 = datetime(2026, 11, 1, 9, tzinfo=UTC)
 

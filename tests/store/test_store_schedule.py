@@ -8,7 +8,7 @@ from fsrs import Rating
 from sayitout.schedule import counts, due_questions, missed_last_time, rating_for, schedule
 from sayitout.schedule.fsrs_schedule import all_cards
 from sayitout.store import Store
-from sayitout.store.synthetic import make_score, make_transcript
+from support.synthetic import make_score, make_transcript
 
 NOW = datetime(2026, 6, 1, 12, tzinfo=UTC)
 

@@ -13,15 +13,15 @@ from textual.app import App
 from textual.widgets import DataTable, Select, Static
 
 from sayitout.store import AttemptFilter, Store
-from sayitout.store.synthetic import (
+from sayitout.tui.screens.attempt import AttemptScreen, time_at
+from sayitout.tui.screens.history import PAGE, HistoryScreen
+from support.synthetic import (
     SampleQuestion,
     fill_history,
     make_score,
     make_transcript,
     sample_questions,
 )
-from sayitout.tui.screens.attempt import AttemptScreen, time_at
-from sayitout.tui.screens.history import PAGE, HistoryScreen
 
 T0 = datetime(2026, 5, 1, 9, tzinfo=UTC)
 

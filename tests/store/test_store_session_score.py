@@ -7,7 +7,7 @@ from datetime import UTC, datetime, timedelta
 from sayitout.report.data import collect
 from sayitout.report.markdown import render_markdown
 from sayitout.store import AttemptFilter, Store, session_score
-from sayitout.store.synthetic import make_score, make_transcript
+from support.synthetic import make_score, make_transcript
 
 T0 = datetime(2026, 11, 1, 9, tzinfo=UTC)
 

@@ -2,14 +2,9 @@
 
 from __future__ import annotations
 
-import sys
 from pathlib import Path
 
 import pytest
-
-sys.path.insert(0, str(Path(__file__).parent))
-
-from helpers import text_of, wait_until
 
 from sayitout.config import Settings
 from sayitout.session.events import Phase
@@ -19,6 +14,7 @@ from sayitout.tui import make_app
 from sayitout.tui.messages import ModelEvent, SessionEvent
 from sayitout.tui.screens.session import SessionScreen
 from sayitout.tui.screens.summary import SummaryScreen
+from support.tui import text_of, wait_until
 
 pytestmark = pytest.mark.e2e
 
@@ -39,7 +35,7 @@ def answer_wavs(tmp_path_factory) -> list[Path]:
     """The answers spoken by the bundled piper voice (cached across runs by the synth)."""
     sf = pytest.importorskip("soundfile")
     try:
-        from sayitout.speech.asr.synth import speak_answer
+        from support.speech_synth import speak_answer
     except ImportError as exc:  # pragma: no cover
         pytest.skip(f"piper synthesis unavailable: {exc}")
     out = tmp_path_factory.mktemp("answers")

@@ -11,7 +11,6 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).parent))
 
-from helpers import fake_services, text_of, wait_until
 from test_tui_snapshots import Q1, answer_for, in_phase, session_app, type_answer
 
 from sayitout.bank.loader import load_bank
@@ -20,6 +19,7 @@ from sayitout.session.events import Phase
 from sayitout.tui import make_app
 from sayitout.tui.screens.home import HomeScreen
 from sayitout.tui.screens.settings import SettingsScreen
+from support.tui import fake_services, text_of, wait_until
 
 
 @pytest.fixture(scope="module")
@@ -79,8 +79,8 @@ async def test_typed_attempt_offers_no_playback_keys(tmp_path):
     from textual.app import App
 
     from sayitout.store import Store
-    from sayitout.store.synthetic import make_score, make_transcript
     from sayitout.tui.screens.attempt import AttemptScreen
+    from support.synthetic import make_score, make_transcript
 
     store = Store.open(tmp_path / "db.sqlite")
     text = "lower the learning rate"

@@ -2,21 +2,17 @@
 
 from __future__ import annotations
 
-import sys
-from pathlib import Path
-
-sys.path.insert(0, str(Path(__file__).parent))
-
-from helpers import ScriptedSource, fake_services, text_of, wait_until
-
 from sayitout.bank.loader import load_bank
 from sayitout.config import Settings
 from sayitout.session.plan import SessionPlan
 from sayitout.tui import make_app
+from support.tui import ScriptedSource, fake_services, text_of, wait_until
 
 
 async def test_status_waits_for_the_microphone_before_saying_listening(tmp_path):
-    source = ScriptedSource("slow mic", "the natural log", wait_for_stop=True, open_s=1.0)
+    source = ScriptedSource(
+        "slow mic", "I think it is the natural log", wait_for_stop=True, open_s=1.0
+    )
     services = fake_services(load_bank(), tmp_path, sources=[source])
     plan = SessionPlan(question_ids=("dl-loss-stuck-at-chance",), count=1, thinking_s=0)
     app = make_app(Settings(), plan=plan, services=services, load_models=False)

@@ -3,16 +3,11 @@
 from __future__ import annotations
 
 import os
-import sys
 import time
 from pathlib import Path
 from types import SimpleNamespace
 
 import pytest
-
-sys.path.insert(0, str(Path(__file__).parent))
-
-from helpers import fake_services, text_of, wait_until
 
 from sayitout.bank.loader import load_bank
 from sayitout.config import Settings
@@ -22,6 +17,7 @@ from sayitout.store import AttemptFilter, Store
 from sayitout.tui import make_app
 from sayitout.tui.screens.confirm import ConfirmDialog
 from sayitout.tui.screens.home import HomeScreen
+from support.tui import fake_services, text_of, wait_until
 
 QID = "dl-loss-stuck-at-chance"
 SPEECH = Path(__file__).resolve().parents[2] / "../shared/speech"

@@ -2,14 +2,7 @@
 
 from __future__ import annotations
 
-import sys
-from pathlib import Path
-
 import pytest
-
-sys.path.insert(0, str(Path(__file__).parent))
-
-from helpers import ScriptedSource, fake_services, text_of, wait_until
 from textual.widgets import DataTable, Input, TextArea
 
 from sayitout.bank.loader import load_bank
@@ -24,6 +17,7 @@ from sayitout.tui.screens.home import HomeScreen
 from sayitout.tui.screens.session import SessionScreen
 from sayitout.tui.screens.settings import SettingsScreen
 from sayitout.tui.screens.summary import SummaryScreen
+from support.tui import ScriptedSource, fake_services, text_of, wait_until
 
 Q1, Q2 = "dl-loss-stuck-at-chance", "dl-val-loss-rises"
 GOOD = "It is at chance level, the natural log of ten, so overfit a single batch"
@@ -96,7 +90,7 @@ async def test_typed_session_from_home_to_summary(bank, tmp_path):
 
 
 async def test_spoken_answer_edit_and_rescore(bank, tmp_path):
-    sources = [ScriptedSource("a.wav", "the natural log", wait_for_stop=True)]
+    sources = [ScriptedSource("a.wav", "I think it is the natural log", wait_for_stop=True)]
     services = fake_services(bank, tmp_path, sources=sources)
     plan = SessionPlan(question_ids=(Q1,), count=1)
     app = make_app(Settings(), plan=plan, services=services, load_models=False)
@@ -111,7 +105,7 @@ async def test_spoken_answer_edit_and_rescore(bank, tmp_path):
         await pilot.press("e")
         await wait_until(pilot, lambda: app.screen.query(TextArea), what="edit box")
         area = app.screen.query_one(TextArea)
-        assert area.text == "the natural log"
+        assert area.text == "I think it is the natural log"
         area.insert(", overfit a single batch")
         await pilot.press("ctrl+s")
         await wait_until(pilot, lambda: screen.last_scored.rescored, what="rescore")

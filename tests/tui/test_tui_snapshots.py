@@ -6,14 +6,7 @@ at the report before committing.
 
 from __future__ import annotations
 
-import sys
-from pathlib import Path
-
 import pytest
-
-sys.path.insert(0, str(Path(__file__).parent))
-
-from helpers import ScriptedSource, fake_services, wait_until
 from textual.widgets import Input, Static, TextArea
 
 from sayitout.bank.loader import load_bank
@@ -26,6 +19,7 @@ from sayitout.tui.screens.session import SessionScreen
 from sayitout.tui.screens.settings import SettingsScreen
 from sayitout.tui.screens.summary import SummaryScreen
 from sayitout.tui.widgets.level_meter import LevelMeter
+from support.tui import ScriptedSource, fake_services, wait_until
 
 SIZE = (80, 24)
 Q1, Q2 = "dl-loss-stuck-at-chance", "dl-initial-loss"
@@ -247,7 +241,7 @@ def test_snapshot_home_wide_with_history(snap_compare, bank, tmp_path):
     from datetime import UTC, datetime
 
     from sayitout.store import Store
-    from sayitout.store.synthetic import fill_history, sample_questions
+    from support.synthetic import fill_history, sample_questions
 
     store = Store.open(tmp_path / "db.sqlite")
     fill_history(

@@ -3,18 +3,13 @@ models on the UI thread; the models start loading once Home has filled in."""
 
 from __future__ import annotations
 
-import sys
 import threading
-from pathlib import Path
-
-sys.path.insert(0, str(Path(__file__).parent))
-
-from helpers import fake_services, wait_until
 
 from sayitout.bank.loader import load_bank
 from sayitout.config import Settings
 from sayitout.tui import make_app
 from sayitout.tui.screens.home import HomeScreen
+from support.tui import fake_services, wait_until
 
 
 class _UncheckedMicrophones:

@@ -45,13 +45,19 @@ if TYPE_CHECKING:
     from sayitout.scoring.result import AnswerScore
     from sayitout.session.ports import Speaker
     from sayitout.speech.recording import Recording
-    from sayitout.speech.transcript import Transcript
+    from sayitout.speech.transcript import LiveWords, Transcript
     from sayitout.store import Store
 
 log = logging.getLogger(__name__)
 
 Listener = Callable[[ev.Event], None]
 _PROGRESS_EVERY_S = 0.1
+ECHO_GUARD_S = 0.45
+"""After the app stops speaking, how long its voice may still reach the microphone
+(output and input latency, the room). Recording starts this long plus the pre-roll
+after playback ended, so the pre-roll the microphone keeps never holds the question."""
+MIN_ANSWER_WORDS = 5
+"""A spoken answer with fewer words is shown, not scored (retry, type, or keep it)."""
 
 
 # --- commands: what front ends ask for, queued for the engine thread ------------------------
@@ -85,6 +91,11 @@ class _ModelAnswer:
 
 
 @dataclass(frozen=True)
+class _Keep:
+    """Score a short answer anyway."""
+
+
+@dataclass(frozen=True)
 class _Next:
     """On to the next question."""
 
@@ -99,7 +110,7 @@ class _QuitCommand:
     """End the session."""
 
 
-_Command = _Replay | _Record | _Typed | _Edit | _ModelAnswer | _Next | _Pass | _QuitCommand
+_Command = _Replay | _Record | _Typed | _Edit | _ModelAnswer | _Keep | _Next | _Pass | _QuitCommand
 
 
 class _Quit(Exception):
@@ -143,6 +154,10 @@ class SessionEngine:
         self._previous: dict[str, ev.PreviousAttempt | None] = {}
         self._typed_only: tuple[str, str | None] | None = None
         self._sources_left = True
+        self._quiet_at = 0.0
+        """``time.monotonic()`` from which the app's own voice can no longer be heard."""
+        self._short: tuple[Transcript, Recording] | None = None
+        """A spoken answer too short to score, until the candidate decides."""
 
     # --- lifecycle ----------------------------------------------------------------
 
@@ -227,6 +242,10 @@ class SessionEngine:
         if self.phase in (Phase.RECORDING, Phase.THINKING, Phase.ASKING):
             self.cancel_recording()
         self._commands.put(_Pass())
+
+    def keep_answer(self) -> None:
+        """Score and save the short answer just heard (after :class:`ev.AnswerTooShort`)."""
+        self._commands.put(_Keep())
 
     def next_question(self) -> None:
         if self.phase in (Phase.RECORDING, Phase.THINKING, Phase.ASKING):
@@ -395,6 +414,7 @@ class SessionEngine:
                     return
                 self._handle(command, question, limit)
         finally:
+            self._drop_short()
             self.services.microphones.release()  # opened early and not used: closed again
 
     def _prepare_turn(self, question: Question) -> None:
@@ -412,6 +432,8 @@ class SessionEngine:
         self._warm_speech([model_answer])
 
     def _handle(self, command: _Command, question: Question, limit: float) -> None:
+        if not isinstance(command, _Keep | _Replay | _ModelAnswer):
+            self._drop_short()
         match command:
             case _Replay():
                 before = self.phase
@@ -431,6 +453,10 @@ class SessionEngine:
                 self._model_answer(question, speak=speak)
             case _Pass():
                 self._pass(question)
+            case _Keep():
+                if self._short is not None:
+                    (transcript, recording), self._short = self._short, None
+                    self._score_and_save(question, transcript, recording)
 
     def _out_of_sources(self) -> None:
         self._sources_left = False
@@ -483,6 +509,8 @@ class SessionEngine:
             self._emit(ev.Notice(f"Speech output stopped: {exc.message}", exc.hint))
         except Exception as exc:
             self._emit(ev.Notice(f"Speech output stopped: {exc}", "run `sayitout doctor`"))
+        finally:
+            self._quiet_at = time.monotonic() + ECHO_GUARD_S
         self._emit(ev.SpeakingFinished(what, skipped=self._speech_cancel.is_set()))
         self._check_quit()
 
@@ -501,8 +529,22 @@ class SessionEngine:
 
     def _record_and_score(self, question: Question, limit: float) -> None:
         heard = self._record_answer(question, limit)
-        if heard is not None:
+        if heard is not None and self._worth_scoring(question, *heard):
             self._score_and_save(question, *heard)
+
+    def _worth_scoring(
+        self, question: Question, transcript: Transcript, recording: Recording
+    ) -> bool:
+        """An answer of almost nothing (or the app's own voice heard back) is shown, not
+        scored: it is held until the candidate keeps it or answers again."""
+        echo = heard_only_the_question(transcript.text, question.text)
+        words = len(transcript.text.split())
+        if echo or words < MIN_ANSWER_WORDS:
+            self._short = (transcript, recording)
+            self._emit(ev.AnswerTooShort(self._index, transcript.text, words, echo))
+            self._set_phase(Phase.NO_SPEECH)
+            return False
+        return True
 
     def _on_progress(self, elapsed: float, limit: float) -> None:
         """Called with each recording progress update (the interview warns near the end)."""
@@ -523,9 +565,7 @@ class SessionEngine:
         try:
             transcriber = self.services.transcriber
             assert transcriber is not None  # else answers would be typed only
-            live = transcriber.live(
-                rubric.all_terms(), lambda text: self._emit(ev.PartialTranscript(text))
-            )
+            live = transcriber.live(rubric.all_terms(), self._live_words)
         except SayitoutError as exc:
             self.services.failed["speech"] = exc
             self._typed_only = (f"the speech model failed to load: {exc.message}", exc.hint)
@@ -547,6 +587,7 @@ class SessionEngine:
 
         self._set_phase(Phase.RECORDING)
         self._emit(ev.RecordingStarted(limit, source.name))
+        self._wait_for_quiet()
         try:
             recording = source.record(
                 path,
@@ -556,6 +597,7 @@ class SessionEngine:
                 on_level=on_level,
                 on_segment=live.add_segment,
                 on_start=lambda: self._emit(ev.Listening(source.name)),
+                on_open=live.preview,
             )
         except SayitoutError as exc:
             live.cancel()
@@ -585,6 +627,27 @@ class SessionEngine:
             self._set_phase(Phase.NO_SPEECH)
             return None
         return transcript, recording
+
+    def _live_words(self, words: LiveWords) -> None:
+        self._emit(ev.PartialTranscript(words.text, words.tentative, words.behind))
+
+    def _wait_for_quiet(self) -> None:
+        """Until the question read aloud can no longer reach the microphone (plus the
+        pre-roll it keeps): the app must never hear itself. The microphone, opened while
+        the question was read, stays open, so the answer's first word is not cut."""
+        if self._quiet_at <= 0.0:
+            return
+        pre_roll = self.services.settings.audio.pre_roll_s
+        wait = self._quiet_at + pre_roll - time.monotonic()
+        if wait > 0:
+            self._rec_cancel.wait(wait)
+
+    def _drop_short(self) -> None:
+        """Forget a short answer the candidate did not keep: it is not an attempt, so its
+        recording goes too (else it would come back as an unsaved answer)."""
+        short, self._short = self._short, None
+        if short is not None and short[1].path is not None:
+            short[1].path.unlink(missing_ok=True)
 
     # --- scoring and saving ------------------------------------------------------------------
 
@@ -722,6 +785,9 @@ class SessionEngine:
         heard = None
         if self._typed_only is None:
             heard = self._record_answer(question, FOLLOW_UP_ANSWER_S)
+        if heard is not None and heard_only_the_question(heard[0].text, text):
+            self._emit(ev.Notice("Only the follow-up question itself was heard: answer again."))
+            heard = None  # the app's own voice, not a reply (a short reply is fine)
         if heard is not None:
             return heard
         if self.phase not in (Phase.NO_SPEECH, Phase.AWAITING_ANSWER):
@@ -935,6 +1001,18 @@ def passed_score(rubric: Rubric, embedding_model: str = "") -> AnswerScore:
         rubric_version=rubric.version,
         embedding_model=embedding_model,
     )
+
+
+def _words(text: str) -> list[str]:
+    return ["".join(c for c in w.lower() if c.isalnum()) for w in text.split()]
+
+
+def heard_only_the_question(heard: str, question: str, tail_words: int = 12) -> bool:
+    """Whether every word heard is one of the last words of the question: the app's own
+    voice reaching the microphone, not an answer."""
+    said = [w for w in _words(heard) if w]
+    tail = {w for w in _words(question)[-tail_words:] if w}
+    return bool(said) and all(w in tail for w in said)
 
 
 def _typed_transcript(text: str) -> Transcript:

@@ -160,9 +160,16 @@ class RecordingProgress(Event):
 
 @dataclass(frozen=True)
 class PartialTranscript(Event):
-    """The words heard so far, updated as each stretch of speech is decoded."""
+    """The words heard so far, updated as they are said: each closed stretch of speech
+    when it is decoded, and the stretch still being spoken every second or two when the
+    computer keeps up."""
 
     text: str
+    """Everything heard so far (ending with ``tentative``)."""
+    tentative: str = ""
+    """The end of ``text`` that may still change (the stretch still being spoken)."""
+    behind: bool = False
+    """The computer is too busy to show words before a pause: they come at each pause."""
 
 
 @dataclass(frozen=True)
@@ -262,6 +269,19 @@ class AnswerNotScored(Event):
     transcript: Transcript
     reason: str
     attempt_id: int | None
+
+
+@dataclass(frozen=True)
+class AnswerTooShort(Event):
+    """A spoken answer with almost nothing in it: shown, not scored or saved. The
+    candidate tries again, types it, or keeps it (``SessionEngine.keep_answer``)."""
+
+    index: int
+    heard: str
+    """What was heard."""
+    words: int
+    echo: bool
+    """True when every word heard is from the end of the question (the app's own voice)."""
 
 
 @dataclass(frozen=True)

@@ -31,6 +31,7 @@ from sayitout.session import events as ev
 from sayitout.session.engine import (
     Listener,
     SessionEngine,
+    _Keep,
     _Next,
     _Pass,
     _Record,
@@ -230,11 +231,9 @@ class InterviewEngine(SessionEngine):
         try:
             self._speak("question", question.text)
             if self._think() and self._can_record():
-                heard = self._record_answer(question, limit)
-                if heard is not None:
-                    self._score_and_save(question, *heard)
-                    if self._last is not None:
-                        return
+                self._record_and_score(question, limit)
+                if self._last is not None:
+                    return
             self._await_answer(question, limit)
         finally:
             self.services.microphones.release()  # opened early and not used: closed again
@@ -282,10 +281,11 @@ class InterviewEngine(SessionEngine):
                     self._rec_cancel.clear()
                     if not self._can_record():
                         continue
-                    heard = self._record_answer(question, limit)
-                    if heard is None:
-                        continue
-                    self._score_and_save(question, *heard)
+                    self._record_and_score(question, limit)
+                case _Keep():
+                    if self._short is not None:
+                        (transcript, recording), self._short = self._short, None
+                        self._score_and_save(question, transcript, recording)
                 case _Pass():
                     self._pass(question)
                 case _Next():

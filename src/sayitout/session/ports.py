@@ -28,13 +28,13 @@ if TYPE_CHECKING:
     from sayitout.bank.models import Rubric
     from sayitout.scoring.result import AnswerScore
     from sayitout.speech.recording import Recording
-    from sayitout.speech.transcript import Transcript
+    from sayitout.speech.transcript import LiveWords, Transcript
 
 LevelCallback = Callable[[float, float], None]
 """``(level 0..1, elapsed seconds)``, several times a second while recording."""
 SegmentCallback = Callable[[float, "np.ndarray"], None]
 """``(start offset in seconds, 16 kHz mono float32 speech)``: a stretch of speech closed."""
-PartialCallback = Callable[[str], None]
+PartialCallback = Callable[["LiveWords"], None]
 """The words heard so far in the answer being recorded."""
 
 
@@ -87,11 +87,13 @@ class AnswerSource(Protocol):
         on_level: LevelCallback,
         on_segment: SegmentCallback,
         on_start: Callable[[], None],
+        on_open: SegmentCallback,
     ) -> Recording:
         """Record one answer into ``path`` (on disk before this returns).
 
-        ``on_start()`` when the answer's first audio is kept: the moment to say
-        "listening"."""
+        ``on_segment`` gets each stretch of speech closed by a pause; ``on_open`` the
+        stretch still being spoken, every second or so; ``on_start()`` comes when the
+        answer's first audio is kept: the moment to say "listening"."""
         ...
 
 
@@ -131,6 +133,10 @@ class IncrementalTranscriber(Protocol):
     def add_segment(self, start_s: float, audio: np.ndarray) -> None:
         """A closed stretch of speech (a :data:`SegmentCallback`)."""
         ...
+
+    def preview(self, start_s: float, audio: np.ndarray) -> None:
+        """The stretch still being spoken, for words shown as they are said."""
+        return None
 
     def finish(self, *, duration: float | None = None) -> Transcript:
         """Wait for the last stretch and return the whole answer's transcript."""

@@ -178,7 +178,7 @@ class SessionServices:
 
     def warm_up(
         self,
-        emit: Callable[[Event], None],
+        emit: Callable[[Event], object],
         cancel: threading.Event | None = None,
         *,
         speech: bool = True,
@@ -233,7 +233,7 @@ class SessionServices:
         self,
         name: str,
         load: Callable[[], object],
-        emit: Callable[[Event], None],
+        emit: Callable[[Event], object],
         *,
         quiet: bool = False,
     ) -> None:

@@ -53,6 +53,7 @@ class MicrophoneAnswer:
         on_level: Callable[[float, float], None],
         on_segment: Callable[[float, np.ndarray], None],
         on_start: Callable[[], None],
+        on_open: Callable[[float, np.ndarray], None],
     ) -> Recording:
         from sayitout.speech.audio.recorder import AnswerRecorder
 
@@ -62,7 +63,12 @@ class MicrophoneAnswer:
             on_level(level_from_dbfs(dbfs), time.monotonic() - started)
 
         recorder = AnswerRecorder(
-            self._source, self._audio, on_level=level, on_segment=on_segment, on_start=on_start
+            self._source,
+            self._audio,
+            on_level=level,
+            on_segment=on_segment,
+            on_start=on_start,
+            on_open=on_open,
         )
         started = time.monotonic()
         return recorder.record(stop, cancel, path=path, max_answer_s=limit_s)

@@ -20,6 +20,24 @@ class Word:
 
 
 @dataclass(frozen=True)
+class LiveWords:
+    """The words of an answer heard so far, while it is being spoken."""
+
+    confirmed: str
+    """The words of the stretches of speech already closed by a pause (they stay)."""
+    tentative: str = ""
+    """The words of the stretch still being spoken, decoded early; replaced as it grows
+    and when a pause closes it."""
+    behind: bool = False
+    """True while the computer is too busy to show the open stretch's words early
+    (closed stretches still appear, and the whole answer is transcribed at the end)."""
+
+    @property
+    def text(self) -> str:
+        return " ".join(t for t in (self.confirmed, self.tentative) if t)
+
+
+@dataclass(frozen=True)
 class Transcript:
     text: str
     words: tuple[Word, ...] = ()

@@ -287,12 +287,21 @@ class Endpointer:
             self._seg_start = keep_open_from
             self._seg_onset = False
             self._seg_speech_frames = 1
-            self._pauses = [p for p in self._pauses if p[0] >= keep_open_from]
+            self._pauses = [p for p in self._pauses if p[0] >= keep_open_from]  # type: ignore[operator]
         else:
             self._seg_start = None
             self._seg_speech_frames = 0
             self._pauses = []
         return seg
+
+    def open_start(self) -> int | None:
+        """The first sample of the stretch of speech still open (as :meth:`flush` would
+        close it), or None when there is none worth transcribing yet."""
+        cfg = self.config
+        if self._seg_start is None or self._seg_speech_frames < self._frames_for(cfg.min_speech_s):
+            return None
+        pre = round(cfg.pre_roll_s * SAMPLE_RATE) if self._seg_onset else 0
+        return max(self._seg_start * FRAME - pre, self._emitted_until, 0)
 
     def flush(self, total_samples: int) -> Segment | None:
         """Close the open segment (if any) when the recording stops.

@@ -355,6 +355,9 @@ class SayitoutApp(App):
         except SayitoutError as exc:
             self.show_error(exc.title, exc.message, exc.hint)
             return
+        if store is None:
+            self.notify("No history is kept in this session.", severity="warning")
+            return
         self.push_screen(HistoryScreen(store, self.services.bank_if_loaded))
 
     def apply_settings(self, settings: Settings) -> None:

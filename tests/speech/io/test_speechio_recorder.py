@@ -244,3 +244,20 @@ def test_file_microphone_errors_before_recording(tmp_path):
     with pytest.raises(AudioError, match=r"empty\.wav"):
         rec.record(path=answer_path())
     assert not (tmp_path / "rec").exists() or not list((tmp_path / "rec").iterdir())
+
+
+def test_the_open_stretch_is_handed_over_while_it_is_spoken(say, quiet):
+    long = say("Gradient clipping rescales the whole gradient when its norm is too big.")
+    audio = np.concatenate([quiet(0.5), long, quiet(5.0)]).astype(np.float32)
+    opened: list[tuple[float, int]] = []
+    _, segments = record(
+        audio,
+        AudioSettings(silence_timeout_s=1.5),
+        on_open=lambda s, a: opened.append((s, a.size)),
+        open_every_s=1.0,
+    )
+    assert len(opened) >= 2, opened
+    # Each hand-over starts where the stretch starts and grows as it is spoken.
+    assert len({s for s, _ in opened}) == 1 and opened[0][0] == pytest.approx(segments[0][0])
+    assert [n for _, n in opened] == sorted(n for _, n in opened)
+    assert opened[-1][1] <= segments[0][1].size

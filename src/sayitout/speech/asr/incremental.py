@@ -9,6 +9,14 @@ left to decode, so the score can follow about a second after the candidate stops
 If the worker falls behind (a slow machine, a busy CPU), it takes every stretch waiting
 in the queue at once and decodes them as one piece of audio, with the pauses between
 them filled with silence: fewer calls, and word times stay on the same timeline.
+
+Words as they are said: the recorder also hands over the stretch still being spoken
+every second or so (:meth:`IncrementalTranscriber.preview`). When the worker has
+nothing else to do and has been idle enough of the last seconds, it decodes that open
+stretch and reports its words as *tentative*; the closed stretch's own decode replaces
+them. Previews never delay a closed stretch (those go first, and a queued preview is
+dropped when one arrives), and none is started once the answer has ended. When the
+computer is too busy, previews stop and ``LiveWords.behind`` says so.
 """
 
 from __future__ import annotations
@@ -17,13 +25,19 @@ import logging
 import queue
 import threading
 import time
+from collections import deque
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
 import numpy as np
 
-from sayitout.speech.asr.transcriber import SAMPLE_RATE, Transcriber, as_audio_array
-from sayitout.speech.transcript import Transcript, Word
+from sayitout.speech.asr.transcriber import (
+    SAMPLE_RATE,
+    DecodeOptions,
+    Transcriber,
+    as_audio_array,
+)
+from sayitout.speech.transcript import LiveWords, Transcript, Word
 
 log = logging.getLogger(__name__)
 
@@ -31,6 +45,12 @@ _MAX_FILL_GAP_S = 8.0
 """Stretches further apart than this are decoded separately, not joined with silence."""
 _MAX_BATCH_S = 26.0
 """Joined stretches stay within one short-context window."""
+PREVIEW_MAX_S = 10.0
+"""An open stretch longer than this is not previewed (its decode would take too long)."""
+BUSY_WINDOW_S = 8.0
+BUSY_LIMIT = 0.6
+"""Previews run only while the worker was busy for less than this share of the last
+``BUSY_WINDOW_S`` seconds: the closed stretches must keep up first."""
 
 
 @dataclass
@@ -51,6 +71,18 @@ class _Done:
     pieces: int
 
 
+_PREVIEW_OPTIONS = DecodeOptions(word_timestamps=False)
+"""Early words need no timings (the closed stretch's decode brings them): cheaper."""
+
+
+@dataclass
+class _Preview:
+    """The open stretch so far (decoded only if nothing else is waiting)."""
+
+    start_s: float
+    audio: np.ndarray
+
+
 _STOP = object()
 
 
@@ -64,19 +96,25 @@ class IncrementalTranscriber:
         recording = recorder.record(stop, path=path)
         transcript = inc.finish(duration=recording.duration_s)
 
-    ``on_partial(text)`` gets the words heard so far each time a stretch is decoded
-    (from the worker thread; keep it quick).
+    ``on_partial(words)`` gets the :class:`LiveWords` heard so far each time a stretch
+    is decoded (from the worker thread; keep it quick).
     """
 
     def __init__(
         self,
         transcriber: Transcriber,
         terms: Iterable[str] = (),
-        on_partial: Callable[[str], None] | None = None,
+        on_partial: Callable[[LiveWords], None] | None = None,
     ) -> None:
         self.transcriber = transcriber
         self.terms = list(terms)
         self.on_partial = on_partial
+        self._tentative = ""
+        self._behind = False
+        self._busy: deque[tuple[float, float]] = deque()  # (end time, seconds) of decodes
+        self.previews = 0
+        """Open stretches decoded early (words shown before a pause closed them)."""
+        self.previews_skipped = 0
         self._queue: queue.Queue[_Piece | object] = queue.Queue()
         self._done: list[_Done] = []
         self._error: BaseException | None = None
@@ -100,6 +138,16 @@ class IncrementalTranscriber:
 
     __call__ = add_segment
 
+    def preview(self, start_s: float, audio: np.ndarray) -> None:
+        """The stretch still being spoken, from ``start_s`` (decoded if time allows)."""
+        if self.on_partial is None or self._finished or self._cancel.is_set():
+            return
+        a = as_audio_array(audio)
+        if a.size == 0 or a.size > PREVIEW_MAX_S * SAMPLE_RATE:
+            return
+        self._ensure_thread()
+        self._queue.put(_Preview(float(start_s), a.copy()))
+
     def _ensure_thread(self) -> None:
         with self._lock:
             if self._thread is None:
@@ -107,23 +155,18 @@ class IncrementalTranscriber:
                 self._thread.start()
 
     # -- worker ----------------------------------------------------------------------
-    def _take_batch(self) -> tuple[list[_Piece], bool]:
-        """Block for one piece, then take whatever else is already waiting."""
-        first = self._queue.get()
-        if first is _STOP:
-            return [], True
-        batch: list[_Piece] = [first]  # type: ignore[list-item]
-        stop = False
+    def _take_batch(self) -> tuple[list[_Piece], _Preview | None, bool]:
+        """Block for one item, then take whatever else is already waiting: the closed
+        stretches, the newest preview, and whether the stop marker came."""
+        items = [self._queue.get()]
         while True:
             try:
-                item = self._queue.get_nowait()
+                items.append(self._queue.get_nowait())
             except queue.Empty:
                 break
-            if item is _STOP:
-                stop = True
-                break
-            batch.append(item)  # type: ignore[arg-type]
-        return batch, stop
+        pieces = [i for i in items if isinstance(i, _Piece)]
+        previews = [i for i in items if isinstance(i, _Preview)]
+        return pieces, (previews[-1] if previews else None), any(i is _STOP for i in items)
 
     def _work(self) -> None:
         try:
@@ -132,10 +175,10 @@ class IncrementalTranscriber:
             self._error = exc
         stop = False
         while not stop:
-            batch, stop = self._take_batch()
+            pieces, preview, stop = self._take_batch()
             if self._error is not None or self._cancel.is_set():
                 continue
-            for group in _group(batch):
+            for group in _group(pieces):
                 if self._cancel.is_set():
                     break
                 try:
@@ -143,6 +186,46 @@ class IncrementalTranscriber:
                 except BaseException as exc:  # keep draining; finish() re-raises
                     log.exception("incremental transcription failed")
                     self._error = exc
+            if preview is not None and not pieces and not stop:
+                self._maybe_preview(preview)
+
+    def _busy_share(self, now: float) -> float:
+        while self._busy and self._busy[0][0] < now - BUSY_WINDOW_S:
+            self._busy.popleft()
+        return sum(seconds for _, seconds in self._busy) / BUSY_WINDOW_S
+
+    def _maybe_preview(self, preview: _Preview) -> None:
+        """Decode the open stretch when the worker is keeping up, else say it is behind."""
+        if self._finished or not self._queue.empty():
+            return  # the answer ended, or a closed stretch is waiting: that comes first
+        if any(d.end_s > preview.start_s + 0.01 for d in self._done):
+            return  # already covered by a closed stretch
+        if self._busy_share(time.perf_counter()) > BUSY_LIMIT:
+            self.previews_skipped += 1
+            if not self._behind:
+                self._behind = True
+                self._report()
+            return
+        t0 = time.perf_counter()
+        try:
+            transcript = self.transcriber.transcribe(
+                preview.audio,
+                terms=self.terms,
+                offset=preview.start_s,
+                cancel=self._cancel,
+                options=_PREVIEW_OPTIONS,
+            )
+        except Exception:  # a preview is only a courtesy; the closed stretch decides
+            log.debug("preview decode failed", exc_info=True)
+            return
+        elapsed = time.perf_counter() - t0
+        self._busy.append((time.perf_counter(), elapsed))
+        self.previews += 1
+        if self._finished or any(d.end_s > preview.start_s + 0.01 for d in self._done):
+            return
+        self._tentative = transcript.text.strip()
+        self._behind = False
+        self._report()
 
     def _decode(self, group: list[_Piece]) -> None:
         start = group[0].start_s
@@ -159,21 +242,25 @@ class IncrementalTranscriber:
         transcript = self.transcriber.transcribe(
             audio, terms=self.terms, offset=start, cancel=self._cancel
         )
-        self._busy_s += time.perf_counter() - t0
+        elapsed = time.perf_counter() - t0
+        self._busy_s += elapsed
+        self._busy.append((time.perf_counter(), elapsed))
         self._calls += 1
         self._done.append(_Done(start, start + audio.size / SAMPLE_RATE, transcript, len(group)))
-        if self.on_partial is not None and transcript.text.strip():
-            self._report(self.heard())
+        if self.on_partial is not None:
+            self._tentative = ""  # the closed stretch replaces the early words
+            self._report()
 
     def heard(self) -> str:
         """The words of every stretch decoded so far, in order."""
         done = sorted(self._done, key=lambda d: d.start_s)
         return " ".join(d.transcript.text.strip() for d in done if d.transcript.text.strip())
 
-    def _report(self, text: str) -> None:
-        assert self.on_partial is not None
+    def _report(self) -> None:
+        if self.on_partial is None:
+            return
         try:
-            self.on_partial(text)
+            self.on_partial(LiveWords(self.heard(), self._tentative, self._behind))
         except Exception:  # a listener's bug must not stop transcription
             log.exception("on_partial callback failed")
 
@@ -244,6 +331,8 @@ class IncrementalTranscriber:
                 "decode_s": round(self._busy_s, 3),
                 "finish_wait_s": round(wait_s, 3),
                 "pending_at_finish": pending,
+                "previews": self.previews,
+                "previews_skipped": self.previews_skipped,
                 "beam_size": self.transcriber.settings.beam_size,
                 "compute_type": self.transcriber.compute_type,
                 "no_speech": not texts,

@@ -46,6 +46,7 @@ from sayitout.speech.transcript import Transcript, Word
 
 if TYPE_CHECKING:
     from sayitout.speech.asr.incremental import IncrementalTranscriber
+    from sayitout.speech.transcript import LiveWords
 
 log = logging.getLogger(__name__)
 
@@ -124,7 +125,7 @@ def _model_class() -> type:
                 features = features[..., :n]
             return super().encode(features)
 
-        def _split_segments_by_timestamps(  # type: ignore[override]
+        def _split_segments_by_timestamps(
             self, tokenizer, tokens, time_offset, segment_size, segment_duration, seek
         ):
             segments, new_seek, single = super()._split_segments_by_timestamps(
@@ -298,7 +299,7 @@ class Transcriber:
         self._run(noise, (), replace(self.options, vad_filter=False), 0.0)
 
     def live(
-        self, terms: Sequence[str] = (), on_partial: Callable[[str], None] | None = None
+        self, terms: Sequence[str] = (), on_partial: Callable[[LiveWords], None] | None = None
     ) -> IncrementalTranscriber:
         """Transcribe one answer while it is recorded (see :class:`IncrementalTranscriber`)."""
         from sayitout.speech.asr.incremental import IncrementalTranscriber
@@ -314,9 +315,11 @@ class Transcriber:
         terms: Iterable[str] = (),
         offset: float = 0.0,
         cancel: threading.Event | None = None,
+        options: DecodeOptions | None = None,
     ) -> Transcript:
         """Transcribe 16 kHz mono audio (or an audio file); word times are shifted by
-        ``offset`` seconds (the segment's place in the whole recording)."""
+        ``offset`` seconds (the segment's place in the whole recording). ``options``
+        overrides this transcriber's decoding options for this call."""
         if isinstance(audio, str | Path):
             from sayitout.speech.audio.decode import load_audio
 
@@ -330,7 +333,7 @@ class Transcriber:
                 raise AudioError("The audio contains invalid samples (NaN or infinity)")
             return self._result("", (), duration, {"no_speech": True})
         t0 = time.perf_counter()
-        text, words, meta = self._run(a, terms_list, self.options, offset, cancel)
+        text, words, meta = self._run(a, terms_list, options or self.options, offset, cancel)
         elapsed = time.perf_counter() - t0
         meta.update(
             elapsed_s=round(elapsed, 3),

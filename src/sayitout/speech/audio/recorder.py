@@ -138,6 +138,10 @@ class AnswerRecorder:
     ``on_start()`` is called when the first audio arrives (a microphone may take a
     moment to open): the moment to show "listening".
 
+    ``on_open(start_s, audio)`` gets the stretch still being spoken, from its start,
+    every ``open_every_s`` of recording while one is open (for words shown as they are
+    said; the closed stretch follows through ``on_segment`` as usual).
+
     ``no_speech_timeout_s`` ends a recording in which nobody has spoken at all after
     that long (ended_by ``silence``); None waits for the key or ``max_answer_s``.
     """
@@ -154,8 +158,12 @@ class AnswerRecorder:
         no_speech_timeout_s: float | None = None,
         poll_s: float = 0.05,
         on_start: Callable[[], None] | None = None,
+        on_open: SegmentCallback | None = None,
+        open_every_s: float = 1.2,
     ) -> None:
         self.source = source
+        self.on_open = on_open
+        self.open_every_s = open_every_s
         self.settings = settings or AudioSettings()
         self.on_level = on_level
         self.on_segment = on_segment
@@ -181,6 +189,15 @@ class AnswerRecorder:
             self.on_segment(seg.start_s, chunks.slice(seg.start, seg.end))
         except Exception:  # a consumer's bug must not lose the recording
             log.exception("on_segment callback failed")
+
+    def _emit_open(self, endpointer: Endpointer, chunks: _Chunks) -> None:
+        start = endpointer.open_start()
+        if start is None or self.on_open is None:
+            return
+        try:
+            self.on_open(start / SAMPLE_RATE, chunks.slice(start, chunks.total))
+        except Exception:  # a consumer's bug must not lose the recording
+            log.exception("on_open callback failed")
 
     def _emit_level(self, level: float) -> None:
         if self.on_level is None:
@@ -217,6 +234,8 @@ class AnswerRecorder:
         error: str | None = None
         peak = 0.0
         level_sq, level_n, level_t = 0.0, 0, time.monotonic()
+        open_every = round(self.open_every_s * SAMPLE_RATE)
+        opened_at = 0
 
         self.source.start()
         try:
@@ -266,6 +285,14 @@ class AnswerRecorder:
                     level_sq, level_n, level_t = 0.0, 0, now
                 for seg in endpointer.update(self.vad.push(chunk)):
                     self._emit_segment(seg, chunks, segments)
+                    opened_at = chunks.total  # a fresh open stretch waits its turn
+                if (
+                    self.on_open is not None
+                    and endpointer.speaking  # in a pause the stretch is about to close
+                    and chunks.total - opened_at >= open_every
+                ):
+                    opened_at = chunks.total
+                    self._emit_open(endpointer, chunks)
                 if endpointer.finished:
                     ended_by = StopReason.SILENCE
                     break

@@ -156,7 +156,7 @@ class MicrophoneSource:
         self._got_data = False
         self._finished.clear()
         try:
-            self._stream = sd.InputStream(
+            stream = sd.InputStream(
                 device=self.device.index,
                 samplerate=rate,
                 channels=1,
@@ -165,7 +165,8 @@ class MicrophoneSource:
                 callback=self._callback,
                 finished_callback=self._on_finished,
             )
-            self._stream.start()
+            stream.start()
+            self._stream = stream
         except Exception as exc:  # sd.PortAudioError and friends
             self._stream = None
             raise AudioError(

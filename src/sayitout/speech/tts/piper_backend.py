@@ -5,6 +5,7 @@ from __future__ import annotations
 import contextlib
 import threading
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -72,7 +73,7 @@ class PiperSpeaker(SynthSpeaker):
         self.voice_path = resolve_voice(voice)
         self.voice_id = self.voice_path.name
         self.volume = volume
-        self._voice = None
+        self._voice: Any = None  # piper.PiperVoice once loaded
         self._load_lock = threading.Lock()
 
     def load(self):  # -> piper.PiperVoice

@@ -9,6 +9,7 @@ sentence is split once more at a comma, so sound starts sooner.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 
 _SUPERSCRIPTS = str.maketrans("⁰¹²³⁴⁵⁶⁷⁸⁹⁻", "0123456789-")
 
@@ -20,7 +21,7 @@ _ABBREVIATIONS = [
     (re.compile(r"\bapprox\.", re.I), "approximately"),
 ]
 
-_RULES: list[tuple[re.Pattern[str], str]] = [
+_RULES: list[tuple[re.Pattern[str], str | Callable[[re.Match[str]], str]]] = [
     # 3e-4 -> 3 times 10 to the minus 4
     (re.compile(r"\b(\d+(?:\.\d+)?)[eE]-(\d+)\b"), r"\1 times 10 to the minus \2"),
     (re.compile(r"\b(\d+(?:\.\d+)?)[eE]\+?(\d+)\b"), r"\1 times 10 to the \2"),
@@ -55,8 +56,8 @@ def speakable(text: str) -> str:
     )
     for pattern, repl in _ABBREVIATIONS:
         text = pattern.sub(repl, text)
-    for pattern, repl in _RULES:
-        text = pattern.sub(repl, text)
+    for rule, replacement in _RULES:
+        text = rule.sub(replacement, text)
     return re.sub(r"\s+", " ", text).strip()
 
 

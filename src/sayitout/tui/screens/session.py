@@ -52,6 +52,7 @@ _ACTIONS: dict[str, set[Phase]] = {
     "stop": {Phase.RECORDING},
     "type": _IN_A_TURN,
     "again": {Phase.FEEDBACK, Phase.NO_SPEECH},
+    "keep": {Phase.NO_SPEECH},
     "edit": {Phase.FEEDBACK},
     "model": {Phase.FEEDBACK},
     "next": _IN_A_TURN,
@@ -66,6 +67,15 @@ _ACTIONS: dict[str, set[Phase]] = {
 }
 
 
+def _too_short_status(event: ev.AnswerTooShort) -> str:
+    what = (
+        "Only the end of the question was heard"
+        if event.echo
+        else f"Only {event.words} word{'s' if event.words != 1 else ''} heard"
+    )
+    return f"{what}, so it was not scored. Press a to try again, t to type, or k to keep it."
+
+
 class SessionScreen(Screen):
     """Runs a :class:`SessionEngine` and shows its events."""
 
@@ -78,6 +88,7 @@ class SessionScreen(Screen):
         Binding("t", "type", "Type", tooltip="Type your answer instead of speaking"),
         Binding("a", "again", "Retry", tooltip="Answer this question again"),
         Binding("e", "edit", "Edit", tooltip="Correct the transcript and rescore"),
+        Binding("k", "keep", "Keep", tooltip="Score this short answer anyway"),
         Binding("m", "model", "Model answer", tooltip="Show and hear a strong answer"),
         Binding("n", "next", "Next", tooltip="Next question (the summary after the last)"),
         Binding("i", "pass_question", "I don't know", tooltip="Pass: saved as a fail"),
@@ -97,6 +108,8 @@ class SessionScreen(Screen):
         self.spoken_answers = True
         self.listening = False
         """Whether the microphone's first audio of this answer has arrived."""
+        self.too_short: ev.AnswerTooShort | None = None
+        """The short answer just heard, until it is kept, retried or typed."""
         self.summary_shown = False
         self.follow_up = False
         """Whether the interviewer's follow-up question is waiting for its reply."""
@@ -146,6 +159,8 @@ class SessionScreen(Screen):
             handler(event)
 
     def _show_PhaseChanged(self, event: ev.PhaseChanged) -> None:
+        if event.phase is not Phase.NO_SPEECH:
+            self.too_short = None
         self.phase = event.phase
         self.query_one("#meter").display = event.phase is Phase.RECORDING
         self.query_one("#live").display = event.phase in (Phase.RECORDING, Phase.PROCESSING)
@@ -170,7 +185,9 @@ class SessionScreen(Screen):
             ),
             Phase.PROCESSING: ("Transcribing and scoring…", "bold yellow"),
             Phase.NO_SPEECH: (
-                "No speech was heard. Press a to try again, or t to type your answer.",
+                _too_short_status(self.too_short)
+                if self.too_short is not None
+                else "No speech was heard. Press a to try again, or t to type your answer.",
                 "bold yellow",
             ),
             Phase.FEEDBACK: ("", ""),
@@ -267,7 +284,17 @@ class SessionScreen(Screen):
         meter.limit = event.limit_s
 
     def _show_PartialTranscript(self, event: ev.PartialTranscript) -> None:
-        self.query_one("#live", Static).update(Text(event.text, style="italic"))
+        confirmed = event.text[: len(event.text) - len(event.tentative)].rstrip()
+        live = Text(confirmed, style="italic")
+        if event.tentative:
+            live.append((" " if confirmed else "") + event.tentative + " …", style="italic dim")
+        if event.behind:
+            live.append(
+                ("\n" if event.text else "")
+                + "(busy computer: words appear at each pause, all of them when you stop)",
+                style="dim",
+            )
+        self.query_one("#live", Static).update(live)
 
     def _show_RecordingStopped(self, event: ev.RecordingStopped) -> None:
         if event.reason is not ev.StopReason.CANCELLED:
@@ -282,6 +309,10 @@ class SessionScreen(Screen):
 
     def _show_NoSpeechHeard(self, event: ev.NoSpeechHeard) -> None:
         self.query_one("#live").display = False
+
+    def _show_AnswerTooShort(self, event: ev.AnswerTooShort) -> None:
+        self.too_short = event
+        self._show_heard(event.heard)
 
     def _show_AnswerScored(self, event: ev.AnswerScored) -> None:
         self.last_scored = event
@@ -392,6 +423,8 @@ class SessionScreen(Screen):
             return self.speaking is not None
         if action == "replay" and not self.services.has_speaker:
             return False  # silent mode (--tts none): nothing to replay
+        if action == "keep" and self.too_short is None:
+            return False
         phases = _ACTIONS.get(action)
         if phases is None:
             return True
@@ -401,6 +434,9 @@ class SessionScreen(Screen):
 
     def action_skip(self) -> None:
         self.engine.skip_speech()
+
+    def action_keep(self) -> None:
+        self.engine.keep_answer()
 
     def action_replay(self) -> None:
         self.engine.replay_question()

@@ -1,7 +1,9 @@
-"""Simple stand-ins for the models and the microphone, for engine unit tests only."""
+"""Stand-ins for the models, the speaker and the microphone, and an event recorder, for
+the engine and app tests."""
 
 from __future__ import annotations
 
+import queue
 import threading
 import time
 from collections.abc import Callable, Sequence
@@ -10,9 +12,10 @@ from pathlib import Path
 import numpy as np
 
 from sayitout.scoring.result import AnswerScore, KeyPointResult
+from sayitout.session import events as ev
 from sayitout.session.ports import IncrementalTranscriber, Microphones, Speaker, Transcriber
 from sayitout.speech.recording import Recording, StopReason
-from sayitout.speech.transcript import Transcript, Word
+from sayitout.speech.transcript import LiveWords, Transcript, Word
 
 
 class KeywordScorer:
@@ -91,6 +94,7 @@ class ScriptedSource:
         on_level,
         on_segment,
         on_start,
+        on_open=None,
     ) -> Recording:
         start = time.monotonic()
         if self.open_s:
@@ -159,7 +163,7 @@ class FakeLive(IncrementalTranscriber):
     def add_segment(self, start_s: float, audio) -> None:
         self.segments += 1
         if self.on_partial is not None:
-            self.on_partial(f"partial {self.segments}")
+            self.on_partial(LiveWords(f"partial {self.segments}"))
 
     def finish(self, *, duration: float | None = None) -> Transcript:
         text = FakeTranscriber.last_text
@@ -214,3 +218,37 @@ class FakeSpeaker(Speaker):
 
     def stop(self) -> None:
         pass
+
+
+class Events:
+    """Collects events from the engine thread; ``wait`` replaces sleeps."""
+
+    def __init__(self) -> None:
+        self.q: queue.Queue[ev.Event] = queue.Queue()
+        self.seen: list[ev.Event] = []
+
+    def __call__(self, event: ev.Event) -> None:
+        self.q.put(event)
+
+    def wait(self, kind: type, timeout: float = 10.0, where=lambda e: True):
+        for e in self.seen:
+            if isinstance(e, kind) and where(e) and not getattr(e, "_used", False):
+                object.__setattr__(e, "_used", True)
+                return e
+        while True:
+            e = self.q.get(timeout=timeout)
+            self.seen.append(e)
+            if isinstance(e, kind) and where(e):
+                object.__setattr__(e, "_used", True)
+                return e
+
+    def phase(self, phase: ev.Phase, timeout: float = 10.0) -> None:
+        self.wait(ev.PhaseChanged, timeout, lambda e: e.phase is phase)
+
+    def of(self, kind: type) -> list:
+        while True:
+            try:
+                self.seen.append(self.q.get_nowait())
+            except queue.Empty:
+                break
+        return [e for e in self.seen if isinstance(e, kind)]

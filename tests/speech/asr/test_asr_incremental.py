@@ -34,7 +34,7 @@ class FakeTranscriber:
     def load(self):
         return self
 
-    def transcribe(self, audio, *, terms=(), offset=0.0, cancel=None) -> Transcript:
+    def transcribe(self, audio, *, terms=(), offset=0.0, cancel=None, options=None) -> Transcript:
         self.gate.wait(5)
         time.sleep(self.delay)
         self.calls.append((offset, audio.size / SR))
@@ -131,3 +131,56 @@ def test_usable_as_the_recorder_callback():
     callback = inc.add_segment
     callback(1.0, seg(5))
     assert inc.finish().text == "w5"
+
+
+def test_the_open_stretch_is_shown_early_then_replaced_when_it_closes():
+    from sayitout.speech.transcript import LiveWords
+
+    fake = FakeTranscriber()
+    seen: list[LiveWords] = []
+    inc = IncrementalTranscriber(fake, on_partial=seen.append)
+    inc.add_segment(0.0, seg(1))
+    _wait(lambda: seen)
+    inc.preview(2.0, seg(2, 1.5))  # still being spoken
+    _wait(lambda: len(seen) >= 2)
+    assert seen[-1] == LiveWords("w1", "w2 w2") and seen[-1].text == "w1 w2 w2"
+    inc.add_segment(2.0, seg(3, 2.0))  # the pause closed it: its own decode replaces it
+    _wait(lambda: len(seen) >= 3)
+    assert seen[-1] == LiveWords("w1 w3 w3")
+    inc.preview(2.5, seg(4))  # a stale preview (inside a closed stretch) is dropped
+    t = inc.finish(duration=5.0)
+    assert t.text == "w1 w3 w3" and seen[-1].tentative == ""
+    assert t.meta["previews"] == 1
+
+
+def test_previews_stop_when_the_worker_is_busy_and_say_so():
+    from sayitout.speech.asr import incremental
+
+    fake = FakeTranscriber(delay=0.3)
+    seen = []
+    inc = IncrementalTranscriber(fake, on_partial=seen.append)
+    inc._busy.append((time.perf_counter(), incremental.BUSY_WINDOW_S))  # a busy CPU
+    inc.preview(0.0, seg(1))
+    _wait(lambda: seen)
+    assert seen[-1].behind and seen[-1].tentative == ""
+    assert inc.previews == 0 and inc.previews_skipped == 1
+    inc.finish()
+
+
+def test_no_preview_after_the_answer_ended_and_none_without_a_listener():
+    fake = FakeTranscriber()
+    inc = IncrementalTranscriber(fake)
+    inc.preview(0.0, seg(1))  # nobody shows live words: nothing to decode
+    assert inc.finish().text == "" and fake.calls == []
+    seen = []
+    inc = IncrementalTranscriber(fake, on_partial=seen.append)
+    inc.finish()
+    inc.preview(0.0, seg(1))
+    assert fake.calls == [] and seen == []
+
+
+def _wait(ready, timeout: float = 5.0) -> None:
+    end = time.monotonic() + timeout
+    while not ready():
+        assert time.monotonic() < end, "timed out"
+        time.sleep(0.01)

@@ -2,22 +2,18 @@
 
 from __future__ import annotations
 
-import sys
 import time
 from collections.abc import Callable
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "session"))
-
-from fakes import (
+from sayitout.config import Settings
+from sayitout.session.services import SessionServices
+from support.fakes import (
     FakeTranscriber,
     KeywordScorer,
     ScriptedMicrophones,
     ScriptedSource,
 )
-
-from sayitout.config import Settings
-from sayitout.session.services import SessionServices
 
 __all__ = ["ScriptedSource", "fake_services", "wait_until"]
 

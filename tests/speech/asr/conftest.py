@@ -54,7 +54,7 @@ def synth_cache(tmp_path_factory: pytest.TempPathFactory) -> Path:
 @pytest.fixture(scope="session")
 def tech_audio(synth_cache: Path) -> dict[str, np.ndarray]:
     pytest.importorskip("piper")
-    from sayitout.speech.asr.synth import speak_answer
+    from support.speech_synth import speak_answer
 
     return {k: speak_answer(text, cache_dir=synth_cache) for k, text in TECH_ANSWERS.items()}
 
