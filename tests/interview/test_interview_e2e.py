@@ -74,7 +74,7 @@ def turn_wavs(tmp_path_factory) -> list[Path]:
     """The turns spoken by the bundled piper voice."""
     sf = pytest.importorskip("soundfile")
     try:
-        from sayitout.speech.asr.synth import speak_answer
+        from support.speech_synth import speak_answer
     except ImportError as exc:  # pragma: no cover
         pytest.skip(f"piper synthesis unavailable: {exc}")
     out = tmp_path_factory.mktemp("turns")
