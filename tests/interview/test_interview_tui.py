@@ -4,16 +4,10 @@ pilot tests (keys as a user presses them) and snapshots at 80x24."""
 from __future__ import annotations
 
 import dataclasses
-import sys
 import threading
 from datetime import UTC, datetime, timedelta
-from pathlib import Path
 
 import pytest
-
-sys.path.insert(0, str(Path(__file__).parents[1] / "tui"))
-
-from test_tui_snapshots import hold_still
 from textual.widgets import Static, TextArea
 
 from sayitout.bank.loader import load_bank
@@ -29,7 +23,7 @@ from sayitout.tui.screens.interview_report import InterviewReportScreen, render_
 from sayitout.tui.screens.upgraded import UpgradedAnswerScreen
 from sayitout.tui.widgets.level_meter import LevelMeter
 from support.synthetic import make_score, make_transcript
-from support.tui import ScriptedSource, fake_services, text_of, wait_until
+from support.tui import ScriptedSource, fake_services, hold_still, text_of, wait_until
 
 SIZE = (80, 24)
 Q1, Q2 = "dl-loss-stuck-at-chance", "dl-noisy-loss"

@@ -6,8 +6,15 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
+from textual.widgets import TextArea
+
 from sayitout.config import Settings
+from sayitout.session.events import Phase
+from sayitout.session.plan import SessionPlan
 from sayitout.session.services import SessionServices
+from sayitout.tui import make_app
+from sayitout.tui.screens.session import SessionScreen
+from sayitout.tui.widgets.level_meter import LevelMeter
 from support.fakes import (
     FakeTranscriber,
     KeywordScorer,
@@ -15,7 +22,18 @@ from support.fakes import (
     ScriptedSource,
 )
 
-__all__ = ["ScriptedSource", "fake_services", "wait_until"]
+__all__ = [
+    "Q1",
+    "ScriptedSource",
+    "answer_for",
+    "fake_services",
+    "hold_still",
+    "in_phase",
+    "session_app",
+    "text_of",
+    "type_answer",
+    "wait_until",
+]
 
 
 def fake_services(
@@ -65,3 +83,49 @@ def text_of(widget) -> str:
     with console.capture() as capture:
         console.print(content)
     return capture.get()
+
+
+# --- the session screen's pilot steps (snapshot and fit tests) ------------------------
+
+Q1 = "dl-loss-stuck-at-chance"
+
+
+async def hold_still(pilot) -> None:
+    """No blinking cursors, no toasts, a frozen level meter."""
+    app = pilot.app
+    for widget in app.screen.query("Input, TextArea"):
+        widget.cursor_blink = False
+    for meter in app.screen.query(LevelMeter):
+        meter.frozen = True
+        meter.refresh()
+    app.clear_notifications()
+    for notice in app.screen.query("#notice"):  # the session's timed one-line notices
+        notice.display = False
+    await app.workers.wait_for_complete()
+    await pilot.pause()
+    await pilot.wait_for_scheduled_animations()
+    await pilot.pause()
+
+
+def answer_for(bank, qid: str) -> str:
+    return " ".join(bank.rubric(qid).all_terms()[:4])
+
+
+def session_app(bank, tmp_path, *, question_ids=(Q1,), sources=(), theme="dark"):
+    mic = None if sources else "no input device was found"
+    services = fake_services(bank, tmp_path, sources=sources, mic_reason=mic)
+    settings = Settings(theme=theme)
+    plan = SessionPlan(question_ids=question_ids, count=len(question_ids))
+    return make_app(settings, plan=plan, services=services, load_models=False)
+
+
+def in_phase(app, phase: Phase):
+    return lambda: isinstance(app.screen, SessionScreen) and app.screen.phase is phase
+
+
+async def type_answer(pilot, text: str) -> None:
+    await pilot.press("t")
+    await wait_until(pilot, lambda: pilot.app.screen.query(TextArea), what="answer box")
+    pilot.app.screen.query_one(TextArea).insert(text)
+    await pilot.press("ctrl+s")
+    await wait_until(pilot, in_phase(pilot.app, Phase.FEEDBACK), what="score card")

@@ -4,14 +4,7 @@ card, and Home uses the rows a 120x40 terminal gives it."""
 
 from __future__ import annotations
 
-import sys
-from pathlib import Path
-
 import pytest
-
-sys.path.insert(0, str(Path(__file__).parent))
-
-from test_tui_snapshots import Q1, answer_for, in_phase, session_app, type_answer
 
 from sayitout.bank.loader import load_bank
 from sayitout.config import Settings
@@ -19,7 +12,16 @@ from sayitout.session.events import Phase
 from sayitout.tui import make_app
 from sayitout.tui.screens.home import HomeScreen
 from sayitout.tui.screens.settings import SettingsScreen
-from support.tui import fake_services, text_of, wait_until
+from support.tui import (
+    Q1,
+    answer_for,
+    fake_services,
+    in_phase,
+    session_app,
+    text_of,
+    type_answer,
+    wait_until,
+)
 
 
 @pytest.fixture(scope="module")

@@ -12,63 +12,29 @@ from textual.widgets import Input, Static, TextArea
 from sayitout.bank.loader import load_bank
 from sayitout.config import Settings
 from sayitout.session.events import Phase
-from sayitout.session.plan import SessionPlan
 from sayitout.tui import make_app
 from sayitout.tui.screens.home import HomeScreen
-from sayitout.tui.screens.session import SessionScreen
 from sayitout.tui.screens.settings import SettingsScreen
 from sayitout.tui.screens.summary import SummaryScreen
-from sayitout.tui.widgets.level_meter import LevelMeter
-from support.tui import ScriptedSource, fake_services, wait_until
+from support.tui import (
+    Q1,
+    ScriptedSource,
+    answer_for,
+    fake_services,
+    hold_still,
+    in_phase,
+    session_app,
+    type_answer,
+    wait_until,
+)
 
 SIZE = (80, 24)
-Q1, Q2 = "dl-loss-stuck-at-chance", "dl-initial-loss"
+Q2 = "dl-initial-loss"
 
 
 @pytest.fixture(scope="module")
 def bank():
     return load_bank()
-
-
-async def hold_still(pilot) -> None:
-    """No blinking cursors, no toasts, a frozen level meter."""
-    app = pilot.app
-    for widget in app.screen.query("Input, TextArea"):
-        widget.cursor_blink = False
-    for meter in app.screen.query(LevelMeter):
-        meter.frozen = True
-        meter.refresh()
-    app.clear_notifications()
-    for notice in app.screen.query("#notice"):  # the session's timed one-line notices
-        notice.display = False
-    await app.workers.wait_for_complete()
-    await pilot.pause()
-    await pilot.wait_for_scheduled_animations()
-    await pilot.pause()
-
-
-def answer_for(bank, qid: str) -> str:
-    return " ".join(bank.rubric(qid).all_terms()[:4])
-
-
-def session_app(bank, tmp_path, *, question_ids=(Q1,), sources=(), theme="dark"):
-    mic = None if sources else "no input device was found"
-    services = fake_services(bank, tmp_path, sources=sources, mic_reason=mic)
-    settings = Settings(theme=theme)
-    plan = SessionPlan(question_ids=question_ids, count=len(question_ids))
-    return make_app(settings, plan=plan, services=services, load_models=False)
-
-
-def in_phase(app, phase: Phase):
-    return lambda: isinstance(app.screen, SessionScreen) and app.screen.phase is phase
-
-
-async def type_answer(pilot, text: str) -> None:
-    await pilot.press("t")
-    await wait_until(pilot, lambda: pilot.app.screen.query(TextArea), what="answer box")
-    pilot.app.screen.query_one(TextArea).insert(text)
-    await pilot.press("ctrl+s")
-    await wait_until(pilot, in_phase(pilot.app, Phase.FEEDBACK), what="score card")
 
 
 @pytest.mark.parametrize("theme", ["dark", "light"])

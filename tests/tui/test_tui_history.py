@@ -1,7 +1,9 @@
-"""Pilot tests of the history and attempt screens in a tiny host app."""
+"""Pilot and snapshot tests of the History and Attempt screens, each alone in a tiny
+host app (they take their store, bank and player through their constructors)."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
@@ -24,6 +26,13 @@ from support.synthetic import (
 )
 
 T0 = datetime(2026, 5, 1, 9, tzinfo=UTC)
+
+
+@pytest.fixture
+def store(tmp_path: Path) -> Iterator[Store]:
+    s = Store.open(tmp_path / "sayitout.db")
+    yield s
+    s.close()
 
 
 class Host(App):
