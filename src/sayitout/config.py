@@ -67,6 +67,8 @@ class PracticeSettings(_Section):
     """Thinking time after the question before recording starts."""
     answer_limit_s: float | None = None
     """Answer time limit; None uses each question's suggested time."""
+    follow_ups: int = Field(1, ge=0, le=2)
+    """Follow-up questions the interviewer may ask about missed key points, per question."""
 
 
 class ScoringSettings(_Section):

@@ -22,6 +22,7 @@ CORE = [
     "sayitout.speech.tts",
     "sayitout.store",
     "sayitout.schedule",
+    "sayitout.coach",
     "sayitout.report",
     "sayitout.cli",
 ]

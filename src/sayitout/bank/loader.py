@@ -50,6 +50,9 @@ class Bank:
 
     decks: dict[str, Deck] = field(default_factory=dict)
     problems: list[Problem] = field(default_factory=list)
+    _hinted: list[tuple[_Source, Rubric]] = field(default_factory=list)
+    """Rubrics to give hints about; the hints (and their lines) are worked out only when
+    asked for, so a load from the cache parses nothing for them."""
     roots: list[Path] = field(default_factory=list)
     _questions: dict[str, Question] = field(default_factory=dict)
     _deck_of: dict[str, str] = field(default_factory=dict)
@@ -128,6 +131,14 @@ class Bank:
     def topics(self) -> list[str]:
         """Every topic tag in use, sorted."""
         return sorted({t for d in self.decks.values() for q in d.questions for t in q.topics})
+
+    @property
+    def hints(self) -> list[Problem]:
+        """Suggestions that are not faults: key points with no follow-up question."""
+        out: list[Problem] = []
+        for src, rubric in self._hinted:
+            out += _follow_up_hints(src, rubric)
+        return out
 
     @property
     def errors(self) -> list[Problem]:
@@ -538,7 +549,49 @@ def _check_rubric_fits(bank: Bank, src: _Source, rubric: Rubric, question: Quest
                 level="warning",
             )
         )
+    if _lacks_follow_ups(rubric):
+        bank._hinted.append((src, rubric))
     return True
+
+
+FOLLOW_UP_WEIGHT = 2.0
+"""Key points at least this heavy should have a follow-up question; ``check`` hints at those
+that have none (imported decks start without any)."""
+
+
+def _lacks_follow_ups(rubric: Rubric) -> bool:
+    heavy = [kp for kp in rubric.key_points if kp.weight >= FOLLOW_UP_WEIGHT]
+    if heavy:
+        return any(not kp.follow_ups for kp in heavy)
+    return not any(kp.follow_ups for kp in rubric.key_points)
+
+
+def _follow_up_hints(src: _Source, rubric: Rubric) -> list[Problem]:
+    out: list[Problem] = []
+    fix = 'add follow_ups: ["...?"] so a mock interviewer can probe it when it is missed'
+    heavy = [(i, kp) for i, kp in enumerate(rubric.key_points) if kp.weight >= FOLLOW_UP_WEIGHT]
+    for i, kp in heavy:
+        if not kp.follow_ups:
+            out.append(
+                Problem(
+                    src.path,
+                    line_of(src.node, ("key_points", i, "id")),
+                    f"key point '{kp.id}' (weight {kp.weight:g}) has no follow-up question — "
+                    + fix,
+                    level="hint",
+                )
+            )
+    if not heavy and not any(kp.follow_ups for kp in rubric.key_points):
+        out.append(  # e.g. an imported deck: every point weighs the same
+            Problem(
+                src.path,
+                line_of(src.node, ("key_points",)),
+                f"no key point has a follow-up question ({len(rubric.key_points)} key points) "
+                "— under the ones that matter most, " + fix,
+                level="hint",
+            )
+        )
+    return out
 
 
 def rubric_too_big(rubric: Rubric) -> str | None:

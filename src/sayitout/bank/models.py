@@ -14,6 +14,8 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator, model_valida
 
 ID_PATTERN = r"^[a-z0-9][a-z0-9-]*$"
 _ID_RE = re.compile(ID_PATTERN)
+MAX_FOLLOW_UPS = 2
+"""Follow-up questions a key point may have."""
 
 
 class _Strict(BaseModel):
@@ -71,8 +73,18 @@ class KeyPoint(_Strict):
     """Other ways a candidate might say it, in spoken style."""
     terms: list[str] = Field(default_factory=list)
     """Technical terms the speech recogniser must get right (fed to it as hotwords)."""
+    follow_ups: list[str] = Field(default_factory=list, max_length=MAX_FOLLOW_UPS)
+    """Questions an interviewer asks when an answer misses this point, in the order asked
+    ("What happens to the gradient if you remove the skip connections?")."""
 
     _id = field_validator("id")(_check_id)
+
+    @field_validator("follow_ups")
+    @classmethod
+    def _follow_ups_not_blank(cls, value: list[str]) -> list[str]:
+        if any(not text.strip() for text in value):
+            raise ValueError("a follow-up question is empty: write the question or remove it")
+        return [text.strip() for text in value]
 
 
 class Misconception(_Strict):
@@ -111,6 +123,20 @@ class Rubric(_Strict):
     """Extra terms for the speech recogniser, beyond the key points' ``terms``."""
     model_answer: str = Field(min_length=1)
     """A strong answer, written to be read aloud."""
+
+    follow_ups: None = Field(None, exclude=True, repr=False)
+    """Not a rubric field: follow-up questions belong to the key point they probe. Declared
+    only so a misplaced ``follow_ups`` is reported at its own line with how to fix it."""
+
+    @field_validator("follow_ups", mode="before")
+    @classmethod
+    def _follow_ups_belong_to_key_points(cls, value: object) -> None:
+        if value is None:
+            return None
+        raise ValueError(
+            "follow-up questions must belong to a key point: move each one under the key "
+            "point it probes (key_points: - id: ... follow_ups: [...])"
+        )
 
     @model_validator(mode="after")
     def _unique_ids(self) -> Rubric:

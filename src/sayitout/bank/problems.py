@@ -20,7 +20,8 @@ from typing import Any, Literal
 import yaml
 from pydantic import BaseModel, ValidationError
 
-Level = Literal["error", "warning"]
+Level = Literal["error", "warning", "hint"]
+"""``hint``: a suggestion (e.g. a key point with no follow-up question), never a fault."""
 Loc = tuple[str | int, ...]
 
 
@@ -39,7 +40,7 @@ class Problem:
         if base is not None:
             with contextlib.suppress(ValueError):
                 path = self.file.resolve().relative_to(base.resolve())
-        prefix = "warning: " if self.level == "warning" else ""
+        prefix = "" if self.level == "error" else f"{self.level}: "
         return f"{path}:{self.line}: {prefix}{self.message}"
 
     def __str__(self) -> str:

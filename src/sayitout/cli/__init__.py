@@ -24,6 +24,7 @@ from sayitout.locations import private_umask
 # Modules that add subcommands, in the order they appear in --help.
 _COMMAND_MODULES = (
     "sayitout.cli.practice_cmd",
+    "sayitout.cli.interview_cmd",
     "sayitout.cli.bank_cmds",
     "sayitout.cli.score_cmds",
     "sayitout.cli.speech_cmds",

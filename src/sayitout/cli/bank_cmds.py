@@ -85,7 +85,7 @@ def _under(path: Path, roots: list[Path]) -> bool:
 
 def run_check(args: argparse.Namespace) -> int:
     bank = load_bank(args.bank)
-    problems = bank.problems
+    problems = bank.problems + bank.hints
     if args.bank:  # report the given directories only (clashes with other decks included)
         problems = [p for p in problems if _under(p.file, args.bank)]
     problems = sorted(problems, key=lambda p: (str(p.file), p.line))
@@ -93,7 +93,8 @@ def run_check(args: argparse.Namespace) -> int:
     for problem in problems:
         print(problem.format(cwd))
     errors = sum(p.level == "error" for p in problems)
-    warnings = len(problems) - errors
+    warnings = sum(p.level == "warning" for p in problems)
+    hints = len(problems) - errors - warnings
     scope = ", ".join(str(d) for d in args.bank) if args.bank else "the question bank"
     decks = [d for d in bank.decks.values() if not args.bank or _deck_in(bank, d.id, args.bank)]
     n_questions = sum(len(d.questions) for d in decks)
@@ -102,14 +103,15 @@ def run_check(args: argparse.Namespace) -> int:
         f"{len(decks)} deck{'s' if len(decks) != 1 else ''}, {n_questions} questions, "
         f"{ready} ready to practise"
     )
-    if not problems:
-        print(f"{scope}: no problems ({counts})")
+    hinted = f"; {hints} hint{'s' if hints != 1 else ''} (above)" if hints else ""
+    if not errors and not warnings:
+        print(f"{scope}: no problems ({counts}){hinted}")
         return 0
-    files = len({p.file for p in problems})
+    files = len({p.file for p in problems if p.level != "hint"})
     print(
         f"{scope}: {errors} error{'s' if errors != 1 else ''}, "
         f"{warnings} warning{'s' if warnings != 1 else ''} in {files} "
-        f"file{'s' if files != 1 else ''} ({counts})"
+        f"file{'s' if files != 1 else ''} ({counts}){hinted}"
     )
     return 2 if errors else 0
 

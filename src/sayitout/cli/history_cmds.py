@@ -12,6 +12,7 @@ from typing import Any
 
 from sayitout.errors import SayitoutError, UsageError
 from sayitout.store import SINCE_FORMAT, AttemptFilter, AttemptRecord, Store, parse_since
+from sayitout.store.records import PASSED
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -199,6 +200,14 @@ def _local(iso: str) -> str:
     return datetime.fromisoformat(iso).astimezone().strftime("%Y-%m-%d %H:%M")
 
 
+def _follow_up_text(record: AttemptRecord) -> list[str]:
+    out = []
+    for f in record.answer_score.follow_ups:
+        credit = f" (+{f.credit:g} prompted)" if f.credit else ""
+        out += [f"Follow-up: {f.question}", f"  {f.answer or '(passed)'} -> {f.status}{credit}"]
+    return out
+
+
 def _table(rows: list[dict[str, Any]]) -> str:
     width = shutil.get_terminal_size((100, 24)).columns
     qwidth = max(16, min(40, width - 62))
@@ -214,9 +223,10 @@ def _table(rows: list[dict[str, Any]]) -> str:
         wpm = "" if r["words_per_minute"] is None else f"{r['words_per_minute']:.0f}"
         fill = "" if r["fillers_per_minute"] is None else f"{r['fillers_per_minute']:.1f}"
         audio = "yes" if r["recording_exists"] else ("gone" if r["recording_path"] else "-")
+        score = "pass" if r["ended_by"] == PASSED else r["score"]
         lines.append(
             f"{r['attempt_id']:>6}  {_local(r['created_at']):16}  {q:{qwidth}}  "
-            f"{r['score']:>5}  {cover:>5}  {wpm:>4}  {fill:>6}  {audio}"
+            f"{score:>5}  {cover:>5}  {wpm:>4}  {fill:>6}  {audio}"
         )
     return "\n".join(lines)
 
@@ -256,7 +266,9 @@ def _record_text(record: AttemptRecord, bank: Any) -> str:
     if question:
         out.append(f"Q: {question}")
     out += [
-        f"Score {s.score}/100: {sc.verdict}",
+        "Passed: you said you don't know (counts as a fail for review)"
+        if s.ended_by == PASSED
+        else f"Score {s.score}/100: {sc.verdict}",
         "",
         "Answer" + (" (corrected)" if record.transcript_corrected is not None else "") + ":",
         f"  {record.text}",
@@ -272,6 +284,7 @@ def _record_text(record: AttemptRecord, bank: Any) -> str:
         out.append(f"  {'✓' if sc.numeric.correct else '✗'} number: {sc.numeric.reason}")
     for m in sc.misconceptions:
         out.append(f"  ! {m.text} — {m.correction}")
+    out += _follow_up_text(record)
     if sc.delivery:
         d = sc.delivery
         out.append(

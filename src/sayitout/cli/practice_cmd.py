@@ -165,12 +165,7 @@ def run_practice(args: argparse.Namespace) -> int:
 
     if args.count is not None and args.count < 1:
         raise UsageError(f"--count must be at least 1, not {args.count}")
-    for path in args.mic_file:
-        if not path.is_file():
-            raise UsageError(
-                f"--mic-file {path}: no such file",
-                "give the path of a WAV, FLAC, MP3 or OGG recording",
-            )
+    check_mic_files(args.mic_file)
 
     def plan(settings) -> SessionPlan:
         practice = settings.practice
@@ -183,9 +178,19 @@ def run_practice(args: argparse.Namespace) -> int:
             answer_limit_s=args.answer_limit if args.answer_limit else practice.answer_limit_s,
             thinking_s=args.thinking if args.thinking is not None else practice.thinking_s,
             question_ids=tuple(args.question),
+            follow_ups=practice.follow_ups,
         )
 
     return _run_app(args, plan)
+
+
+def check_mic_files(paths: list[Path]) -> None:
+    for path in paths:
+        if not path.is_file():
+            raise UsageError(
+                f"--mic-file {path}: no such file",
+                "give the path of a WAV, FLAC, MP3 or OGG recording",
+            )
 
 
 def run_home(args: argparse.Namespace) -> int:

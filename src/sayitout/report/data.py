@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from statistics import fmean
 
+from sayitout.coach.ledger import Ledger, build_ledger
 from sayitout.report.rows import Filters, QuestionInfo, no_info
 from sayitout.store import (
     AttemptFilter,
@@ -99,6 +100,8 @@ class ReportData:
     latest: dict[str, AttemptRecord] = field(default_factory=dict)
     """Latest attempt of each strongest/weakest question, by question id."""
     question_text: dict[str, str] = field(default_factory=dict)
+    ledger: Ledger | None = None
+    """The coach's mistake ledger for the report's deck (recent attempts)."""
     session_score: float | None = None
     """The latest session's score (:mod:`sayitout.store.session_score`): the mean of each
     question's best attempt in it; ``None`` when no attempt was made in a session."""
@@ -193,6 +196,8 @@ def collect(
             limit=10,
         )
     ]
+    progress(0.65, "building the mistake ledger")
+    data.ledger = build_ledger(store, deck=filters.deck)
     progress(0.7, "reading latest answers")
     for line in [*data.strongest, *data.weakest]:
         data.latest[line.question_id] = store.attempt(line.latest_attempt_id)

@@ -176,6 +176,7 @@ def _full(d: ReportData) -> str:
         + _topics_section(d)
         + _delivery_section(d)
         + _missed_section(d)
+        + _ledger_section(d)
         + _questions_section(d)
         + _answers_section(d)
     )
@@ -334,6 +335,34 @@ def _missed_section(d: ReportData) -> str:
         '<p class="sub">How many answers left each point out, out of the answers to its '
         f"question.</p>{chart}<table><thead><tr><th>Key point</th><th>Question</th>"
         f'<th class="n">Missed</th></tr></thead><tbody>{rows}</tbody></table></section>'
+    )
+
+
+def _ledger_section(d: ReportData) -> str:
+    """The coach's mistake ledger: what keeps coming back, with counts and attempts."""
+    ledger = d.ledger
+    if ledger is None:
+        return ""
+    head = (
+        '<section id="ledger"><h2>Mistake ledger</h2>'
+        f'<p class="sub">What keeps coming back in your last {ledger.attempts_read} answers: '
+        "misconceptions stated more than once, key points missed again and again, and "
+        "delivery habits.</p>"
+    )
+    if not ledger.entries:
+        return head + '<p class="sub">Nothing repeats: no entries.</p></section>'
+    rows = "".join(
+        f'<tr><td><strong>{escape(e.title)}</strong><br><span class="sub">'
+        f"{escape(e.detail)}</span></td>"
+        f"<td>{' '.join(_qlink(q, d.question_text.get(q, q)) for q in e.question_ids[:3])}</td>"
+        f'<td class="n">{e.count}</td>'
+        f"<td>{e.last_seen.astimezone():%Y-%m-%d %H:%M}</td>"
+        f"<td>{escape(', '.join(f'#{a}' for a in e.attempt_ids[:8]))}</td></tr>"
+        for e in ledger.entries
+    )
+    return (
+        head + '<table><thead><tr><th>Entry</th><th>Questions</th><th class="n">Times</th>'
+        f"<th>Last seen</th><th>Attempts</th></tr></thead><tbody>{rows}</tbody></table></section>"
     )
 
 

@@ -106,11 +106,33 @@ def render_markdown(d: ReportData) -> str:
             )
     else:
         lines.append("None missed: every key point has been covered.")
+    lines += _ledger(d)
     lines += ["", "## Strongest questions", "", *_question_table(d.strongest)]
     lines += ["", "## Weakest questions", "", *_question_table(d.weakest)]
     lines += ["", "## Latest answers", "", "Words that earned a key point are in **bold**.", ""]
     lines += _answers(d)
     return "\n".join(lines) + _footer(d)
+
+
+def _ledger(d: ReportData) -> list[str]:
+    """The coach's mistake ledger: what keeps coming back."""
+    if d.ledger is None:
+        return []
+    lines = ["", "## Mistake ledger", ""]
+    if not d.ledger.entries:
+        return [*lines, f"Nothing repeats in your last {d.ledger.attempts_read} answers."]
+    lines += [
+        "| entry | questions | times | last seen | attempts |",
+        "| --- | --- | ---: | --- | --- |",
+    ]
+    for e in d.ledger.entries:
+        questions = ", ".join(f"`{md_escape(q)}`" for q in e.question_ids[:3])
+        attempts = ", ".join(f"#{a}" for a in e.attempt_ids[:8])
+        lines.append(
+            f"| {md_escape(e.title)}: {md_escape(e.detail)} | {questions} | {e.count} | "
+            f"{e.last_seen.astimezone():%Y-%m-%d %H:%M} | {attempts} |"
+        )
+    return lines
 
 
 def _recent_text(d: ReportData) -> str:

@@ -84,6 +84,27 @@ class DeliveryMetrics:
 
 
 @dataclass(frozen=True)
+class FollowUpResult:
+    """An interviewer's follow-up on a missed key point, and how the reply did."""
+
+    key_point_id: str
+    question: str
+    """The follow-up question as asked."""
+    answer: str
+    """The reply (transcript or typed text); empty when the candidate passed."""
+    status: Status
+    """The key point's status judged on the reply alone."""
+    similarity: float
+    evidence: str | None
+    credit: float
+    """Points (0..100 scale) the reply added to the answer's score: prompted credit, worth
+    ``PROMPTED_WORTH`` of the same point said unprompted."""
+    recording: str | None = None
+    """The reply's recording file name (None when typed)."""
+    duration_s: float | None = None
+
+
+@dataclass(frozen=True)
 class AnswerScore:
     question_id: str
     score: int
@@ -99,8 +120,16 @@ class AnswerScore:
     embedding_model: str = ""
     notes: tuple[str, ...] = field(default_factory=tuple)
     """Caveats worth showing (e.g. "answer truncated to 2,000 words")."""
+    follow_ups: tuple[FollowUpResult, ...] = ()
+    """Follow-up turns (mock interview and practice): ``score`` includes their credit."""
+
     failed: str | None = None
     """Why the answer could not be scored (the attempt is kept; a rescore replaces this)."""
+
+    @property
+    def unprompted_score(self) -> int:
+        """The score the first answer earned on its own, before any follow-up credit."""
+        return max(0, round(self.score - sum(f.credit for f in self.follow_ups)))
 
     @classmethod
     def not_scored(
@@ -157,5 +186,6 @@ class AnswerScore:
             rubric_version=int(d.get("rubric_version", 1)),
             embedding_model=d.get("embedding_model", ""),
             notes=tuple(d.get("notes", ())),
+            follow_ups=tuple(FollowUpResult(**f) for f in d.get("follow_ups", ())),
             failed=d.get("failed"),
         )

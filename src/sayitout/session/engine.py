@@ -27,13 +27,21 @@ from typing import TYPE_CHECKING, Any
 from sayitout.errors import SayitoutError
 from sayitout.session import events as ev
 from sayitout.session.events import Attempted, Phase
+from sayitout.session.followups import (
+    FOLLOW_UP_ANSWER_S,
+    already_credited,
+    follow_up_candidates,
+    score_reply,
+    with_follow_up,
+)
 from sayitout.session.plan import SessionPlan, pick_questions
 from sayitout.session.services import SessionServices
 from sayitout.session.summary import SessionSummary, summarise
 from sayitout.speech.recording import StopReason
+from sayitout.store.records import PASSED
 
 if TYPE_CHECKING:
-    from sayitout.bank.models import Question
+    from sayitout.bank.models import Question, Rubric
     from sayitout.scoring.result import AnswerScore
     from sayitout.session.ports import Speaker
     from sayitout.speech.recording import Recording
@@ -93,11 +101,16 @@ class _Next:
 
 
 @dataclass(frozen=True)
+class _Pass:
+    """ "I don't know": pass on the question (or on a follow-up)."""
+
+
+@dataclass(frozen=True)
 class _QuitCommand:
     """End the session."""
 
 
-_Command = _Replay | _Record | _Typed | _Edit | _ModelAnswer | _Keep | _Next | _QuitCommand
+_Command = _Replay | _Record | _Typed | _Edit | _ModelAnswer | _Keep | _Next | _Pass | _QuitCommand
 
 
 class _Quit(Exception):
@@ -106,6 +119,9 @@ class _Quit(Exception):
 
 class SessionEngine:
     """Runs one practice session; see the module docstring."""
+
+    kind = "practice"
+    """The session's kind, stored with it (a mock interview is ``interview``)."""
 
     def __init__(
         self,
@@ -219,6 +235,13 @@ class SessionEngine:
 
     def show_model_answer(self, speak: bool = True) -> None:
         self._commands.put(_ModelAnswer(speak))
+
+    def pass_question(self) -> None:
+        """ "I don't know": saved as a passed attempt (a fail for scheduling); during a
+        follow-up, skips the follow-up."""
+        if self.phase in (Phase.RECORDING, Phase.THINKING, Phase.ASKING):
+            self.cancel_recording()
+        self._commands.put(_Pass())
 
     def keep_answer(self) -> None:
         """Score and save the short answer just heard (after :class:`ev.AnswerTooShort`)."""
@@ -352,6 +375,8 @@ class SessionEngine:
             "order": self.plan.order,
             "answer_limit_s": self.plan.answer_limit_s,
             "thinking_s": self.plan.thinking_s,
+            "kind": self.kind,
+            "follow_ups": self.follow_up_limit,
             "asr_model": s.asr.model,
             "tts": s.speech.tts,
         }
@@ -426,6 +451,8 @@ class SessionEngine:
                 self._rescore(question, text)
             case _ModelAnswer(speak=speak):
                 self._model_answer(question, speak=speak)
+            case _Pass():
+                self._pass(question)
             case _Keep():
                 if self._short is not None:
                     (transcript, recording), self._short = self._short, None
@@ -472,7 +499,7 @@ class SessionEngine:
         if speaker is None:
             return
         self._speech_cancel.clear()
-        if what == "question":
+        if what in ("question", "follow_up"):  # the interviewer is asking
             self._set_phase(Phase.ASKING)
         self._emit(ev.SpeakingStarted(what))
         try:
@@ -501,13 +528,39 @@ class SessionEngine:
         return new_recording_path(base, question.id, self._clock())
 
     def _record_and_score(self, question: Question, limit: float) -> None:
+        heard = self._record_answer(question, limit)
+        if heard is not None and self._worth_scoring(question, *heard):
+            self._score_and_save(question, *heard)
+
+    def _worth_scoring(
+        self, question: Question, transcript: Transcript, recording: Recording
+    ) -> bool:
+        """An answer of almost nothing (or the app's own voice heard back) is shown, not
+        scored: it is held until the candidate keeps it or answers again."""
+        echo = heard_only_the_question(transcript.text, question.text)
+        words = len(transcript.text.split())
+        if echo or words < MIN_ANSWER_WORDS:
+            self._short = (transcript, recording)
+            self._emit(ev.AnswerTooShort(self._index, transcript.text, words, echo))
+            self._set_phase(Phase.NO_SPEECH)
+            return False
+        return True
+
+    def _on_progress(self, elapsed: float, limit: float) -> None:
+        """Called with each recording progress update (the interview warns near the end)."""
+
+    def _record_answer(
+        self, question: Question, limit: float
+    ) -> tuple[Transcript, Recording] | None:
+        """Record and transcribe one answer; None when there is none to score (cancelled,
+        nothing heard, no microphone), with the phase set to say what happens next."""
         if self._typed_only is not None:
             self._set_phase(Phase.AWAITING_ANSWER)
-            return
+            return None
         source = self.services.microphones.next_source()
         if source is None:
             self._out_of_sources()
-            return
+            return None
         rubric = self.services.bank.rubric(question.id)
         try:
             transcriber = self.services.transcriber
@@ -518,7 +571,7 @@ class SessionEngine:
             self._typed_only = (f"the speech model failed to load: {exc.message}", exc.hint)
             self._emit(ev.SpokenAnswersUnavailable(*self._typed_only))
             self._set_phase(Phase.AWAITING_ANSWER)
-            return
+            return None
         path = self._recording_path(question)
         self._rec_stop.clear()
         self._check_quit()
@@ -530,6 +583,7 @@ class SessionEngine:
             if now - last_progress >= _PROGRESS_EVERY_S:
                 last_progress = now
                 self._emit(ev.RecordingProgress(level, elapsed, limit))
+                self._on_progress(elapsed, limit)
 
         self._set_phase(Phase.RECORDING)
         self._emit(ev.RecordingStarted(limit, source.name))
@@ -549,7 +603,7 @@ class SessionEngine:
             live.cancel()
             self._fail(exc)
             self._set_phase(Phase.AWAITING_ANSWER)
-            return
+            return None
         self._emit(ev.RecordingStopped(recording.ended_by, recording.path, recording.duration_s))
         if recording.error:
             self._emit(ev.Notice(recording.error, "what was recorded is kept and scored"))
@@ -559,7 +613,7 @@ class SessionEngine:
                 recording.path.unlink(missing_ok=True)
             self._check_quit()
             self._set_phase(Phase.AWAITING_ANSWER)
-            return
+            return None
         self._set_phase(Phase.PROCESSING)
         self._emit(ev.Processing("transcribing"))
         try:
@@ -567,19 +621,12 @@ class SessionEngine:
         except SayitoutError as exc:
             self._fail(exc)
             self._set_phase(Phase.AWAITING_ANSWER)
-            return
+            return None
         if transcript.is_empty:
             self._emit(ev.NoSpeechHeard(self._index, recording.path))
             self._set_phase(Phase.NO_SPEECH)
-            return
-        echo = heard_only_the_question(transcript.text, question.text)
-        words = len(transcript.text.split())
-        if echo or words < MIN_ANSWER_WORDS:
-            self._short = (transcript, recording)
-            self._emit(ev.AnswerTooShort(self._index, transcript.text, words, echo))
-            self._set_phase(Phase.NO_SPEECH)
-            return
-        self._score_and_save(question, transcript, recording)
+            return None
+        return transcript, recording
 
     def _live_words(self, words: LiveWords) -> None:
         self._emit(ev.PartialTranscript(words.text, words.tentative, words.behind))
@@ -632,10 +679,21 @@ class SessionEngine:
             self._save_unscored(question, transcript, recording, score)
             return
         attempt_id = self._save(question, transcript, score, recording)
+        score = self._follow_ups(question, score, attempt_id)
+        self._answered(question, transcript, score, attempt_id, recording)
+
+    def _answered(
+        self,
+        question: Question,
+        transcript: Transcript,
+        score: AnswerScore,
+        attempt_id: int | None,
+        recording: Recording | None,
+        passed: bool = False,
+    ) -> None:
+        """An answer is scored and saved: keep it for the summary and show the score."""
         self._tries[question.id] = self._tries.get(question.id, 0) + 1
-        self.attempts.append(
-            Attempted(question, score, attempt_id, typed=transcript.model == "typed")
-        )
+        self._keep(question, transcript, score, attempt_id, passed)
         self._last = ev.AnswerScored(
             index=self._index,
             question=question,
@@ -645,9 +703,151 @@ class SessionEngine:
             attempt_number=self._tries[question.id],
             previous=self._previous.get(question.id),
             recording_path=recording.path if recording else None,
+            passed=passed,
         )
         self._emit(self._last)
+        if passed:
+            self._model_answer(question, speak=False)  # offered at once
         self._set_phase(Phase.FEEDBACK)
+
+    def _keep(
+        self,
+        question: Question,
+        transcript: Transcript,
+        score: AnswerScore,
+        attempt_id: int | None,
+        passed: bool,
+    ) -> None:
+        """Keep the attempt for the end-of-session summary (or the interview report)."""
+        self.attempts.append(
+            Attempted(
+                question,
+                score,
+                attempt_id,
+                typed=transcript.model == "typed",
+                extra={"passed": True} if passed else {},
+            )
+        )
+
+    # --- follow-ups and passes ---------------------------------------------------------------
+
+    @property
+    def follow_up_limit(self) -> int:
+        return self.plan.follow_ups
+
+    def _follow_ups(
+        self, question: Question, score: AnswerScore, attempt_id: int | None
+    ) -> AnswerScore:
+        """Ask about missed key points that have a follow-up (up to the plan's limit);
+        each reply's prompted credit is added to the score and the stored attempt."""
+        limit = self.follow_up_limit
+        if limit <= 0:
+            return score
+        try:
+            rubric = self.services.bank.rubric(question.id)
+        except SayitoutError:
+            return score
+        asked = 0
+        for kp, text in list(follow_up_candidates(score, rubric)):
+            if asked >= limit:
+                break
+            if already_credited(score, kp.id):
+                continue
+            asked += 1
+            self._emit(ev.FollowUpAsked(self._index, question, kp.id, text, asked, limit))
+            self._speak("follow_up", text)
+            reply, recording = self._follow_up_reply(question, text)
+            self._set_phase(Phase.PROCESSING)
+            self._emit(ev.Processing("scoring"))
+            try:
+                result = score_reply(
+                    self.services.scorer,
+                    rubric,
+                    kp,
+                    text,
+                    reply,
+                    recording=self._stored_name(recording.path if recording else None),
+                )
+            except Exception as exc:  # the answer is saved; a failed follow-up ends them
+                log.exception("scoring a follow-up of %s failed", question.id)
+                self._emit(ev.Notice(f"The follow-up reply could not be scored: {exc}"))
+                break
+            score = with_follow_up(score, result)
+            self._store_rescore(attempt_id, score)
+            self._emit(ev.FollowUpScored(self._index, score.follow_ups[-1]))
+        return score
+
+    def _follow_up_reply(
+        self, question: Question, text: str
+    ) -> tuple[Transcript | None, Recording | None]:
+        """The reply to a follow-up: recorded when answers are spoken (the next --mic-file),
+        else typed. ``(None, None)`` when the candidate passes or moves on."""
+        heard = None
+        if self._typed_only is None:
+            heard = self._record_answer(question, FOLLOW_UP_ANSWER_S)
+        if heard is not None and heard_only_the_question(heard[0].text, text):
+            self._emit(ev.Notice("Only the follow-up question itself was heard: answer again."))
+            heard = None  # the app's own voice, not a reply (a short reply is fine)
+        if heard is not None:
+            return heard
+        if self.phase not in (Phase.NO_SPEECH, Phase.AWAITING_ANSWER):
+            self._set_phase(Phase.AWAITING_ANSWER)
+        while True:
+            match self._next_command():
+                case _Typed(text=typed_text):
+                    typed = _typed_transcript(typed_text)
+                    if not typed.is_empty:
+                        return typed, None
+                    self._emit(ev.Notice("The typed reply was empty: type it again, or pass."))
+                case _Record():
+                    self._rec_cancel.clear()
+                    heard = self._record_answer(question, FOLLOW_UP_ANSWER_S)
+                    if heard is not None:
+                        return heard
+                case _Replay():
+                    before = self.phase
+                    self._speak("follow_up", text)
+                    self._set_phase(before)
+                case _Pass() | _Next():
+                    return None, None
+                case _:
+                    pass  # corrections and model answers wait until the follow-up is done
+
+    def _pass(self, question: Question) -> None:
+        if self._last is not None:
+            self._emit(ev.Notice("This question is already answered: press n for the next one."))
+            self._set_phase(Phase.FEEDBACK)
+            return
+        try:
+            rubric = self.services.bank.rubric(question.id)
+        except SayitoutError as exc:
+            self._fail(exc)
+            return
+        from sayitout.speech.transcript import Transcript
+
+        transcript = Transcript(text="", model="passed")
+        score = passed_score(rubric, self.services.scorer.model_name)
+        attempt_id = self._save(question, transcript, score, None, ended_by=PASSED)
+        self._answered(question, transcript, score, attempt_id, None, passed=True)
+
+    def _stored_name(self, path: Path | None) -> str | None:
+        """A follow-up recording as the store refers to recordings (relative when inside)."""
+        if path is None:
+            return None
+        root = getattr(self._store, "recordings_dir", None)
+        if root is not None:
+            with contextlib.suppress(ValueError):
+                return str(Path(path).relative_to(root))
+        return str(path)
+
+    def _store_rescore(self, attempt_id: int | None, score: AnswerScore) -> None:
+        store = self._store
+        if store is None or attempt_id is None:
+            return
+        try:
+            store.rescore(attempt_id, score)
+        except SayitoutError as exc:
+            self._fail(exc)
 
     def _save_unscored(
         self,
@@ -684,6 +884,8 @@ class SessionEngine:
         transcript: Transcript,
         score: AnswerScore,
         recording: Recording | None,
+        *,
+        ended_by: str | None = None,
     ) -> int | None:
         store = self._store
         if store is None:
@@ -700,7 +902,7 @@ class SessionEngine:
                 transcript.model,
                 score.embedding_model or self.services.scorer.model_name,
                 score.rubric_version,
-                ended_by=recording.ended_by.value if recording else "typed",
+                ended_by=ended_by or (recording.ended_by.value if recording else "typed"),
             )
         except SayitoutError as exc:
             self._fail(exc)
@@ -728,6 +930,10 @@ class SessionEngine:
             )
             self._set_phase(Phase.FEEDBACK)
             return
+        covered = {kp.id for kp in score.key_points if kp.status == "covered"}
+        for follow_up in last.score.follow_ups:  # the follow-up turns still happened
+            if follow_up.key_point_id not in covered:
+                score = with_follow_up(score, follow_up)
         store = self._store
         if store is not None and last.attempt_id is not None:
             try:
@@ -774,6 +980,27 @@ class SessionEngine:
         score = record.answer_score
         missed = tuple(kp.text for kp in score.key_points if kp.status != "covered")
         return ev.PreviousAttempt(score.score, record.created_at, missed)
+
+
+def passed_score(rubric: Rubric, embedding_model: str = "") -> AnswerScore:
+    """The score of a pass: nothing said, every key point missed, 0 (FSRS: Again)."""
+    from sayitout.scoring.result import AnswerScore, KeyPointResult
+
+    return AnswerScore(
+        question_id=rubric.question_id,
+        score=0,
+        verdict="Passed: you said you don't know. Hear the model answer, then try it again.",
+        key_points=tuple(
+            KeyPointResult(kp.id, kp.text, kp.weight, "missed", 0.0, None, None)
+            for kp in rubric.key_points
+        ),
+        numeric=None,
+        misconceptions=(),
+        delivery=None,
+        answer="",
+        rubric_version=rubric.version,
+        embedding_model=embedding_model,
+    )
 
 
 def _words(text: str) -> list[str]:

@@ -17,7 +17,8 @@ from sayitout.speech.recording import StopReason as StopReason  # named with the
 
 if TYPE_CHECKING:
     from sayitout.bank.models import Question
-    from sayitout.scoring.result import AnswerScore
+    from sayitout.scoring.result import AnswerScore, FollowUpResult
+    from sayitout.session.interview_report import InterviewReport
     from sayitout.session.summary import SessionSummary
     from sayitout.speech.transcript import Transcript
 
@@ -209,6 +210,53 @@ class AnswerScored(Event):
     rescored: bool = False
     """True when this replaces the score of an edited transcript."""
     recording_path: Path | None = None
+    passed: bool = False
+    """The candidate passed ("I don't know"): stored as a fail for scheduling."""
+
+
+@dataclass(frozen=True)
+class FollowUpAsked(Event):
+    """The interviewer asks about a key point the answer missed; the next answer (spoken,
+    typed, or the next ``--mic-file``) replies to it."""
+
+    index: int
+    question: Question
+    key_point_id: str
+    text: str
+    number: int
+    """1 for the first follow-up on this answer."""
+    limit: int
+    """Follow-ups allowed per question (the setting)."""
+
+
+@dataclass(frozen=True)
+class FollowUpScored(Event):
+    index: int
+    result: FollowUpResult
+
+
+@dataclass(frozen=True)
+class AnswerTimeWarning(Event):
+    """Mock interview: the answer time is nearly up (shown, not spoken: the app never
+    talks over an answer it is recording)."""
+
+    remaining_s: float
+
+
+@dataclass(frozen=True)
+class InterviewAnswerTaken(Event):
+    """Mock interview: an answer was saved (no score is shown until the end)."""
+
+    index: int
+    total: int
+    passed: bool = False
+    follow_ups: int = 0
+
+
+@dataclass(frozen=True)
+class InterviewFinished(Event):
+    report: InterviewReport
+    incomplete: bool = False
 
 
 @dataclass(frozen=True)

@@ -34,6 +34,9 @@ class SessionPlan:
     """Ask exactly these questions (overrides deck, topics and order)."""
     seed: int | None = None
     """Seed for ``random`` order (tests)."""
+    follow_ups: int = 0
+    """Follow-up questions on missed key points, per question (0-2). Front ends pass the
+    ``practice.follow_ups`` setting; a plan built without it asks none."""
 
     def __post_init__(self) -> None:
         if self.count < 1:
@@ -44,6 +47,8 @@ class SessionPlan:
             raise UsageError("the answer time limit must be at least 5 seconds")
         if self.thinking_s < 0:
             raise UsageError("thinking time cannot be negative")
+        if not 0 <= self.follow_ups <= 2:
+            raise UsageError(f"follow-ups per question must be 0, 1 or 2, not {self.follow_ups}")
 
     def limit_for(self, question: Question, max_answer_s: float) -> float:
         limit = self.answer_limit_s or float(question.answer_seconds)

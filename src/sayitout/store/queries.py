@@ -167,8 +167,11 @@ def answer_texts(db: Database, where: AttemptFilter) -> dict[int, str]:
 def recording_paths(db: Database) -> list[str]:
     rows = db.read(
         "read recording paths",
-        "SELECT recording_path FROM attempts WHERE recording_path IS NOT NULL",
-    )
+        "SELECT recording_path FROM attempts WHERE recording_path IS NOT NULL "
+        "UNION ALL SELECT json_extract(f.value, '$.recording') FROM attempts a, "
+        "json_each(a.score_json, '$.follow_ups') f "
+        "WHERE json_extract(f.value, '$.recording') IS NOT NULL",
+    )  # a follow-up reply's recording (in its attempt's score) belongs to the attempt too
     return [r["recording_path"] for r in rows]
 
 

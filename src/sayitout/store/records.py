@@ -10,6 +10,9 @@ from typing import Any
 from sayitout.scoring.result import AnswerScore
 from sayitout.speech.transcript import Transcript
 
+PASSED = "passed"
+"""``ended_by`` of an attempt where the candidate passed ("I don't know")."""
+
 
 @dataclass(frozen=True)
 class SessionRecord:
@@ -23,6 +26,11 @@ class SessionRecord:
     session_score: float | None = None
     """The mean of each question's best attempt in the session
     (:mod:`sayitout.store.session_score`); ``None`` with no attempt."""
+
+    @property
+    def kind(self) -> str:
+        """``practice`` or ``interview`` (a mock interview), as the session recorded it."""
+        return str(self.settings.get("kind") or "practice")
 
     @property
     def mean_score(self) -> float | None:

@@ -31,6 +31,7 @@ if TYPE_CHECKING:
     from textual.timer import Timer
 
     from sayitout.config import Settings
+    from sayitout.session.interview import InterviewPlan
     from sayitout.session.plan import SessionPlan
     from sayitout.session.services import SessionServices
 
@@ -63,7 +64,7 @@ class SayitoutApp(App):
         settings: Settings,
         services_factory: Callable[[Settings], SessionServices],
         *,
-        plan: SessionPlan | None = None,
+        plan: SessionPlan | InterviewPlan | None = None,
         config_path: Path | None = None,
         load_models: bool = True,
     ) -> None:
@@ -280,9 +281,15 @@ class SayitoutApp(App):
 
     # --- navigation ------------------------------------------------------------------------
 
-    def start_session(self, plan: SessionPlan) -> None:
+    def start_session(self, plan: SessionPlan | InterviewPlan) -> None:
+        from sayitout.session.interview import InterviewPlan
         from sayitout.tui.screens.session import SessionScreen
 
+        if isinstance(plan, InterviewPlan):
+            from sayitout.tui.screens.interview import InterviewScreen
+
+            self.push_screen(InterviewScreen(self.services, plan))
+            return
         self.push_screen(SessionScreen(self.services, plan))
 
     def go_home(self) -> None:
@@ -389,7 +396,7 @@ class SayitoutApp(App):
 def make_app(
     settings: Settings,
     *,
-    plan: SessionPlan | None = None,
+    plan: SessionPlan | InterviewPlan | None = None,
     mic_files: tuple[Path, ...] | list[Path] = (),
     tts: str | None = None,
     bank_dirs: tuple[Path, ...] | list[Path] = (),

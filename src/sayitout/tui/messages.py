@@ -11,6 +11,7 @@ from sayitout.session import events as ev
 
 if TYPE_CHECKING:
     from sayitout.config import Settings
+    from sayitout.session.interview import InterviewPlan
     from sayitout.session.plan import SessionPlan
     from sayitout.tui.widgets.insights import HomeInsights
 
@@ -83,7 +84,7 @@ class Failed(Message):
 class StartSession(Message):
     """Home's form describes a valid plan: start it."""
 
-    def __init__(self, plan: SessionPlan) -> None:
+    def __init__(self, plan: SessionPlan | InterviewPlan) -> None:
         super().__init__()
         self.plan = plan
 

@@ -107,6 +107,7 @@ class AttemptScreen(Screen):
         Binding("left", "seek(-5)", "−5 s", priority=True),
         Binding("right", "seek(5)", "+5 s", priority=True),
         Binding("home", "rewind", "From start", priority=True),
+        Binding("u", "upgraded", "Upgraded answer"),
         *(Binding(str(n), f"play_point({n})", show=False, priority=True) for n in range(1, 10)),
     ]
 
@@ -358,6 +359,24 @@ class AttemptScreen(Screen):
     def _tick(self) -> None:
         if self.record is not None:
             self._show_position()
+
+    def action_upgraded(self) -> None:
+        """The answer with what it missed woven in (coach), read aloud on request."""
+        from sayitout.tui.screens.upgraded import UpgradedAnswerScreen
+
+        if self.record is None or self.bank is None:
+            return
+        try:
+            rubric = self.bank.rubric(self.record.question_id)
+            question = self.bank.question(self.record.question_id).text
+        except SayitoutError as exc:
+            self.notify(exc.message, severity="warning")
+            return
+        services = getattr(self.app, "services", None)
+        voice = None
+        if services is not None and services.has_speaker:
+            voice = lambda: services.speaker  # noqa: E731 (built on first use, off the UI thread)
+        self.app.push_screen(UpgradedAnswerScreen(self.record, rubric, question, voice))
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         # A typed answer (or one whose audio is gone) has nothing to play: no play keys.

@@ -24,6 +24,7 @@ from sayitout.errors import SayitoutError
 from sayitout.report.bands import BANDS, score_style
 from sayitout.report.dates import when
 from sayitout.store import AttemptFilter, AttemptSummary, SessionRecord, Store
+from sayitout.store.records import PASSED
 from sayitout.tui.messages import Failed
 
 PAGE = 200
@@ -50,6 +51,8 @@ class HistoryFilter:
 def attempt_cells(a: AttemptSummary) -> tuple[Any, ...]:
     """The attempts table's cells for one attempt."""
     score = Text(f"{a.score:>3}", style=score_style(a.score))
+    if a.ended_by == PASSED:
+        score = Text("pass", style="yellow")
     cover = "" if a.coverage is None else f"{round(100 * a.coverage)}%"
     wpm = "" if a.wpm is None else f"{a.wpm:.0f}"
     fill = "" if a.fillers_per_min is None else f"{a.fillers_per_min:.1f}"
@@ -261,12 +264,17 @@ class HistoryScreen(Screen):
         for s in message.sessions:
             key = CLI if s.id is None else str(s.id)
             deck = "command line" if s.id is None else s.deck
+            answers = f"{s.attempt_count:,}"
+            if s.kind == "interview":  # a mock interview: "1/3" when it ended early
+                deck = f"mock {deck}"
+                if s.finished_at is None:
+                    answers = f"{s.attempt_count}/{s.settings.get('count', '?')}"
             score = (
                 Text(f"{s.session_score:.0f}", style=score_style(s.session_score))
                 if s.session_score is not None
                 else Text("–", style="dim")
             )
-            rows.append(((when(s.started_at), deck, f"{s.attempt_count:,}", score), key))
+            rows.append(((when(s.started_at), deck, answers, score), key))
         for cells, key in rows:
             table.add_row(*cells, key=key)
         try:

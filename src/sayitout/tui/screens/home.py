@@ -22,6 +22,7 @@ from sayitout.report.dates import when
 from sayitout.session.plan import ORDERS, Order, SessionPlan
 from sayitout.store.session_score import SESSION_SCORE_LABEL
 from sayitout.tui.messages import Failed, HomeData, HomeReady, HomeResumed, StartSession
+from sayitout.tui.screens.coach import FocusPanel
 from sayitout.tui.widgets.insights import Insights, load_insights
 from sayitout.tui.widgets.model_status import AppStatus, status_line
 
@@ -92,6 +93,8 @@ class HomeScreen(Screen):
     CSS_PATH = "home.tcss"
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("ctrl+s", "start", "Start session"),
+        Binding("i", "interview", "Mock interview"),
+        Binding("c", "coach", "Coach"),
         Binding("h", "app.history", "History"),
         Binding("o", "app.settings", "Settings"),
         Binding("question_mark", "app.help", "Help"),
@@ -111,6 +114,7 @@ class HomeScreen(Screen):
         with Vertical(id="home-body"):
             yield DataTable(id="decks", cursor_type="row", zebra_stripes=True)
             yield Static("Loading the question bank…", id="recent")
+            yield FocusPanel(self.services, hint="(c: coach)", id="focus")
             with Grid(id="form"):
                 with Vertical():
                     yield Label("Questions")
@@ -157,6 +161,7 @@ class HomeScreen(Screen):
 
     def on_screen_resume(self) -> None:
         self.load_data()
+        self.query_one(FocusPanel).reload()
         self.refresh_models()
         self.post_message(HomeResumed())  # e.g. offer answers found while a session ran
 
@@ -247,6 +252,7 @@ class HomeScreen(Screen):
             order=order,
             answer_limit_s=limit,
             thinking_s=thinking,
+            follow_ups=self.services.settings.practice.follow_ups,
         )
 
     @on(Button.Pressed, "#start")
@@ -261,6 +267,35 @@ class HomeScreen(Screen):
             )
             return
         self.post_message(StartSession(plan))
+
+    def action_interview(self) -> None:
+        """A mock interview on the chosen deck, with the form's count and thinking time."""
+        from sayitout.session.interview import DEFAULT_THINKING_S, InterviewPlan, check_deck_fits
+
+        try:
+            form = self.plan_from_form()
+            plan = InterviewPlan(
+                deck=form.deck,
+                count=form.count,
+                thinking_s=form.thinking_s or DEFAULT_THINKING_S,
+                follow_ups=form.follow_ups,
+            )
+            bank = self.services.bank_if_loaded
+            if bank is not None:
+                check_deck_fits(bank, plan, count_name="Questions:")
+        except UsageError as exc:
+            self.notify(
+                exc.message + (f"\n{exc.hint}" if exc.hint else ""),
+                title="Cannot start the interview",
+                severity="error",
+            )
+            return
+        self.post_message(StartSession(plan))
+
+    def action_coach(self) -> None:
+        from sayitout.tui.screens.coach import CoachScreen
+
+        self.app.push_screen(CoachScreen(self.services))
 
     @on(DataTable.RowSelected, "#decks")
     def _deck_chosen(self) -> None:

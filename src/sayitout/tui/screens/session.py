@@ -56,6 +56,13 @@ _ACTIONS: dict[str, set[Phase]] = {
     "edit": {Phase.FEEDBACK},
     "model": {Phase.FEEDBACK},
     "next": _IN_A_TURN,
+    "pass_question": {
+        Phase.ASKING,
+        Phase.THINKING,
+        Phase.RECORDING,
+        Phase.AWAITING_ANSWER,
+        Phase.NO_SPEECH,
+    },
     "quit_session": set(Phase) - {Phase.FINISHED},
 }
 
@@ -84,6 +91,7 @@ class SessionScreen(Screen):
         Binding("k", "keep", "Keep", tooltip="Score this short answer anyway"),
         Binding("m", "model", "Model answer", tooltip="Show and hear a strong answer"),
         Binding("n", "next", "Next", tooltip="Next question (the summary after the last)"),
+        Binding("i", "pass_question", "I don't know", tooltip="Pass: saved as a fail"),
         Binding("escape", "quit_session", "End", tooltip="End the session; answers are kept"),
     ]
 
@@ -103,6 +111,8 @@ class SessionScreen(Screen):
         self.too_short: ev.AnswerTooShort | None = None
         """The short answer just heard, until it is kept, retried or typed."""
         self.summary_shown = False
+        self.follow_up = False
+        """Whether the interviewer's follow-up question is waiting for its reply."""
         self.finished: ev.SessionFinished | None = None
         self.dialogs = 0
         self._notice_timer: Timer | None = None
@@ -162,10 +172,16 @@ class SessionScreen(Screen):
         texts = {
             Phase.ASKING: ("🔊 Reading the question aloud…  (s skips)", "dim"),
             Phase.AWAITING_ANSWER: (
-                "Press r to record your answer, or t to type it."
+                ("Press r to record your answer, or t to type it.", "bold")
                 if self.spoken_answers
-                else "Type your answer: press t.",
-                "bold",
+                else ("Type your answer: press t.", "bold")
+            )
+            if not self.follow_up
+            else (
+                "Answer the follow-up: "
+                + ("r to record, t to type" if self.spoken_answers else "press t to type")
+                + ", i if you don't know.",
+                "bold magenta",
             ),
             Phase.PROCESSING: ("Transcribing and scoring…", "bold yellow"),
             Phase.NO_SPEECH: (
@@ -197,6 +213,7 @@ class SessionScreen(Screen):
         self.sub_title = f"{event.deck} · {self.total} question{'s' if self.total != 1 else ''}"
 
     def _show_QuestionShown(self, event: ev.QuestionShown) -> None:
+        self.follow_up = False
         self.index = event.index
         self.last_scored = None
         topics = ", ".join(event.question.topics)
@@ -215,6 +232,17 @@ class SessionScreen(Screen):
         meter.elapsed = 0.0
         self.query_one("#body", VerticalScroll).scroll_home(animate=False)
         self.refresh_bindings()
+
+    def _show_FollowUpScored(self, event: ev.FollowUpScored) -> None:
+        self.follow_up = False
+
+    def _show_FollowUpAsked(self, event: ev.FollowUpAsked) -> None:
+        self.follow_up = True
+        text = Text(event.question.text, style="dim")
+        text.append("\n\nFollow-up: ", style="bold magenta")
+        text.append(event.text, style="bold")
+        self.query_one("#question", Static).update(text)
+        self.query_one("#live", Static).update("")
 
     def _show_SpeakingStarted(self, event: ev.SpeakingStarted) -> None:
         self.speaking = event.what
@@ -295,6 +323,8 @@ class SessionScreen(Screen):
         card.display = True
         transcript = self.query_one("#transcript", Static)
         label = "What you typed" if event.transcript.model == "typed" else "What was heard"
+        if event.passed:
+            label = "You passed (saved as a fail, so it comes back soon)"
         heard = Text(f"{label}: ", style="bold")
         heard.append(event.transcript.text, style="italic")
         transcript.update(heard)
@@ -431,6 +461,9 @@ class SessionScreen(Screen):
 
     def action_next(self) -> None:
         self.engine.next_question()
+
+    def action_pass_question(self) -> None:
+        self.engine.pass_question()
 
     def action_quit_session(self) -> None:
         self.engine.quit()

@@ -139,6 +139,16 @@ class SettingsScreen(Screen):
                     Input(str(s.practice.count), id="count", type="integer"),
                 ),
                 self._field(
+                    "Follow-ups per question",
+                    Select(
+                        [("none", "0"), ("1", "1"), ("2", "2")],
+                        value=str(s.practice.follow_ups),
+                        allow_blank=False,
+                        id="follow-ups",
+                    ),
+                    "on key points you miss",
+                ),
+                self._field(
                     "Theme",
                     Select(
                         [("dark", "dark"), ("light", "light")],
@@ -208,6 +218,7 @@ class SettingsScreen(Screen):
             answer_limit_s=_num(v("limit")),
             thinking_s=_num(v("thinking")) or 0.0,
             count=int(_num(v("count")) or 0),
+            follow_ups=int(str(sel("follow-ups"))),
         )
         data["theme"] = sel("theme")
         return Settings.model_validate(data)

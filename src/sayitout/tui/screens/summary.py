@@ -15,6 +15,7 @@ from textual.widgets import DataTable, Footer, Header, Static
 
 from sayitout.report.bands import score_style
 from sayitout.session.summary import SessionSummary
+from sayitout.tui.screens.coach import FocusPanel
 
 
 def _fmt(value: float | None, unit: str = "", digits: int = 0) -> str:
@@ -41,6 +42,9 @@ class SummaryScreen(Screen):
             yield DataTable(id="outcomes", cursor_type="row", zebra_stripes=True)
             yield Static(self._missed(), id="missed")
             yield Static(self._delivery(), id="delivery")
+            services = getattr(self.app, "services", None)
+            if services is not None:
+                yield FocusPanel(services, id="focus")
         yield Footer()
 
     def on_mount(self) -> None:

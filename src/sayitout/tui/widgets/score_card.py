@@ -125,6 +125,9 @@ def render_score(scored: AnswerScored) -> Group:
     head = Text()
     head.append(f"{s.score}/100", style=score_style(s.score))
     head.append(f"  {s.verdict}")
+    if s.follow_ups:
+        prompted = s.score - s.unprompted_score
+        head.append(f"  ({s.unprompted_score} + {prompted} when prompted)", style="dim")
     if scored.rescored:
         head.append("  (rescored after your correction)", style="dim italic")
     elif scored.attempt_number > 1:
@@ -150,6 +153,8 @@ def render_score(scored: AnswerScored) -> Group:
             ),
         )
     parts.append(checklist)
+    if s.follow_ups:
+        parts.append(follow_up_lines(s))
     if s.delivery is not None and s.delivery.words:
         parts.append(_one_line(("Delivery ", "bold")) + delivery_line(s.delivery))
     last = _last_time(scored, numbers)
@@ -184,6 +189,20 @@ def _details(s: AnswerScore, number_reason: str | None) -> RenderableType | None
     if not grid.rows:
         return None
     return Group(Text("What you said", style="bold underline"), grid)
+
+
+def follow_up_lines(s: AnswerScore) -> Table:
+    """The follow-up turns: what was asked, what the reply said, the prompted credit."""
+    grid = _checklist()
+    for f in s.follow_ups:
+        mark, colour = MARKS.get(f.status, ("?", ""))
+        cell = Text.assemble(("follow-up: ", "bold magenta"), (f.question, "italic"))
+        cell.append("\n")
+        cell.append(f'"{_quote(f.answer)}"' if f.answer else "(passed)", style="dim")
+        if f.credit:
+            cell.append(f"  +{f.credit:g} prompted (60% of unprompted)", style="green")
+        grid.add_row(Text(mark, style=colour), cell)
+    return grid
 
 
 class ScoreCard(Static):

@@ -1,0 +1,105 @@
+"""Follow-up questions: which to ask after an answer, and what the reply earns.
+
+An interviewer probes what an answer left out. After an answer is scored, the key points
+it missed that have a follow-up in the rubric are asked about, heaviest first (a partly
+made point comes after the missed ones). The reply is scored against that one key point;
+what it earns counts as *prompted* credit, worth ``PROMPTED_WORTH`` of the same point made
+unprompted, and is added to the answer's score.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Iterator
+from typing import TYPE_CHECKING
+
+from sayitout.scoring.matching import Params
+from sayitout.scoring.result import AnswerScore, FollowUpResult
+
+if TYPE_CHECKING:
+    from sayitout.bank.models import KeyPoint, Rubric
+    from sayitout.session.ports import AnswerScorer
+    from sayitout.speech.transcript import Transcript
+
+PROMPTED_WORTH = 0.6
+"""A point made only when asked about it earns this share of its unprompted credit."""
+FOLLOW_UP_ANSWER_S = 60.0
+"""Answer time for a follow-up reply (it is about one point)."""
+
+
+def follow_up_candidates(score: AnswerScore, rubric: Rubric) -> Iterator[tuple[KeyPoint, str]]:
+    """``(key point, follow-up question)`` in the order an interviewer would ask them:
+    missed points before partly made ones, heavier first, then rubric order; each point's
+    follow-ups in the order written."""
+    status = {kp.id: kp.status for kp in score.key_points}
+    rank = {"missed": 0, "partial": 1}
+    gaps = [
+        (rank[status[kp.id]], -kp.weight, i, kp)
+        for i, kp in enumerate(rubric.key_points)
+        if kp.follow_ups and status.get(kp.id) in rank
+    ]
+    for *_, kp in sorted(gaps, key=lambda g: g[:3]):
+        for text in kp.follow_ups:
+            yield kp, text
+
+
+def credit_for(rubric: Rubric, kp: KeyPoint, status: str, params: Params | None = None) -> float:
+    """Points (0..100) a reply that makes ``kp`` with ``status`` adds, prompted."""
+    params = params or Params()
+    total = sum(k.weight for k in rubric.key_points)
+    if total <= 0 or status == "missed":
+        return 0.0
+    value = 1.0 if status == "covered" else params.partial_credit
+    share = (1 - params.numeric_share) if rubric.numeric is not None else 1.0
+    return 100.0 * PROMPTED_WORTH * share * value * kp.weight / total
+
+
+def already_credited(score: AnswerScore, kp_id: str) -> bool:
+    """Whether an earlier follow-up already earned full credit for ``kp_id``."""
+    return any(f.key_point_id == kp_id and f.status == "covered" for f in score.follow_ups)
+
+
+def score_reply(
+    scorer: AnswerScorer,
+    rubric: Rubric,
+    kp: KeyPoint,
+    question: str,
+    reply: Transcript | None,
+    *,
+    recording: str | None = None,
+) -> FollowUpResult:
+    """Judge ``reply`` (None: the candidate passed) against ``kp`` alone.
+
+    The rubric's misconceptions stay in, so a reply that states the point the wrong way
+    round is not credited; numbers are left out (the question is about this one point).
+    """
+    if reply is None or reply.is_empty:
+        return FollowUpResult(kp.id, question, "", "missed", 0.0, None, 0.0, recording, None)
+    focused = rubric.model_copy(update={"key_points": [kp], "numeric": None})
+    result = scorer.score(focused, reply)
+    point = next((p for p in result.key_points if p.id == kp.id), None)
+    status = point.status if point is not None else "missed"
+    stated_wrong = bool(result.misconceptions)
+    if stated_wrong and status == "covered":
+        status = "partial"
+    return FollowUpResult(
+        key_point_id=kp.id,
+        question=question,
+        answer=reply.text,
+        status=status,
+        similarity=point.similarity if point is not None else 0.0,
+        evidence=point.evidence if point is not None else None,
+        credit=credit_for(rubric, kp, status),
+        recording=recording,
+        duration_s=reply.duration,
+    )
+
+
+def with_follow_up(score: AnswerScore, result: FollowUpResult) -> AnswerScore:
+    """``score`` with the follow-up added: its prompted credit is added (capped at 100)
+    and ``result.credit`` becomes what was actually added."""
+    earned = min(100 - score.score, round(result.credit))
+    result = dataclasses.replace(result, credit=float(max(0, earned)))
+    return dataclasses.replace(
+        score, score=score.score + int(result.credit), follow_ups=(*score.follow_ups, result)
+    )
