@@ -25,6 +25,7 @@ lint: setup-dev
 	$(VENV)/bin/ruff check src tests bench
 	$(VENV)/bin/ruff format --check src tests bench
 	$(VENV)/bin/lint-imports
+	$(VENV)/bin/mypy
 
 bench: setup-dev
 	@for b in bench/*.py; do echo "== $$b"; $(VENV)/bin/python $$b || exit 1; done

@@ -14,6 +14,8 @@ echo "== ruff"
 "$VENV/bin/ruff" format --check src tests bench
 echo "== import contracts"
 "$VENV/bin/lint-imports" --no-cache
+echo "== types (mypy; strict on session, scoring, store, bank, schedule, coach)"
+"$VENV/bin/mypy"
 echo "== lock files cover CPython 3.11-3.13 on Linux x86-64 and aarch64"
 # Asks PyPI. Offline, a developer's run goes on with a warning; CI (CI=true) must check.
 status=0

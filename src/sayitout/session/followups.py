@@ -14,7 +14,7 @@ from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
 from sayitout.scoring.matching import Params
-from sayitout.scoring.result import AnswerScore, FollowUpResult
+from sayitout.scoring.result import AnswerScore, FollowUpResult, KeyPointResult
 
 if TYPE_CHECKING:
     from sayitout.bank.models import KeyPoint, Rubric
@@ -43,13 +43,23 @@ def follow_up_candidates(score: AnswerScore, rubric: Rubric) -> Iterator[tuple[K
             yield kp, text
 
 
-def credit_for(rubric: Rubric, kp: KeyPoint, status: str, params: Params | None = None) -> float:
-    """Points (0..100) a reply that makes ``kp`` with ``status`` adds, prompted."""
+def credit_for(
+    rubric: Rubric,
+    kp: KeyPoint,
+    status: str,
+    params: Params | None = None,
+    *,
+    earned: float | None = None,
+) -> float:
+    """Points (0..100) a reply that makes ``kp`` with ``status`` adds, prompted.
+
+    ``earned`` is the graded credit (0..1) the scorer gave the reply for ``kp``; without
+    it, a covered point counts whole and a partial one half."""
     params = params or Params()
     total = sum(k.weight for k in rubric.key_points)
     if total <= 0 or status == "missed":
         return 0.0
-    value = 1.0 if status == "covered" else params.partial_credit
+    value = earned if earned is not None else (1.0 if status == "covered" else 0.5)
     share = (1 - params.numeric_share) if rubric.numeric is not None else 1.0
     return 100.0 * PROMPTED_WORTH * share * value * kp.weight / total
 
@@ -89,10 +99,18 @@ def score_reply(
         status=status,
         similarity=point.similarity if point is not None else 0.0,
         evidence=point.evidence if point is not None else None,
-        credit=credit_for(rubric, kp, status),
+        credit=credit_for(rubric, kp, status, earned=_earned(point, stated_wrong)),
         recording=recording,
         duration_s=reply.duration,
     )
+
+
+def _earned(point: KeyPointResult | None, stated_wrong: bool) -> float | None:
+    """The reply's graded credit for the point; half at most when it also states a
+    misconception."""
+    if point is None:
+        return None
+    return min(point.earned, 0.5) if stated_wrong else point.earned
 
 
 def with_follow_up(score: AnswerScore, result: FollowUpResult) -> AnswerScore:
