@@ -136,8 +136,22 @@ class Bank:
     def hints(self) -> list[Problem]:
         """Suggestions that are not faults: key points with no follow-up question."""
         out: list[Problem] = []
-        for src, rubric in self._hinted:
+        # Each listed hint re-reads its file for line numbers: past the first few rubrics
+        # (a large imported deck), one summary line says how many more there are.
+        for src, rubric in self._hinted[:HINTED_FILES_LISTED]:
             out += _follow_up_hints(src, rubric)
+        rest = self._hinted[HINTED_FILES_LISTED:]
+        if rest:
+            out.append(
+                Problem(
+                    rest[0][0].path,
+                    1,
+                    f"and {len(rest)} more rubrics with key points that have no follow-up "
+                    "question (this one and the rest of its deck) — add follow_ups where "
+                    "a mock interviewer should probe",
+                    level="hint",
+                )
+            )
         return out
 
     @property
@@ -557,6 +571,10 @@ def _check_rubric_fits(bank: Bank, src: _Source, rubric: Rubric, question: Quest
 FOLLOW_UP_WEIGHT = 2.0
 """Key points at least this heavy should have a follow-up question; ``check`` hints at those
 that have none (imported decks start without any)."""
+
+
+HINTED_FILES_LISTED = 25
+"""Rubrics whose follow-up hints ``check`` lists one by one, with line numbers."""
 
 
 def _lacks_follow_ups(rubric: Rubric) -> bool:
