@@ -67,8 +67,8 @@ class Target:
         }
 
     def tags(self) -> set[Tag]:
-        # manylinux 2.17 (glibc 2.17) up to 2.39 (Ubuntu 24.04, Debian 13), plus musl-free
-        # linux_* never appears on PyPI.
+        # manylinux from glibc 2.17 up to 2.39 (Ubuntu 24.04, Debian 13) and the legacy
+        # aliases; plain linux_* wheels are not accepted on PyPI, so none are listed.
         platforms = [f"manylinux_2_{n}_{self.machine}" for n in range(39, 16, -1)]
         platforms += [f"manylinux2014_{self.machine}"]
         if self.machine == "x86_64":
@@ -209,6 +209,9 @@ def main(argv: list[str]) -> int:
     try:
         with ThreadPoolExecutor(max_workers=8) as pool:
             fetched = dict(zip(names, pool.map(fetch, names), strict=True))
+    except urllib.error.HTTPError as error:  # PyPI answered: a locked name it does not know
+        print(f"check_lock: {error.url}: {error}", file=sys.stderr)
+        return 1
     except (urllib.error.URLError, TimeoutError, OSError) as error:
         print(f"check_lock: PyPI could not be reached ({error}); lock not checked", file=sys.stderr)
         return 3
