@@ -11,6 +11,11 @@ from typing import Any, Literal
 Status = Literal["covered", "partial", "missed"]
 
 
+def status_credit(status: str) -> float:
+    """The fixed credit of a key point status, from before credit was graded."""
+    return {"covered": 1.0, "partial": 0.3}.get(status, 0.0)
+
+
 @dataclass(frozen=True)
 class KeyPointResult:
     id: str
@@ -34,7 +39,7 @@ class KeyPointResult:
         """``credit``, or for older scores the fixed credit of their status."""
         if self.credit is not None:
             return self.credit
-        return {"covered": 1.0, "partial": 0.3}.get(self.status, 0.0)
+        return status_credit(self.status)
 
 
 @dataclass(frozen=True)

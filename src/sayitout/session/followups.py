@@ -14,7 +14,7 @@ from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
 from sayitout.scoring.matching import Params
-from sayitout.scoring.result import AnswerScore, FollowUpResult, KeyPointResult
+from sayitout.scoring.result import AnswerScore, FollowUpResult, KeyPointResult, status_credit
 
 if TYPE_CHECKING:
     from sayitout.bank.models import KeyPoint, Rubric
@@ -54,12 +54,12 @@ def credit_for(
     """Points (0..100) a reply that makes ``kp`` with ``status`` adds, prompted.
 
     ``earned`` is the graded credit (0..1) the scorer gave the reply for ``kp``; without
-    it, a covered point counts whole and a partial one half."""
+    it, the fixed credit of ``status`` (as for scores stored before graded credit)."""
     params = params or Params()
     total = sum(k.weight for k in rubric.key_points)
     if total <= 0 or status == "missed":
         return 0.0
-    value = earned if earned is not None else (1.0 if status == "covered" else 0.5)
+    value = earned if earned is not None else status_credit(status)
     share = (1 - params.numeric_share) if rubric.numeric is not None else 1.0
     return 100.0 * PROMPTED_WORTH * share * value * kp.weight / total
 
