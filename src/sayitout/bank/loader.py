@@ -147,7 +147,7 @@ class Bank:
                     rest[0][0].path,
                     1,
                     f"and {len(rest)} more rubrics with key points that have no follow-up "
-                    "question (this one and the rest of its deck) — add follow_ups where "
+                    "question (this file is the first of them) — add follow_ups where "
                     "a mock interviewer should probe",
                     level="hint",
                 )
