@@ -60,15 +60,15 @@ def register(sub: Any) -> None:
 def _terms(args: argparse.Namespace) -> list[str]:
     terms = [t.strip() for t in (args.terms or "").split(",") if t.strip()]
     if args.question:
-        from sayitout.bank.loader import load_bank
+        from sayitout.app_factory import load_bank
 
         terms += load_bank().rubric(args.question).all_terms()
     return terms
 
 
 def run_transcribe(args: argparse.Namespace) -> int:
+    from sayitout.app_factory import build_transcriber
     from sayitout.config import load_settings
-    from sayitout.speech.asr import Transcriber
     from sayitout.speech.asr.transcriber import transcribe_long
 
     settings = load_settings().asr
@@ -84,7 +84,7 @@ def run_transcribe(args: argparse.Namespace) -> int:
     settings = settings.model_copy(update=update)
     terms = _terms(args)
     try:  # decoded piece by piece as it is transcribed: memory stays flat for long files
-        transcript = transcribe_long(Transcriber(settings), args.file, terms=terms)
+        transcript = transcribe_long(build_transcriber(settings), args.file, terms=terms)
     except AudioError as exc:  # a bad file given on the command line is bad input
         raise UsageError(exc.message, exc.hint) from exc
     if args.json:
@@ -163,7 +163,7 @@ def _check_data_dir(rep: _Report) -> None:
 
 def _check_bank(rep: _Report) -> None:
     try:
-        from sayitout.bank.loader import load_bank
+        from sayitout.app_factory import load_bank
 
         bank = load_bank()
         n = sum(len(d.questions) for d in bank.decks.values())
@@ -191,12 +191,12 @@ def _check_audio(rep: _Report, settings: Any) -> None:
 def _check_whisper(rep: _Report, name: str, settings: Any) -> None:
     import time
 
-    from sayitout.speech.asr import Transcriber
+    from sayitout.app_factory import build_transcriber
 
     label = f"speech model {name}"
     try:
         t0 = time.perf_counter()
-        tr = Transcriber(settings.asr.model_copy(update={"model": name}))
+        tr = build_transcriber(settings.asr.model_copy(update={"model": name}))
         tr.warm_up()
         rep.add(
             PASS,
@@ -211,10 +211,10 @@ def _check_embedder(rep: _Report, settings: Any) -> None:
     import time
 
     try:
-        from sayitout.scoring.embedder import Embedder
+        from sayitout.app_factory import build_scorer
 
         t0 = time.perf_counter()
-        emb = Embedder(settings.scoring.device)
+        emb = build_scorer(settings.scoring).embedder
         emb.load()
         rep.add(
             PASS,
