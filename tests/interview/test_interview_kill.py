@@ -16,8 +16,7 @@ TESTS = Path(__file__).parents[1]
 
 DRIVER = textwrap.dedent(
     """
-    import queue, sys, time
-    sys.path.insert(0, {tests!r})
+    import queue, time
     from support.fakes import FakeTranscriber, KeywordScorer, ScriptedMicrophones
     from sayitout.bank.loader import load_bank
     from sayitout.config import Settings
@@ -57,8 +56,9 @@ DRIVER = textwrap.dedent(
 
 def test_killed_interview_keeps_its_answer_and_shows_incomplete(tmp_path: Path) -> None:
     db = tmp_path / "db.sqlite"
-    env = {**os.environ, "PYTHONPATH": str(Path(__file__).parents[2] / "src")}
-    script = DRIVER.format(tests=str(TESTS), db=str(db))
+    src = str(Path(__file__).parents[2] / "src")
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join((src, str(TESTS)))}  # support.fakes
+    script = DRIVER.format(db=str(db))
     proc = subprocess.Popen(
         [sys.executable, "-c", script], stdout=subprocess.PIPE, text=True, env=env
     )
