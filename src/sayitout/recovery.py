@@ -7,9 +7,17 @@ name carries the question id (``<stamp>_<question-id>.flac``, see
 :mod:`sayitout.store.recordings`), so it can still be transcribed, scored against
 that question's rubric and attached as an attempt.
 
+The other thing a failure can leave behind is a typed answer that ``score --save``
+scored but could not store (the database locked, damaged or on a full disk): it is
+kept as a text file in the data dir's ``unsaved/`` folder (:mod:`sayitout.store.unsaved`).
+:func:`recover_unsaved` scores and saves those, with the time they were given, and
+removes each file once its attempt is saved (an answer already saved is recognised,
+so running it twice saves nothing twice).
+
 Front ends:
 
-- ``sayitout recover [--list] [--yes] [--discard]`` (:mod:`sayitout.cli.recover_cmd`).
+- ``sayitout recover [--list] [--yes] [--discard]`` (:mod:`sayitout.cli.recover_cmd`):
+  recordings and kept answers.
 - The app, at start: ``pending_recoveries()`` is cheap (a directory walk and one
   query, no model loads); when it returns anything, show :func:`offer_message` with
   yes/no, and on yes call :func:`recover_with_services` in a worker thread (it uses the
@@ -19,10 +27,12 @@ Front ends:
 
 from __future__ import annotations
 
+import dataclasses
 import enum
 from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from datetime import timedelta
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
@@ -32,6 +42,7 @@ if TYPE_CHECKING:
     from sayitout.config import Settings
     from sayitout.session.services import SessionServices
     from sayitout.store import OrphanRecording, Store
+    from sayitout.store.unsaved import UnsavedAnswer
 
 
 class Outcome(enum.StrEnum):
@@ -44,7 +55,7 @@ class Outcome(enum.StrEnum):
     UNREADABLE = "unreadable"
     """The file holds no decodable audio (e.g. killed before the first frame was written)."""
     NO_SPEECH = "no-speech"
-    """The recording holds no speech: nothing to score."""
+    """The recording holds no speech (or the kept answer no text): nothing to score."""
     FAILED = "failed"
     """Transcribing, scoring or saving failed (the message says why); the file is kept."""
 
@@ -145,7 +156,7 @@ def recover(
     todo = list(store.orphan_recordings() if orphans is None else orphans)
     models = _Models(settings, transcriber, scorer)
     if bank is None and todo:
-        from sayitout.bank.loader import load_bank
+        from sayitout.app_factory import load_bank
 
         bank = load_bank()
     results: list[RecoveryResult] = []
@@ -190,14 +201,14 @@ class _Models:
             return settings or load_settings()
 
         def new_transcriber() -> Any:
-            from sayitout.speech.asr import Transcriber
+            from sayitout.app_factory import build_transcriber
 
-            return Transcriber(self.settings.get().asr)
+            return build_transcriber(self.settings.get().asr)
 
         def new_scorer() -> Any:
-            from sayitout.scoring import Scorer
+            from sayitout.app_factory import build_scorer
 
-            return Scorer(device=self.settings.get().scoring.device)
+            return build_scorer(self.settings.get().scoring)
 
         self.settings = Lazy(load)
         self.transcriber = Lazy.of(transcriber) if transcriber else Lazy(new_transcriber)
@@ -266,6 +277,151 @@ def _recover_one(
     )
 
 
+def describe_unsaved(answer: UnsavedAnswer) -> str:
+    """One line for a listing: when, which question, how big."""
+    from sayitout.store.unsaved import NO_QUESTION
+
+    when = answer.given_at.astimezone().strftime("%Y-%m-%d %H:%M")
+    qid = "(a --rubric file)" if answer.question_id == NO_QUESTION else answer.question_id
+    return f"{when}  {qid:<36} {answer.size / 1024:7.1f} KiB  {answer.path}"
+
+
+def recover_unsaved(
+    store: Store,
+    answers: Sequence[UnsavedAnswer] | None = None,
+    *,
+    bank: Any = None,
+    settings: Settings | None = None,
+    scorer: Any = None,
+    discard_unusable: bool = False,
+    progress: Progress | None = None,
+) -> list[RecoveryResult]:
+    """Score each kept answer, save it as an attempt given when it was first scored (no
+    session), and remove its file once saved.
+
+    An answer already in the history (same question, same time, same text: an earlier
+    run saved it but could not remove the file) is not saved again; its file goes. An
+    answer that cannot be scored is kept, unless it is empty and ``discard_unusable``
+    is set. Answers scored against a ``--rubric`` file are always kept: the message
+    gives the command that saves one.
+    """
+    from sayitout.store.unsaved import unsaved_answers
+
+    todo = list(unsaved_answers() if answers is None else answers)
+    models = _Models(settings, None, scorer)
+    if bank is None and todo:
+        from sayitout.app_factory import load_bank
+
+        bank = load_bank()
+    results: list[RecoveryResult] = []
+    for i, answer in enumerate(todo, 1):
+        result = _recover_unsaved_one(store, answer, bank, models)
+        if result.outcome is Outcome.NO_SPEECH and discard_unusable:
+            result = _remove_kept(answer, result)
+        results.append(result)
+        if progress is not None:
+            progress(i, len(todo), result)
+    return results
+
+
+def _recover_unsaved_one(
+    store: Store, answer: UnsavedAnswer, bank: Any, models: _Models
+) -> RecoveryResult:
+    import shlex
+
+    from sayitout.speech.transcript import Transcript
+    from sayitout.store import AttemptFilter
+    from sayitout.store.unsaved import NO_QUESTION
+
+    qid = answer.question_id
+    path = answer.path
+
+    def result(outcome: Outcome, message: str, **kw: Any) -> RecoveryResult:
+        return RecoveryResult(path, qid, outcome, message, **kw)
+
+    try:
+        rubric = bank.rubric(qid)
+        deck = bank.deck_of(qid)
+    except SayitoutError:
+        if qid == NO_QUESTION:
+            return result(
+                Outcome.NO_QUESTION,
+                "it was scored against a --rubric file, which recover cannot know; save it "
+                f"with: sayitout score --rubric FILE --save --text - < {shlex.quote(str(path))}",
+            )
+        return result(
+            Outcome.UNKNOWN_QUESTION,
+            f"question {qid!r} is not in the question bank any more (was its deck removed?)",
+        )
+    try:
+        text = answer.read().strip()
+    except OSError as exc:
+        return result(Outcome.FAILED, f"the file cannot be read: {exc.strerror or exc}")
+    if not text:
+        return result(Outcome.NO_SPEECH, "the kept answer is empty: nothing to score")
+    transcript = Transcript.typed(text)
+    around = AttemptFilter(
+        question_id=qid,
+        cli_only=True,
+        since=answer.given_at - timedelta(seconds=1),
+        until=answer.given_at + timedelta(seconds=1),
+    )
+    try:
+        for earlier in store.attempts(around):
+            if store.attempt(earlier.id).transcript.text == transcript.text:
+                return _remove_kept(
+                    answer,
+                    result(
+                        Outcome.RECOVERED,
+                        f"already saved as attempt {earlier.id}",
+                        attempt_id=earlier.id,
+                        score=earlier.score,
+                    ),
+                )
+        score = models.scorer.get().score(rubric, transcript)
+    except SayitoutError as exc:
+        return result(Outcome.FAILED, f"scoring failed: {exc.message}")
+    except Exception as exc:  # a model failing must not stop the other recoveries
+        return result(Outcome.FAILED, f"scoring failed: {_why(exc)}")
+    try:
+        attempt_id = store.save_attempt(
+            None,
+            qid,
+            deck,
+            transcript,
+            score,
+            None,
+            transcript.model,
+            score.embedding_model or models.scorer.get().model_name,
+            score.rubric_version,
+            created_at=answer.given_at,
+        )
+    except SayitoutError as exc:
+        return result(Outcome.FAILED, f"saving failed: {exc.message} (the file is kept)")
+    return _remove_kept(
+        answer,
+        result(
+            Outcome.RECOVERED,
+            f"saved as attempt {attempt_id} (score {score.score})",
+            attempt_id=attempt_id,
+            score=int(score.score),
+        ),
+    )
+
+
+def _remove_kept(answer: UnsavedAnswer, result: RecoveryResult) -> RecoveryResult:
+    """``result`` with the kept answer's file removed (or why it could not be)."""
+    try:
+        answer.path.unlink(missing_ok=True)
+    except OSError as exc:
+        return dataclasses.replace(
+            result,
+            message=f"{result.message}; {answer.path} could not be removed "
+            f"({exc.strerror or exc}): delete it yourself",
+        )
+    return dataclasses.replace(result, discarded=True)
+
+
 def recovery_report(
     results: Sequence[Any],
 ) -> tuple[str, str, Literal["information", "warning", "error"]]:
@@ -303,9 +459,11 @@ __all__ = [
     "Outcome",
     "RecoveryResult",
     "describe",
+    "describe_unsaved",
     "offer_message",
     "pending_recoveries",
     "recover",
+    "recover_unsaved",
     "recover_with_services",
     "recovery_report",
 ]

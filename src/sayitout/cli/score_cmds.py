@@ -226,6 +226,8 @@ def _not_saved(args: argparse.Namespace, transcript: Transcript, exc: StorageErr
         return exc.exit_code
     print(f"  your answer is kept in {kept}", file=sys.stderr)
     print(f"  then save it with: {retry_command(qid, args.rubric, kept)}", file=sys.stderr)
+    if qid:
+        print("  (or with 'sayitout recover', which saves every kept answer)", file=sys.stderr)
     return exc.exit_code
 
 
