@@ -182,6 +182,18 @@ def recover(
     return results
 
 
+def _in_bank(bank: Any, qid: str) -> tuple[Any, str] | None:
+    """The question's rubric and deck, or None when the bank no longer has it."""
+    try:
+        return bank.rubric(qid), bank.deck_of(qid)
+    except SayitoutError:
+        return None
+
+
+def _not_in_bank(qid: str) -> str:
+    return f"question {qid!r} is not in the question bank any more (was its deck removed?)"
+
+
 def _why(exc: Exception) -> str:
     return exc.message if isinstance(exc, SayitoutError) else f"{type(exc).__name__}: {exc}"
 
@@ -231,14 +243,10 @@ def _recover_one(
             Outcome.NO_QUESTION,
             "the file name does not say which question this answers, so it cannot be scored",
         )
-    try:
-        rubric = bank.rubric(qid)
-        deck = bank.deck_of(qid)
-    except SayitoutError:
-        return result(
-            Outcome.UNKNOWN_QUESTION,
-            f"question {qid!r} is not in the question bank any more (was its deck removed?)",
-        )
+    found = _in_bank(bank, qid)
+    if found is None:
+        return result(Outcome.UNKNOWN_QUESTION, _not_in_bank(qid))
+    rubric, deck = found
     try:
         audio = load_audio(path)
     except SayitoutError as exc:
@@ -339,20 +347,16 @@ def _recover_unsaved_one(
     def result(outcome: Outcome, message: str, **kw: Any) -> RecoveryResult:
         return RecoveryResult(path, qid, outcome, message, **kw)
 
-    try:
-        rubric = bank.rubric(qid)
-        deck = bank.deck_of(qid)
-    except SayitoutError:
-        if qid == NO_QUESTION:
-            return result(
-                Outcome.NO_QUESTION,
-                "it was scored against a --rubric file, which recover cannot know; save it "
-                f"with: sayitout score --rubric FILE --save --text - < {shlex.quote(str(path))}",
-            )
+    found = _in_bank(bank, qid)
+    if found is None and qid == NO_QUESTION:
         return result(
-            Outcome.UNKNOWN_QUESTION,
-            f"question {qid!r} is not in the question bank any more (was its deck removed?)",
+            Outcome.NO_QUESTION,
+            "it was scored against a --rubric file, which recover cannot know; save it "
+            f"with: sayitout score --rubric FILE --save --text - < {shlex.quote(str(path))}",
         )
+    if found is None:
+        return result(Outcome.UNKNOWN_QUESTION, _not_in_bank(qid))
+    rubric, deck = found
     try:
         text = answer.read().strip()
     except OSError as exc:
