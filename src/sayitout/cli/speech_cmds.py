@@ -67,9 +67,11 @@ def _terms(args: argparse.Namespace) -> list[str]:
 
 
 def run_transcribe(args: argparse.Namespace) -> int:
+    from sayitout.cli.progress import Progress, loading
     from sayitout.config import load_settings
     from sayitout.speech.asr import Transcriber
     from sayitout.speech.asr.transcriber import transcribe_long
+    from sayitout.speech.audio.decode import audio_seconds
 
     settings = load_settings().asr
     update: dict[str, Any] = {}
@@ -84,7 +86,14 @@ def run_transcribe(args: argparse.Namespace) -> int:
     settings = settings.model_copy(update=update)
     terms = _terms(args)
     try:  # decoded piece by piece as it is transcribed: memory stays flat for long files
-        transcript = transcribe_long(Transcriber(settings), args.file, terms=terms)
+        seconds = audio_seconds(args.file)  # a bad path fails here, before the model loads
+        transcriber = Transcriber(settings)
+        with loading(f"loading the speech model ({settings.model})"):
+            transcriber.load()
+        with Progress("transcribing", seconds, unit="s", rate_unit="× real time") as bar:
+            transcript = transcribe_long(
+                transcriber, args.file, terms=terms, on_progress=bar.update
+            )
     except AudioError as exc:  # a bad file given on the command line is bad input
         raise UsageError(exc.message, exc.hint) from exc
     if args.json:
