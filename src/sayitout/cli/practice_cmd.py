@@ -145,18 +145,23 @@ def _isatty(stream: object) -> bool:
 
 def _run_app(args: argparse.Namespace, plan) -> int:
     require_terminal("practice" if plan else "")
+    from sayitout.locations import locations
+    from sayitout.native_stderr import native_stderr_to
     from sayitout.tui import make_app
 
     settings = _settings(args)
-    app = make_app(
-        settings,
-        plan=plan(settings) if plan else None,
-        mic_files=getattr(args, "mic_file", []) or [],
-        tts=getattr(args, "tts", None),
-        bank_dirs=getattr(args, "bank", []) or [],
-        config_path=getattr(args, "config", None),
-    )
-    app.run()
+    # ALSA's and PortAudio's own lines ("underrun occurred") would be drawn over the
+    # app: while it runs they go to a log; Python's errors still reach the terminal.
+    with native_stderr_to(locations().logs_dir / "audio.log"):
+        app = make_app(
+            settings,
+            plan=plan(settings) if plan else None,
+            mic_files=getattr(args, "mic_file", []) or [],
+            tts=getattr(args, "tts", None),
+            bank_dirs=getattr(args, "bank", []) or [],
+            config_path=getattr(args, "config", None),
+        )
+        app.run()
     return int(app.return_code or 0)
 
 
