@@ -76,3 +76,60 @@ def test_killed_interview_keeps_its_answer_and_shows_incomplete(tmp_path: Path) 
         assert session.settings["count"] == 3
         [attempt] = store.attempts()
         assert attempt.question_id == "dl-loss-stuck-at-chance" and attempt.score > 0
+
+
+def test_the_next_interview_compares_with_the_killed_one_as_history_scores_it(
+    tmp_path: Path,
+) -> None:
+    """History's session score of the killed interview is the figure the next
+    interview's card compares with: one definition of a session's score."""
+    db = tmp_path / "db.sqlite"
+    env = {**os.environ, "PYTHONPATH": str(Path(__file__).parents[2] / "src")}
+    proc = subprocess.Popen(
+        [sys.executable, "-c", DRIVER.format(tests=str(TESTS), db=str(db))],
+        stdout=subprocess.PIPE,
+        text=True,
+        env=env,
+    )
+    try:
+        assert proc.stdout is not None
+        assert proc.stdout.readline().strip() == "saved"
+    finally:
+        proc.send_signal(signal.SIGKILL)
+        proc.wait(30)
+    with Store.open(db) as store:
+        [killed] = store.sessions(include_cli=False)
+    assert killed.session_score is not None
+
+    from sayitout.bank.loader import load_bank
+    from sayitout.config import Settings
+    from sayitout.session import events as ev
+    from sayitout.session.interview import InterviewEngine, InterviewPlan
+    from sayitout.session.services import SessionServices
+    from support.fakes import Events, FakeTranscriber, KeywordScorer, ScriptedMicrophones
+
+    bank = load_bank(user=False)
+    services = SessionServices(
+        Settings(),
+        bank_loader=lambda: bank,
+        scorer=KeywordScorer(),
+        transcriber=FakeTranscriber(),
+        microphones=ScriptedMicrophones([], "no microphone"),
+        speaker=None,
+        store_opener=lambda: Store.open(db),
+    )
+    events = Events()
+    plan = InterviewPlan(
+        question_ids=("dl-loss-stuck-at-chance", "dl-val-loss-rises", "dl-noisy-loss"),
+        count=3,
+        thinking_s=0,
+        follow_ups=0,
+    )
+    engine = InterviewEngine(services, plan, events)
+    engine.start()
+    events.phase(ev.Phase.AWAITING_ANSWER)
+    engine.quit()
+    report = events.wait(ev.InterviewFinished).report
+    engine.join(5)
+    assert report.previous is not None and report.previous.session_id == killed.id
+    assert report.previous.overall == round(killed.session_score, 1)
