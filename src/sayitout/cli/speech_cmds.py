@@ -8,6 +8,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from sayitout.cli.practice_cmd import deprecated_q
 from sayitout.errors import AudioError, SayitoutError, UsageError
 
 
@@ -37,9 +38,8 @@ def register(sub: Any) -> None:
         default="",
         help="comma-separated words to expect (e.g. AdamW,bf16)",
     )
-    t.add_argument(
-        "--question", "-q", metavar="ID", help="use this question's rubric terms as hotwords"
-    )
+    t.add_argument("--question", metavar="ID", help="use this question's rubric terms as hotwords")
+    deprecated_q(t)
     t.add_argument("--json", action="store_true", help="print JSON")
     t.set_defaults(handler=run_transcribe)
 
@@ -283,7 +283,10 @@ def doctor_report() -> _Report:
 
 
 def run_doctor(args: argparse.Namespace) -> int:
-    rep = doctor_report()
+    from sayitout.cli.progress import loading
+
+    with loading("checking the sound system, models and voices"):
+        rep = doctor_report()
     failed = any(r["status"] == FAIL for r in rep.rows)
     if args.json:
         print(json.dumps({"ok": not failed, "checks": rep.rows}, indent=2))
