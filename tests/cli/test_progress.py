@@ -40,6 +40,24 @@ def test_rate_and_time_left_from_the_first_update_on() -> None:
     assert out.getvalue().endswith("\r\x1b[K")  # the line is cleared: the terminal is as before
 
 
+def test_the_last_figures_can_stay_as_a_summary() -> None:
+    out = Tty()
+    bar = Progress("scoring", 4, unit="lines", stream=out, clock=clock(0.0, 1.0, 2.0, 2.0))
+    bar.update(1)
+    bar.update(4)
+    bar.close(keep=True)
+    # 3 lines in the second since the first update
+    assert out.getvalue().endswith("\r\x1b[Kscoring 4/4 lines · 3.0 lines/s\n")
+
+
+def test_under_a_second_left_reads_plainly() -> None:
+    out = Tty()
+    bar = Progress("scoring", 100, stream=out, clock=clock(0.0, 1.0))
+    bar.update(99)
+    assert out.getvalue().endswith("under 1 s left")
+    assert "about under" not in out.getvalue()
+
+
 def test_without_a_known_end_there_is_a_rate_but_no_time_left() -> None:
     out = Tty()
     bar = Progress("scoring", unit="lines", stream=out, clock=clock(0.0, 4.0))

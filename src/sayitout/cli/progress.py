@@ -48,6 +48,11 @@ def duration(seconds: float) -> str:
     return f"{s // 3600} h {s % 3600 // 60:02d} min"
 
 
+def _left(seconds: float) -> str:
+    text = duration(seconds)
+    return f"{text} left" if text.startswith("under") else f"about {text} left"
+
+
 def _count(value: float) -> str:
     return f"{value:,.0f}"
 
@@ -93,7 +98,7 @@ class Progress:
         if self.unit == "%":  # a share of the work: how far, and the time left
             text = f"{self.label} {done:.0f}%"
             if rate > 0 and done < 100:
-                text += f" · about {duration((100 - done) / rate)} left"
+                text += f" · {_left((100 - done) / rate)}"
             return text
         if self.total is None:
             parts = [f"{self.label} {_count(done)}{unit}"]
@@ -102,7 +107,7 @@ class Progress:
         if rate > 0:
             parts.append(f"{rate:.1f} {self.rate_unit or (self.unit or 'items') + '/s'}")
             if self.total is not None and done < self.total:
-                parts.append(f"about {duration((self.total - done) / rate)} left")
+                parts.append(_left((self.total - done) / rate))
         return " · ".join(parts)
 
     def rate(self, now: float) -> float:
@@ -138,11 +143,15 @@ class Progress:
             return
         self.shown = True
 
-    def close(self) -> None:
-        """Clear the line, leaving the terminal as it was."""
+    def close(self, *, keep: bool = False) -> None:
+        """Clear the line, leaving the terminal as it was; ``keep`` leaves the last
+        figures on it instead, as the run's summary."""
         if self.enabled and self.shown:
             with contextlib.suppress(OSError, ValueError):
-                self.stream.write(_CLEAR)
+                if keep:
+                    self.stream.write(_CLEAR + self.line(self.clock()) + "\n")
+                else:
+                    self.stream.write(_CLEAR)
                 self.stream.flush()
         self.shown = False
 

@@ -349,7 +349,7 @@ def run_batch(args: argparse.Namespace) -> int:
     except OSError as exc:
         raise UsageError(f"cannot read {in_path} or write the results: {exc}") from None
     finally:
-        progress.close()
+        progress.close(keep=True)  # the last figures stay: lines scored and the rate
         if out is not sys.stdout:
             out.close()
     done = outcome.skipped + outcome.written
