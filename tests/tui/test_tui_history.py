@@ -245,7 +245,7 @@ async def test_attempt_screen_offers_no_playback_without_sound_out(
     async with app.run_test(size=size) as pilot:
         await settle(pilot, app)
         line = str(screen.query_one("#playback", Static).content)
-        assert "No playback here: No audio output device was found" in line
+        assert "No playback: no audio output device was found." in line
         keys = {b.binding.action for b in screen.active_bindings.values() if b.enabled}
         assert not {"toggle_play", "seek(-5)", "seek(5)", "rewind"} & keys
         await pilot.press("space")

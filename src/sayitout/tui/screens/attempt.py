@@ -337,7 +337,7 @@ class AttemptScreen(Screen):
         problem = getattr(self.app, "sound_out_problem", lambda: None)()
         if not problem:
             return ""
-        return f"No playback here: {problem}. The transcript and score are below."
+        return f"No playback: {problem[:1].lower()}{problem[1:].rstrip('.')}."
 
     def _show_position(self) -> None:
         widget = self.query_one("#playback", Static)
