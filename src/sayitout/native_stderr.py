@@ -64,7 +64,7 @@ def native_stderr_to(path: Path) -> Iterator[Path | None]:
     os.close(log_fd)
     was_stderr = sys.stderr
     fault_log = faulthandler.is_enabled()
-    sys.__stderr__ = terminal
+    setattr(sys, "__stderr__", terminal)  # noqa: B010 (typeshed marks it Final)
     if was_stderr is original:  # not when --quiet has put /dev/null there
         sys.stderr = terminal
     if fault_log:  # a crash's stack still reaches the person who saw it
@@ -75,7 +75,7 @@ def native_stderr_to(path: Path) -> Iterator[Path | None]:
         with contextlib.suppress(OSError, ValueError):
             terminal.flush()
         os.dup2(terminal.fileno(), 2)
-        sys.__stderr__ = original
+        setattr(sys, "__stderr__", original)  # noqa: B010
         if sys.stderr is terminal:
             sys.stderr = was_stderr
         if fault_log:

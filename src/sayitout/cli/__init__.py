@@ -90,7 +90,9 @@ class _Parser(argparse.ArgumentParser):
     """The subcommands' parsers (on the top-level parser)."""
     argv: list[str] | None = None
 
-    def parse_args(self, args=None, namespace=None):  # type: ignore[no-untyped-def, override]
+    def parse_args(  # type: ignore[override]
+        self, args: Sequence[str] | None = None, namespace: argparse.Namespace | None = None
+    ) -> argparse.Namespace:
         self.argv = list(sys.argv[1:] if args is None else args)
         return super().parse_args(args, namespace)
 
