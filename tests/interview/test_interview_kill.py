@@ -55,7 +55,8 @@ DRIVER = textwrap.dedent(
 )
 
 
-def test_killed_interview_keeps_its_answer_and_shows_incomplete(tmp_path: Path) -> None:
+def _kill_mid_interview(tmp_path: Path) -> Path:
+    """Run the driver until its first answer is saved, then SIGKILL it; the database."""
     db = tmp_path / "db.sqlite"
     env = {**os.environ, "PYTHONPATH": str(Path(__file__).parents[2] / "src")}
     script = DRIVER.format(tests=str(TESTS), db=str(db))
@@ -68,6 +69,11 @@ def test_killed_interview_keeps_its_answer_and_shows_incomplete(tmp_path: Path) 
     finally:
         proc.send_signal(signal.SIGKILL)
         proc.wait(30)
+    return db
+
+
+def test_killed_interview_keeps_its_answer_and_shows_incomplete(tmp_path: Path) -> None:
+    db = _kill_mid_interview(tmp_path)
     with Store.open(db) as store:
         [session] = store.sessions(include_cli=False)
         assert session.kind == "interview"
@@ -83,20 +89,7 @@ def test_the_next_interview_compares_with_the_killed_one_as_history_scores_it(
 ) -> None:
     """History's session score of the killed interview is the figure the next
     interview's card compares with: one definition of a session's score."""
-    db = tmp_path / "db.sqlite"
-    env = {**os.environ, "PYTHONPATH": str(Path(__file__).parents[2] / "src")}
-    proc = subprocess.Popen(
-        [sys.executable, "-c", DRIVER.format(tests=str(TESTS), db=str(db))],
-        stdout=subprocess.PIPE,
-        text=True,
-        env=env,
-    )
-    try:
-        assert proc.stdout is not None
-        assert proc.stdout.readline().strip() == "saved"
-    finally:
-        proc.send_signal(signal.SIGKILL)
-        proc.wait(30)
+    db = _kill_mid_interview(tmp_path)
     with Store.open(db) as store:
         [killed] = store.sessions(include_cli=False)
     assert killed.session_score is not None
