@@ -95,22 +95,13 @@ def test_the_next_interview_compares_with_the_killed_one_as_history_scores_it(
     assert killed.session_score is not None
 
     from sayitout.bank.loader import load_bank
-    from sayitout.config import Settings
     from sayitout.session import events as ev
     from sayitout.session.interview import InterviewEngine, InterviewPlan
-    from sayitout.session.services import SessionServices
-    from support.fakes import Events, FakeTranscriber, KeywordScorer, ScriptedMicrophones
+    from support.fakes import Events
+    from support.tui import fake_services
 
-    bank = load_bank(user=False)
-    services = SessionServices(
-        Settings(),
-        bank_loader=lambda: bank,
-        scorer=KeywordScorer(),
-        transcriber=FakeTranscriber(),
-        microphones=ScriptedMicrophones([], "no microphone"),
-        speaker=None,
-        store_opener=lambda: Store.open(db),
-    )
+    # the same database (tmp_path / "db.sqlite"), the same stand-in models
+    services = fake_services(load_bank(user=False), tmp_path, mic_reason="no microphone")
     events = Events()
     plan = InterviewPlan(
         question_ids=("dl-loss-stuck-at-chance", "dl-val-loss-rises", "dl-noisy-loss"),
