@@ -18,11 +18,11 @@ import argparse
 import contextlib
 import json
 import sys
-import time
 from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any
 
 from sayitout.bank.models import Rubric
+from sayitout.cli.progress import Progress, loading
 from sayitout.errors import SayitoutError, StorageError, UsageError
 from sayitout.scoring.result import AnswerScore
 from sayitout.speech.transcript import Transcript
@@ -98,7 +98,10 @@ def _scorer(args: argparse.Namespace) -> Scorer:
     scoring = _settings().scoring
     if args.device:
         scoring = scoring.model_copy(update={"device": args.device})
-    return build_scorer(scoring)
+    scorer = build_scorer(scoring)
+    with loading("loading the scoring model"):
+        scorer.embedder.load()
+    return scorer
 
 
 def run_score(args: argparse.Namespace) -> int:
@@ -267,7 +270,8 @@ def _transcribe(path: Path, rubric: Rubric) -> Transcript:
 
     transcriber = build_transcriber(_settings().asr)
     try:
-        return transcribe_long(transcriber, path, terms=rubric.all_terms())
+        with loading(f"transcribing {path.name}"):
+            return transcribe_long(transcriber, path, terms=rubric.all_terms())
     except AudioError as exc:  # a bad file given on the command line is bad input (exit 2)
         raise UsageError(exc.message, exc.hint) from exc
 
@@ -334,7 +338,7 @@ def run_batch(args: argparse.Namespace) -> int:
     def score_many():
         return _scorer(args).score_many
 
-    progress = sb.Progress(total, sys.stderr, time.monotonic) if sys.stderr.isatty() else None
+    progress = Progress("scoring", total, unit="lines")
     try:
         with contextlib.ExitStack() as stack:
             if from_stdin:
@@ -354,8 +358,7 @@ def run_batch(args: argparse.Namespace) -> int:
     except OSError as exc:
         raise UsageError(f"cannot read {in_path} or write the results: {exc}") from None
     finally:
-        if progress:
-            progress.close()
+        progress.close(keep=True)  # the last figures stay: lines scored and the rate
         if out is not sys.stdout:
             out.close()
     done = outcome.skipped + outcome.written
