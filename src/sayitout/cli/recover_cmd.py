@@ -86,20 +86,25 @@ def run_recover(args: argparse.Namespace) -> int:
             gone = " (deleted)" if result.discarded and not ok else ""
             print(f"[{done}/{total}] {mark}{result.path.name}: {result.message}{gone}", flush=True)
 
-        results = []
+        recordings = []
         if orphans:
-            results += recover(store, orphans, discard_unusable=args.discard, progress=progress)
+            recordings = recover(store, orphans, discard_unusable=args.discard, progress=progress)
+        answers = []
         if kept:
-            results += recover_unsaved(
-                store, kept, discard_unusable=args.discard, progress=progress
-            )
+            answers = recover_unsaved(store, kept, discard_unusable=args.discard, progress=progress)
+    results = recordings + answers
+
+    def left(of: list[Any]) -> int:
+        return sum(not r.discarded and r.outcome is not Outcome.RECOVERED for r in of)
+
     saved = sum(r.outcome is Outcome.RECOVERED for r in results)
     failed = sum(r.outcome is Outcome.FAILED for r in results)
-    left = sum(not r.discarded and r.outcome is not Outcome.RECOVERED for r in results)
-    print(f"Recovered {saved} of {len(results)}; {left} left on disk.")
-    if left and not args.discard:
+    print(f"Recovered {saved} of {len(results)}; {left(results)} left on disk.")
+    if left(recordings) and not args.discard:
         print(
             "Recordings that cannot be scored stay on disk; "
             "'sayitout recover --discard' deletes them."
         )
+    if left(answers):
+        print("Kept answers that were not saved stay in their files; each line above says why.")
     return 1 if failed else 0
