@@ -32,7 +32,7 @@ import enum
 from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from datetime import timedelta
+from datetime import datetime, timedelta
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
@@ -41,6 +41,7 @@ from sayitout.errors import SayitoutError
 if TYPE_CHECKING:
     from sayitout.config import Settings
     from sayitout.session.services import SessionServices
+    from sayitout.speech.transcript import Transcript
     from sayitout.store import OrphanRecording, Store
     from sayitout.store.unsaved import UnsavedAnswer
 
@@ -257,9 +258,38 @@ def _recover_one(
         return result(Outcome.FAILED, f"transcription failed: {_why(exc)}")
     if transcript.is_empty:
         return result(Outcome.NO_SPEECH, "no speech was heard in the recording")
+    return _score_and_save(
+        store,
+        qid,
+        deck,
+        rubric,
+        transcript,
+        models,
+        result,
+        recording=path,
+        created_at=orphan.modified,
+        ended_by="recovered",
+    )
+
+
+def _score_and_save(
+    store: Store,
+    qid: str,
+    deck: str,
+    rubric: Any,
+    transcript: Transcript,
+    models: _Models,
+    result: Callable[..., RecoveryResult],
+    *,
+    recording: Path | None,
+    created_at: datetime,
+    ended_by: str | None = None,
+) -> RecoveryResult:
+    """Score a recovered answer and save it as an attempt with no session."""
     try:
-        score = models.scorer.get().score(rubric, transcript)
-    except Exception as exc:
+        scorer = models.scorer.get()
+        score = scorer.score(rubric, transcript)
+    except Exception as exc:  # a model failing must not stop the other recoveries
         return result(Outcome.FAILED, f"scoring failed: {_why(exc)}")
     try:
         attempt_id = store.save_attempt(
@@ -268,12 +298,12 @@ def _recover_one(
             deck,
             transcript,
             score,
-            path,
+            recording,
             transcript.model,
-            score.embedding_model or models.scorer.get().model_name,
+            score.embedding_model or scorer.model_name,
             score.rubric_version,
-            ended_by="recovered",
-            created_at=orphan.modified,
+            ended_by=ended_by,
+            created_at=created_at,
         )
     except SayitoutError as exc:
         return result(Outcome.FAILED, f"saving failed: {exc.message}")
@@ -382,35 +412,20 @@ def _recover_unsaved_one(
                         score=earlier.score,
                     ),
                 )
-        score = models.scorer.get().score(rubric, transcript)
     except SayitoutError as exc:
-        return result(Outcome.FAILED, f"scoring failed: {exc.message}")
-    except Exception as exc:  # a model failing must not stop the other recoveries
-        return result(Outcome.FAILED, f"scoring failed: {_why(exc)}")
-    try:
-        attempt_id = store.save_attempt(
-            None,
-            qid,
-            deck,
-            transcript,
-            score,
-            None,
-            transcript.model,
-            score.embedding_model or models.scorer.get().model_name,
-            score.rubric_version,
-            created_at=answer.given_at,
-        )
-    except SayitoutError as exc:
-        return result(Outcome.FAILED, f"saving failed: {exc.message} (the file is kept)")
-    return _remove_kept(
-        answer,
-        result(
-            Outcome.RECOVERED,
-            f"saved as attempt {attempt_id} (score {score.score})",
-            attempt_id=attempt_id,
-            score=int(score.score),
-        ),
+        return result(Outcome.FAILED, f"the history cannot be read: {exc.message}")
+    saved = _score_and_save(
+        store,
+        qid,
+        deck,
+        rubric,
+        transcript,
+        models,
+        result,
+        recording=None,
+        created_at=answer.given_at,
     )
+    return _remove_kept(answer, saved) if saved.outcome is Outcome.RECOVERED else saved
 
 
 def _remove_kept(answer: UnsavedAnswer, result: RecoveryResult) -> RecoveryResult:
