@@ -18,11 +18,11 @@ Front ends:
 
 - ``sayitout recover [--list] [--yes] [--discard]`` (:mod:`sayitout.cli.recover_cmd`):
   recordings and kept answers.
-- The app, at start: ``pending_recoveries()`` is cheap (a directory walk and one
-  query, no model loads); when it returns anything, show :func:`offer_message` with
-  yes/no, and on yes call :func:`recover_with_services` in a worker thread (it uses the
-  app's store, bank and scorer; the speech model is shared process-wide) with a
-  ``progress`` callback.
+- The app, at start: ``pending_recoveries()`` and ``pending_kept_answers()`` are cheap
+  (a directory walk and one query, no model loads); when either returns anything, show
+  :func:`offer_message` with yes/no, and on yes call :func:`recover_with_services` in a
+  worker thread (it uses the app's store, bank and scorer; the speech model is shared
+  process-wide) with a ``progress`` callback.
 """
 
 from __future__ import annotations
@@ -94,37 +94,84 @@ def pending_recoveries(store: Store | None = None) -> list[OrphanRecording]:
         return [o for o in opened.orphan_recordings() if o.size > 0]
 
 
-def offer_message(orphans: Sequence[OrphanRecording]) -> str:
-    """What to ask the candidate at start when answers were recorded but not saved."""
+def pending_kept_answers() -> list[UnsavedAnswer]:
+    """Typed answers ``score --save`` kept in ``unsaved/`` that can be saved without asking
+    anything (those scored against a ``--rubric`` file need their file: ``sayitout
+    recover`` says how). Cheap: a directory listing, no models."""
+    from sayitout.store.unsaved import NO_QUESTION, unsaved_answers
+
+    return [a for a in unsaved_answers() if a.question_id != NO_QUESTION and a.size > 0]
+
+
+def offer_message(orphans: Sequence[OrphanRecording], kept: Sequence[UnsavedAnswer] = ()) -> str:
+    """What to ask the candidate at start when answers were recorded (or typed) but not
+    saved."""
+    parts: list[str] = []
     n = len(orphans)
-    known = sum(o.question_id is not None for o in orphans)
-    when = min(o.modified for o in orphans).astimezone().strftime("%Y-%m-%d %H:%M") if n else ""
-    what = "answer was" if n == 1 else "answers were"
-    text = (
-        f"{n} recorded {what} not saved (sayitout stopped before scoring "
-        f"{'it' if n == 1 else 'them'}; the oldest is from {when}). "
-        "Transcribe, score and save them now?"
-    )
-    if known < n:
-        text += f" ({n - known} cannot be matched to a question and will be kept as files.)"
-    return text
+    if n:
+        known = sum(o.question_id is not None for o in orphans)
+        when = min(o.modified for o in orphans).astimezone().strftime("%Y-%m-%d %H:%M")
+        what = "answer was" if n == 1 else "answers were"
+        text = (
+            f"{n} recorded {what} not saved (sayitout stopped before scoring "
+            f"{'it' if n == 1 else 'them'}; the oldest is from {when})."
+        )
+        if known < n:
+            text += f" ({n - known} cannot be matched to a question and will be kept as files.)"
+        parts.append(text)
+    if kept:
+        k = len(kept)
+        when = min(a.given_at for a in kept).astimezone().strftime("%Y-%m-%d %H:%M")
+        parts.append(
+            f"{k} typed answer{'s were' if k != 1 else ' was'} scored but not saved "
+            f"(the history could not be written; the oldest is from {when})."
+        )
+    verb = "Transcribe, score and save" if n else "Score and save"
+    return " ".join(parts) + f" {verb} {'it' if n + len(kept) == 1 else 'them'} now?"
 
 
 def recover_with_services(
-    services: SessionServices, progress: Progress | None = None
+    services: SessionServices,
+    progress: Progress | None = None,
+    kept: Sequence[UnsavedAnswer] = (),
 ) -> list[RecoveryResult]:
-    """:func:`recover` with a session's services: its store, bank, transcriber and scorer."""
+    """:func:`recover` with a session's services (its store, bank, transcriber and
+    scorer), then :func:`recover_unsaved` for the ``kept`` answers; ``progress`` counts
+    both together."""
     store = services.store
     if store is None:
         return []
-    return recover(
+    recordings_total = 0
+
+    def recordings_progress(done: int, total: int, result: RecoveryResult) -> None:
+        nonlocal recordings_total
+        recordings_total = total
+        if progress is not None:
+            progress(done, total + len(kept), result)
+
+    results = recover(
         store,
         bank=services.bank,
         settings=services.settings,
         transcriber=services.transcriber,
         scorer=services.scorer,
-        progress=progress,
+        progress=recordings_progress,
     )
+    if kept:
+
+        def kept_progress(done: int, total: int, result: RecoveryResult) -> None:
+            if progress is not None:
+                progress(recordings_total + done, recordings_total + total, result)
+
+        results += recover_unsaved(
+            store,
+            kept,
+            bank=services.bank,
+            settings=services.settings,
+            scorer=services.scorer,
+            progress=kept_progress,
+        )
+    return results
 
 
 def describe(orphan: OrphanRecording) -> str:
@@ -480,6 +527,7 @@ __all__ = [
     "describe",
     "describe_unsaved",
     "offer_message",
+    "pending_kept_answers",
     "pending_recoveries",
     "recover",
     "recover_unsaved",
