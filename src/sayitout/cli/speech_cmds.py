@@ -8,6 +8,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from sayitout.cli.practice_cmd import deprecated_q
 from sayitout.errors import AudioError, SayitoutError, UsageError
 
 
@@ -37,9 +38,8 @@ def register(sub: Any) -> None:
         default="",
         help="comma-separated words to expect (e.g. AdamW,bf16)",
     )
-    t.add_argument(
-        "--question", "-q", metavar="ID", help="use this question's rubric terms as hotwords"
-    )
+    t.add_argument("--question", metavar="ID", help="use this question's rubric terms as hotwords")
+    deprecated_q(t)
     t.add_argument("--json", action="store_true", help="print JSON")
     t.set_defaults(handler=run_transcribe)
 
@@ -60,16 +60,18 @@ def register(sub: Any) -> None:
 def _terms(args: argparse.Namespace) -> list[str]:
     terms = [t.strip() for t in (args.terms or "").split(",") if t.strip()]
     if args.question:
-        from sayitout.bank.loader import load_bank
+        from sayitout.app_factory import load_bank
 
         terms += load_bank().rubric(args.question).all_terms()
     return terms
 
 
 def run_transcribe(args: argparse.Namespace) -> int:
+    from sayitout.app_factory import build_transcriber
+    from sayitout.cli.progress import Progress, loading
     from sayitout.config import load_settings
-    from sayitout.speech.asr import Transcriber
     from sayitout.speech.asr.transcriber import transcribe_long
+    from sayitout.speech.audio.decode import audio_seconds
 
     settings = load_settings().asr
     update: dict[str, Any] = {}
@@ -84,7 +86,14 @@ def run_transcribe(args: argparse.Namespace) -> int:
     settings = settings.model_copy(update=update)
     terms = _terms(args)
     try:  # decoded piece by piece as it is transcribed: memory stays flat for long files
-        transcript = transcribe_long(Transcriber(settings), args.file, terms=terms)
+        seconds = audio_seconds(args.file)  # a bad path fails here, before the model loads
+        transcriber = build_transcriber(settings)
+        with loading(f"loading the speech model ({settings.model})"):
+            transcriber.load()
+        with Progress("transcribing", seconds, unit="s", rate_unit="× real time") as bar:
+            transcript = transcribe_long(
+                transcriber, args.file, terms=terms, on_progress=bar.update
+            )
     except AudioError as exc:  # a bad file given on the command line is bad input
         raise UsageError(exc.message, exc.hint) from exc
     if args.json:
@@ -163,7 +172,7 @@ def _check_data_dir(rep: _Report) -> None:
 
 def _check_bank(rep: _Report) -> None:
     try:
-        from sayitout.bank.loader import load_bank
+        from sayitout.app_factory import load_bank
 
         bank = load_bank()
         n = sum(len(d.questions) for d in bank.decks.values())
@@ -191,12 +200,12 @@ def _check_audio(rep: _Report, settings: Any) -> None:
 def _check_whisper(rep: _Report, name: str, settings: Any) -> None:
     import time
 
-    from sayitout.speech.asr import Transcriber
+    from sayitout.app_factory import build_transcriber
 
     label = f"speech model {name}"
     try:
         t0 = time.perf_counter()
-        tr = Transcriber(settings.asr.model_copy(update={"model": name}))
+        tr = build_transcriber(settings.asr.model_copy(update={"model": name}))
         tr.warm_up()
         rep.add(
             PASS,
@@ -211,10 +220,10 @@ def _check_embedder(rep: _Report, settings: Any) -> None:
     import time
 
     try:
-        from sayitout.scoring.embedder import Embedder
+        from sayitout.app_factory import build_scorer
 
         t0 = time.perf_counter()
-        emb = Embedder(settings.scoring.device)
+        emb = build_scorer(settings.scoring).embedder
         emb.load()
         rep.add(
             PASS,
@@ -274,7 +283,10 @@ def doctor_report() -> _Report:
 
 
 def run_doctor(args: argparse.Namespace) -> int:
-    rep = doctor_report()
+    from sayitout.cli.progress import loading
+
+    with loading("checking the sound system, models and voices"):
+        rep = doctor_report()
     failed = any(r["status"] == FAIL for r in rep.rows)
     if args.json:
         print(json.dumps({"ok": not failed, "checks": rep.rows}, indent=2))

@@ -23,6 +23,7 @@ from sayitout.tui.messages import (
     RecoveryOffer,
     RecoveryProgress,
     SaveSettings,
+    SoundOutputChecked,
     StartSession,
 )
 from sayitout.tui.widgets.model_status import AppStatus
@@ -34,6 +35,7 @@ if TYPE_CHECKING:
     from sayitout.session.interview import InterviewPlan
     from sayitout.session.plan import SessionPlan
     from sayitout.session.services import SessionServices
+    from sayitout.store.unsaved import UnsavedAnswer
 
 _THEMES = {"dark": "textual-dark", "light": "textual-light"}
 _MODELS_AT_LATEST_S = 1.5
@@ -133,18 +135,46 @@ class SayitoutApp(App):
 
     @work(thread=True, exclusive=True, exit_on_error=False, group="models")
     def load_models(self) -> None:
-        """Check the microphone and load the models while the first screen is in use."""
+        """Check the microphone and sound output, and load the models, while the first
+        screen is in use."""
+        from sayitout.speech.audio.devices import output_problem
+
         services, cancel = self.services, self._models_cancel
+        problem = output_problem(services.settings.audio.output_device)
+        self.post_message(SoundOutputChecked(None if problem is None else problem[0]))
         services.warm_up(lambda event: self.post_message(ModelEvent(event)), cancel)
+
+    @on(SoundOutputChecked)
+    def _sound_output_checked(self, message: SoundOutputChecked) -> None:
+        self.status.sound_out = message.problem
+        self._status_changed()
+
+    def sound_out_problem(self) -> str | None:
+        """Why nothing can be played here (the voice failed, no output device), or None
+        (fine, or not known yet): screens hide their playback keys and say why."""
+        failed = self.services.failed.get("voice")
+        if failed is not None:
+            return failed.message
+        return self.status.sound_out
+
+    def _status_changed(self) -> None:
+        """Home's line and the playback keys of the screen in front follow the status."""
+        from sayitout.tui.screens.home import HomeScreen
+
+        for screen in self.screen_stack:
+            if isinstance(screen, HomeScreen):
+                screen.refresh_models()
+        self.screen.refresh_bindings()
 
     # --- answers recorded by an earlier run but never scored -------------------------------
 
     @work(thread=True, exclusive=True, exit_on_error=False, group="recovery-check")
     def check_recoveries(self) -> None:
-        """Look for orphan recordings (cheap: a directory walk and one query)."""
+        """Look for orphan recordings and kept typed answers (cheap: directory walks and
+        one query)."""
         from datetime import UTC, datetime
 
-        from sayitout.recovery import pending_recoveries
+        from sayitout.recovery import pending_kept_answers, pending_recoveries
 
         try:
             store = self.services.store
@@ -157,8 +187,9 @@ class SayitoutApp(App):
         # being recorded right now (the FLAC grows as the candidate speaks).
         now = datetime.now(UTC).timestamp()
         orphans = [o for o in orphans if now - o.modified.timestamp() >= _RECENT_S]
-        if orphans:
-            self.post_message(RecoveryOffer(orphans))
+        kept = pending_kept_answers()
+        if orphans or kept:
+            self.post_message(RecoveryOffer(orphans, kept))
 
     @on(RecoveryOffer)
     def _recovery_offer_found(self, message: RecoveryOffer) -> None:
@@ -173,7 +204,7 @@ class SayitoutApp(App):
 
         def answered(yes: bool | None) -> None:
             if yes:
-                self.recover_answers()
+                self.recover_answers(message.kept)
             else:
                 self.notify(
                     "They stay on disk and are offered again next time "
@@ -184,7 +215,10 @@ class SayitoutApp(App):
 
         self.push_screen(
             ConfirmDialog(
-                "Unsaved answers found", offer_message(message.orphans), "Recover", "Not now"
+                "Unsaved answers found",
+                offer_message(message.orphans, message.kept),
+                "Recover",
+                "Not now",
             ),
             answered,
         )
@@ -197,8 +231,9 @@ class SayitoutApp(App):
             self.check_recoveries()
 
     @work(thread=True, exclusive=True, exit_on_error=False, group="recovery")
-    def recover_answers(self) -> None:
-        """Transcribe, score and save the orphans, reporting progress to Home."""
+    def recover_answers(self, kept: list[UnsavedAnswer] | None = None) -> None:
+        """Transcribe, score and save the orphans (and score and save the ``kept`` typed
+        answers), reporting progress to Home."""
         from sayitout.recovery import recover_with_services
 
         def progress(done: int, total: int, result) -> None:
@@ -206,7 +241,7 @@ class SayitoutApp(App):
 
         self.post_message(RecoveryProgress(0, 0, None))
         try:
-            results = recover_with_services(self.services, progress)
+            results = recover_with_services(self.services, progress, kept or [])
         except SayitoutError as exc:
             self.post_message(RecoveryDone([], (exc.title, exc.message, exc.hint)))
             return
@@ -255,29 +290,25 @@ class SayitoutApp(App):
         elif isinstance(event, ev.ModelFailed):
             self.model_status[event.name] = "failed"
             label = _MODEL_LABELS.get(event.name, event.name)
+            # Not toasts: they would float over Home's form. Home's bottom line says it
+            # (see model_status); a session in front says it on its own notice line.
             if event.name == "microphone":
-                self.notify(
-                    f"No microphone: {event.message}. Answers will be typed.",
-                    title="Typed answers",
-                    severity="warning",
-                    timeout=8,
-                )
+                self._tell_session(f"No microphone: {event.message}. Answers will be typed.")
             elif event.name == "voice":
-                self.notify(
-                    f"{event.message}. Questions are shown but not read aloud.",
-                    title="No voice",
-                    severity="warning",
-                    timeout=8,
-                )
+                self.status.voice = event.message
+                self._tell_session(f"{event.message}. Questions are shown but not read aloud.")
             else:
                 self.show_error(f"The {label} failed to load", event.message, event.hint)
         elif isinstance(event, ev.Notice):
-            self.notify(event.message, severity="warning")
-        from sayitout.tui.screens.home import HomeScreen
+            self.status.notice = event.message
+            self._tell_session(event.message)
+        self._status_changed()
 
-        for screen in self.screen_stack:
-            if isinstance(screen, HomeScreen):
-                screen.refresh_models()
+    def _tell_session(self, text: str) -> None:
+        from sayitout.tui.screens.session import SessionScreen
+
+        if isinstance(self.screen, SessionScreen):
+            self.screen.show_notice(text, warning=True, seconds=8)
 
     # --- navigation ------------------------------------------------------------------------
 
@@ -382,6 +413,7 @@ class SayitoutApp(App):
         old.close()
         self.theme = _THEMES[settings.theme]
         self.model_status.clear()
+        self.status.voice = self.status.sound_out = self.status.notice = None
         from sayitout.tui.screens.home import HomeScreen
 
         for screen in self.screen_stack:
