@@ -3,6 +3,7 @@ scoring, an external human-graded set, and speed.
 
     .venv/bin/python bench/scoring.py [--device cpu|cuda|auto] [--threads N] [--repeats N]
         [--external DIR] [--external-split train] [--external-max N] [--no-speed] [--ab N]
+        [--parts dev|test|dev,test]
 
 Calibration (tests/calibration/): ``deep-learning.jsonl`` is the development part (fit
 on it), ``deep-learning-test.jsonl`` the test part (report on it, fit nothing on it). For
@@ -240,6 +241,13 @@ def main() -> int:
     )
     ap.add_argument("--external-split", default="train", help="split of the external set")
     ap.add_argument("--external-max", type=int, default=0, help="score at most N external answers")
+    ap.add_argument(
+        "--parts",
+        default="dev,test",
+        help="calibration parts to score, comma-separated (default dev,test). Use "
+        "'--parts dev' while developing: the test part is read once, at the end, and "
+        "nothing is fitted on it",
+    )
     ap.add_argument("--no-speed", action="store_true", help="skip the timings")
     ap.add_argument("--speed-only", action="store_true", help="only the timings")
     ap.add_argument("--show", type=int, default=6, help="worst answers to list per part")
@@ -266,7 +274,12 @@ def main() -> int:
         print(f"external set: {exc}", file=sys.stderr)
         return 2
 
-    parts = {name: read_part(path) for name, path in PARTS.items()}
+    wanted = [p.strip() for p in args.parts.split(",") if p.strip()]
+    unknown = [p for p in wanted if p not in PARTS]
+    if unknown or not wanted:
+        print(f"--parts: unknown part(s) {unknown or args.parts!r}; use dev, test", file=sys.stderr)
+        return 2
+    parts = {name: read_part(PARTS[name]) for name in wanted}
     bank = load_bank(user=False)
     qids = sorted({r["question_id"] for rows in parts.values() for r in rows})
     rubrics = {q: bank.rubric(q) for q in qids}
@@ -350,14 +363,14 @@ def main() -> int:
         )
 
     if not args.no_speed:
-        all_rows = parts["dev"] + parts["test"]
+        all_rows = [r for rows in parts.values() for r in rows]
         sp = speed(scorer, rubrics, all_rows, args.repeats)
         out["speed"] = sp
         print(
             f"== speed: single 150 words {sp['single_150_words_ms']} ms; by words "
             f"{sp['ms_by_words']}; batch {sp['batch_answers_per_s']} answers/s"
         )
-    if args.ab:
+    if args.ab and "dev" in parts:
         rows = parts["dev"]
         ab = _ab(
             scorer, Params, [(rubrics[r["question_id"]], r["answer"]) for r in rows], args.ab, 40
@@ -368,7 +381,7 @@ def main() -> int:
                 f"A/B {path}: batch {fig['batch_answers_per_s']} answers/s, single median "
                 f"{fig['single_answer_ms_median']} ms"
             )
-    if "test" in out:
+    if "test" in out and "test" in out.get("rubric_light", {}):
         out["targets"] = targets(out)
         print(
             "== issue 9 targets: "
