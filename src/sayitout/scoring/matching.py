@@ -85,6 +85,12 @@ class Params:
     """Share of a misconception clause's content words that an answer clause must state
     about the same entity for the misconception to count as stated (``roles``)."""
 
+    model_answer_rows: bool = True
+    """Also match the model answer's sentences (and their clauses), each as a paraphrase
+    of the key point it is most similar to (``scorer._attach_model_answer``)."""
+    model_answer_min_cos: float = 0.6
+    """The cosine to its key point a model-answer sentence needs to join it."""
+
     @classmethod
     def per_window(cls) -> Params:
         """The strategy of encoding each window separately, with its own thresholds."""
