@@ -84,7 +84,7 @@ def rescore(s: Scored, partial: float, covered: float, full: float, params) -> n
 
 def figures(grades: np.ndarray, scores: np.ndarray) -> dict[str, float]:
     return {
-        "spearman": bench.spearman(list(grades), list(scores)),
+        "spearman": bench.spearman([float(x) for x in grades], [float(x) for x in scores]),
         "strong_ge70": float((scores[grades == 2] >= 70).mean()),
         "wrong_le30": float((scores[grades == 0] <= 30).mean()),
     }
@@ -182,10 +182,10 @@ def main() -> int:
         }
         es = collect(scorer, [(rubrics[a.question_id], a.answer) for a in answers])
         eg = [a.grade for a in answers]
-        out["external_pearson"] = {
-            label: round(external.pearson(eg, list(rescore(es, *t, params))), 4)
-            for label, t in (("shipped", shipped), ("refit_on_all_dev", full_fit))
-        }
+        out["external_pearson"] = {}
+        for label, t in (("shipped", shipped), ("refit_on_all_dev", full_fit)):
+            r = external.pearson(eg, [float(x) for x in rescore(es, *t, params)])
+            out["external_pearson"][label] = round(float(r), 4)
         print(f"SciEntsBank train Pearson r: {out['external_pearson']}")
     print(json.dumps(out))
     return 0
