@@ -46,6 +46,11 @@ class Locations:
     def exports_dir(self) -> Path:
         return self.data_dir / "exports"
 
+    @property
+    def logs_dir(self) -> Path:
+        """What the app logs, e.g. the audio libraries' messages while it runs."""
+        return self.data_dir / "logs"
+
 
 def locations() -> Locations:
     """Resolve the directories now (the environment may change between calls)."""

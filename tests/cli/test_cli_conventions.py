@@ -68,6 +68,61 @@ def test_bash_completion_completes_commands_and_options(capsys):
     assert complete("sco") == ["score"]
     assert "--batch" in complete("score", "--ba")
     assert complete("history", "--sin") == ["--since"]
+    # an option's values: its choices, or the bank's decks, questions and topics
+    assert complete("report", "--format", "") == ["html", "md", "csv", "json"]
+    assert complete("practice", "--deck", "") == ["deep-learning"]
+    assert "dl-noisy-loss" in complete("practice", "--question", "dl-no")
+    assert "overfitting" in complete("practice", "--topic", "over")
+
+
+@pytest.mark.skipif(shutil.which("fish") is None, reason="no fish")
+def test_fish_completion_completes_commands_options_and_values(capsys, tmp_path):
+    assert main(["completion", "fish"]) == 0
+    script = tmp_path / "sayitout.fish"
+    script.write_text(capsys.readouterr().out)
+
+    def complete(line: str) -> list[str]:
+        run = f"source {script}; complete -C '{line}'"
+        out = subprocess.run(["fish", "-c", run], capture_output=True, text=True).stdout
+        return [row.split("\t")[0] for row in out.splitlines()]
+
+    assert complete("sayitout hist") == ["history"]
+    assert complete("sayitout history --sin") == ["--since"]
+    assert complete("sayitout report --format ") == ["csv", "html", "json", "md"]
+    assert complete("sayitout practice --deck ") == ["deep-learning"]
+
+
+@pytest.mark.skipif(shutil.which("zsh") is None, reason="no zsh")
+def test_zsh_completion_script_parses(capsys, tmp_path):
+    assert main(["completion", "zsh"]) == 0
+    script = tmp_path / "_sayitout"
+    script.write_text(capsys.readouterr().out)
+    done = subprocess.run(["zsh", "-n", str(script)], capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    assert "'--format[report format (default\\: html)]:format:(html md csv json)'" in (
+        script.read_text()
+    )
+
+
+def test_a_mistyped_option_suggests_the_right_one_with_the_commands_usage(capsys):
+    with pytest.raises(SystemExit) as exit_info:
+        main(["history", "--sinse", "3d"])
+    assert exit_info.value.code == 2
+    err = capsys.readouterr().err
+    assert err.startswith("usage: sayitout history")  # the command's usage, not the top's
+    assert "did you mean '--since' for '--sinse'?" in err
+    assert "run 'sayitout history --help'" in err
+
+
+def test_q_is_quiet_and_the_old_question_short_name_still_works_with_a_note(capsys):
+    parser = build_parser()
+    args = parser.parse_args(["practice", "--question", "dl-noisy-loss", "--quiet"])
+    assert args.question == ["dl-noisy-loss"] and args.quiet
+    args = parser.parse_args(["practice", "-q", "dl-noisy-loss", "-q", "dl-initial-loss"])
+    assert args.question == ["dl-noisy-loss", "dl-initial-loss"]
+    assert "-q is now --question" in capsys.readouterr().err
+    args = parser.parse_args(["transcribe", "a.wav", "-q", "dl-noisy-loss"])
+    assert args.question == "dl-noisy-loss"
 
 
 def test_colour_honours_no_color(monkeypatch):

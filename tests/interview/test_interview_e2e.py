@@ -118,7 +118,7 @@ async def test_three_question_interview_with_a_follow_up(interview_bank, turn_wa
     assert second.score >= 60 and third.score >= 50, report
     assert report.delivery.spoken_answers == 3
     assert report.delivery.longest_monologue_s > 3
-    assert f"Interview score {report.overall:.0f}/100" in card
+    assert f"Session score {report.overall:.0f}/100" in card
     assert "Follow-up:" in card
     with Store.open(sayitout_home / "data" / "sayitout.db") as store:
         [session] = store.sessions(include_cli=False)

@@ -214,6 +214,32 @@ def test_quit_mid_interview_keeps_answers_and_marks_it_incomplete(bank, tmp_path
         session = store.session(engine.session_id)
         assert session.kind == "interview" and session.finished_at is None
         assert session.attempt_count == 1
+        # one session score: the card's figure is History's, the unanswered one not in it
+        report = finished.report
+        assert report.overall == round(session.session_score, 1) == report.questions[0].score
+        assert report.unanswered == 1
+
+
+def test_the_card_and_history_agree_with_follow_ups_and_a_pass(bank, tmp_path):
+    plan = InterviewPlan(question_ids=(Q1, Q2, Q3), count=3, thinking_s=0, follow_ups=1)
+    engine, events = start(bank, tmp_path, plan)
+    events.phase(ev.Phase.AWAITING_ANSWER)
+    engine.type_answer(CHANCE_ONLY)
+    events.wait(ev.FollowUpAsked)
+    events.phase(ev.Phase.AWAITING_ANSWER)
+    engine.type_answer(OVERFIT)  # prompted credit is part of the stored score too
+    events.wait(ev.QuestionShown, where=lambda e: e.index == 1)
+    events.phase(ev.Phase.AWAITING_ANSWER)
+    engine.pass_question()  # a pass counts 0 in both
+    events.wait(ev.QuestionShown, where=lambda e: e.index == 2)
+    engine.quit()  # the third is reached but left unanswered
+    report = events.wait(ev.InterviewFinished).report
+    engine.join(5)
+    first = report.questions[0]
+    assert first.score is not None and first.score > first.unprompted
+    assert report.overall == round(first.score / 2, 1)
+    with Store.open(tmp_path / "db.sqlite") as store:
+        assert report.overall == round(store.session(engine.session_id).session_score, 1)
 
 
 @pytest.mark.parametrize(

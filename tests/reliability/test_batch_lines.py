@@ -23,7 +23,6 @@ from sayitout.bank.models import KeyPoint, Rubric
 from sayitout.cli.score_batch import (
     BatchLine,
     BatchRubrics,
-    Progress,
     answered_lines,
     clean_text,
     input_lines,
@@ -298,20 +297,6 @@ def test_resume_refuses_a_file_that_is_not_batch_output(tmp_path: Path) -> None:
         answered_lines(out)
 
 
-def test_progress_shows_rate_and_time_left() -> None:
-    stream = io.StringIO()
-    now = iter([0.0, 10.0, 15.0, 30.0])
-    p = Progress(100, stream, lambda: next(now))
-    p.update(25)  # the first chunk waited for the model: rate from the start
-    assert "25/100 lines" in stream.getvalue() and "2.5 lines/s" in stream.getvalue()
-    assert "about 30 s left" in stream.getvalue()
-    p.update(50)  # from then on, the rate since the first chunk
-    assert "5.0 lines/s" in stream.getvalue() and "about 10 s left" in stream.getvalue()
-    p.update(100)
-    p.close()
-    assert stream.getvalue().endswith("\n")
-
-
 @pytest.mark.e2e
 def test_real_batch_keeps_going_past_every_kind_of_bad_line(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
@@ -355,15 +340,6 @@ def test_result_lines_never_break_for_any_line_reader() -> None:
     assert len(line.splitlines()) == 1 and line.endswith("\n")
     assert json.loads(line)["evidence"] == "a\u2028b\u2029c\u0085d\x0ce\x1cf\u00e9"
     assert "\u00e9" in line  # readable text is kept as it is
-
-
-def test_progress_without_a_known_end() -> None:
-    stream = io.StringIO()
-    now = iter([0.0, 4.0])
-    p = Progress(None, stream, lambda: next(now))
-    p.update(8)
-    assert "scoring 8 lines" in stream.getvalue() and "2.0 lines/s" in stream.getvalue()
-    assert "left" not in stream.getvalue()
 
 
 def test_checked_stream_refuses_utf16_and_passes_lines_on() -> None:

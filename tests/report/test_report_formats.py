@@ -195,3 +195,33 @@ def test_empty_after_filtering_says_so(history: Store) -> None:
     later = Filters(since=T0 + timedelta(days=400))
     assert "No attempts match" in render(history, "html", later)
     assert "No attempts match" in render(history, "md", later)
+
+
+def test_caption_names_what_a_point_is_when_answers_were_scored_outside_sessions(
+    tmp_path: Path,
+) -> None:
+    store = Store.open(tmp_path / "cli.db")
+    try:
+        for i in range(3):
+            hostile_attempt(store, T0 + timedelta(minutes=i))
+        html = render(store, "html", Filters())
+        md = render(store, "md", Filters())
+    finally:
+        store.close()
+    # no session at all: the points are days, and the "recent" card says what it averages
+    assert "Each point is one day&#x27;s mean" in html or "Each point is one day's mean" in html
+    assert "session&#x27;s mean" not in html and "session's mean" not in html
+    assert "mean of the last 1 answer<" in html
+    assert "daily means" in md and "| last 1 answers |" in md
+
+
+def test_caption_says_how_mixed_answers_are_grouped(tmp_path: Path) -> None:
+    store = Store.open(tmp_path / "mixed.db")
+    try:
+        fill_history(store, sample_questions(), 10, end=T0, days=2, per_session=5)
+        hostile_attempt(store, T0 + timedelta(days=1))
+        html = render(store, "html", Filters())
+    finally:
+        store.close()
+    assert "one session&#x27;s mean" in html or "one session's mean" in html
+    assert "answers scored outside a session are grouped by day" in html

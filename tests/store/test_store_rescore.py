@@ -140,17 +140,3 @@ def test_rescore_command(store: Store, monkeypatch: pytest.MonkeyPatch) -> None:
     assert code == 2 and "no-such-id" in text
     code, text = run("--since", "9999-01-01")
     assert code == 0 and "nothing to rescore" in text
-
-
-def test_progress_on_a_terminal_shows_rate_and_time_left() -> None:
-    from sayitout.cli.rescore_cmd import _Progress
-
-    out = io.StringIO()
-    progress = _Progress(out)
-    for done in (0, 32, 64):
-        progress(done, 300)
-    progress.close()
-    lines = out.getvalue().split("\r")
-    assert "rescoring 0/300" in lines[1] and "/s" not in lines[1]  # no rate before a chunk
-    assert "rescoring 64/300" in lines[3] and "/s · " in lines[3] and "left" in lines[3]
-    assert out.getvalue().endswith("\r\x1b[K")  # the line is cleared at the end

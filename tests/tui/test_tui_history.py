@@ -228,6 +228,31 @@ async def test_attempt_screen_audio_gone(store: Store) -> None:
         assert player.played == []
 
 
+class SilentHost(Host):
+    """An app on a machine with no sound out, as the real app tells its screens."""
+
+    def sound_out_problem(self) -> str | None:
+        return "No audio output device was found"
+
+
+@pytest.mark.parametrize("size", [(80, 24), (120, 40)])
+async def test_attempt_screen_offers_no_playback_without_sound_out(
+    store: Store, size: tuple[int, int]
+) -> None:
+    aid = _recorded_attempt(store)
+    screen = AttemptScreen(store, aid)  # no player given: the real one would be built
+    app = SilentHost(screen)
+    async with app.run_test(size=size) as pilot:
+        await settle(pilot, app)
+        line = str(screen.query_one("#playback", Static).content)
+        assert "No playback: no audio output device was found." in line
+        keys = {b.binding.action for b in screen.active_bindings.values() if b.enabled}
+        assert not {"toggle_play", "seek(-5)", "seek(5)", "rewind"} & keys
+        await pilot.press("space")
+        await settle(pilot, app)
+        assert not screen.playing and screen.player is None
+
+
 async def test_attempt_screen_unknown_id(store: Store) -> None:
     screen = AttemptScreen(store, 12345, FakePlayer())
     app = Host(screen)

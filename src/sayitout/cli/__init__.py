@@ -49,7 +49,9 @@ where things live (set SAYITOUT_HOME to keep everything in one folder):
   settings    {config}
   history     {db}
   recordings  {recordings}
-  reports     {exports} (by default)
+  reports     'sayitout report': ./sayitout-report-DATE.html (-o to choose);
+              the app's History screen: {exports}
+  logs        {logs} (sound library messages)
 
 exit codes:
   0 done · 1 failed (a message says why and how to fix it) · 2 bad usage or input
@@ -69,23 +71,48 @@ def _epilog() -> str:
             db=where.database,
             recordings=where.recordings_dir,
             exports=where.exports_dir,
+            logs=where.logs_dir,
         )
     except Exception:  # the help must print even where the folders cannot be resolved
         return EPILOG.format(
-            config="`sayitout config --path`", db="the data folder", recordings="", exports=""
+            config="`sayitout config --path`",
+            db="the data folder",
+            recordings="",
+            exports="",
+            logs="",
         )
 
 
 class _Parser(argparse.ArgumentParser):
     """argparse with usage errors that end in exit code 2, a hint, and "did you mean"."""
 
+    commands: dict[str, argparse.ArgumentParser] | None = None
+    """The subcommands' parsers (on the top-level parser)."""
+    argv: list[str] | None = None
+
+    def parse_args(  # type: ignore[override]
+        self, args: Sequence[str] | None = None, namespace: argparse.Namespace | None = None
+    ) -> argparse.Namespace:
+        self.argv = list(sys.argv[1:] if args is None else args)
+        return super().parse_args(args, namespace)
+
     def error(self, message: str) -> None:  # type: ignore[override]
-        self.print_usage(sys.stderr)
-        hint = _did_you_mean(message)
+        # An option the command does not know is reported by the top-level parser:
+        # show that command's usage and the option it most likely meant.
+        where = self._command() if message.startswith("unrecognized arguments:") else None
+        where = where or self
+        where.print_usage(sys.stderr)
+        hint = _did_you_mean(message) or _did_you_mean_option(message, where)
         self.exit(
             2,
-            f"sayitout: error: {message}\n{hint}(run '{self.prog} --help' for the options)\n",
+            f"sayitout: error: {message}\n{hint}(run '{where.prog} --help' for the options)\n",
         )
+
+    def _command(self) -> argparse.ArgumentParser | None:
+        for token in self.argv or ():
+            if self.commands and token in self.commands:
+                return self.commands[token]
+        return None
 
 
 _INVALID_CHOICE = re.compile(r"invalid choice: '([^']*)' \(choose from (.*)\)")
@@ -106,6 +133,20 @@ def _did_you_mean(message: str) -> str:
     if not close:
         return ""
     return "did you mean " + " or ".join(f"'{c}'" for c in close) + "?\n"
+
+
+def _did_you_mean_option(message: str, parser: argparse.ArgumentParser) -> str:
+    """``did you mean '--since'?`` for a mistyped option (``--sinse 3d``)."""
+    known = [o for o in parser._option_string_actions if o.startswith("--")]
+    hints = []
+    for token in message.split(":", 1)[1].split():
+        name = token.split("=", 1)[0]
+        if not name.startswith("-"):
+            continue
+        close = difflib.get_close_matches(name, known, n=1, cutoff=0.6)
+        if close:
+            hints.append(f"'{close[0]}' for '{name}'")
+    return f"did you mean {' and '.join(hints)}?\n" if hints else ""
 
 
 # With no arguments only the app opens: skip importing the other commands' modules so
@@ -135,7 +176,7 @@ def _add_output_flags(parser: argparse.ArgumentParser, *, short: bool) -> None:
     )
 
 
-def build_parser(modules: Sequence[str] = _COMMAND_MODULES) -> argparse.ArgumentParser:
+def build_parser(modules: Sequence[str] = _COMMAND_MODULES) -> _Parser:
     parser = _Parser(
         prog="sayitout",
         description="Offline, voice-driven mock interview coach. "
@@ -159,6 +200,7 @@ def build_parser(modules: Sequence[str] = _COMMAND_MODULES) -> argparse.Argument
         taken = set(command._option_string_actions)
         if not {"--verbose", "--quiet"} & taken:
             _add_output_flags(command, short=False)
+    parser.commands = dict(sub.choices)
     # A module may set ``sub.default_handler``: what runs when no command is given.
     parser.set_defaults(default_handler=getattr(sub, "default_handler", None))
     return parser

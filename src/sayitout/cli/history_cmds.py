@@ -309,12 +309,13 @@ def _record_text(record: AttemptRecord, bank: Any) -> str:
 
 # ------------------------------------------------------------------------ report
 def report_command(args: argparse.Namespace) -> int:
+    from sayitout.cli.progress import Progress, stages
     from sayitout.report.export import write_report
 
     bank = _load_bank()
     filters = _filters(args, bank)
     to_stdout = args.output == "-"
-    with Store.open() as store:
+    with Store.open() as store, Progress("writing the report") as bar:
         path, text = write_report(
             store,
             args.format,
@@ -323,6 +324,7 @@ def report_command(args: argparse.Namespace) -> int:
             output=None if (args.output is None or to_stdout) else Path(args.output),
             to_string=to_stdout,
             topic=args.topic,
+            progress=stages(bar, "writing the report"),
         )
     if to_stdout:
         sys.stdout.write(text)

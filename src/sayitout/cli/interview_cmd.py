@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 
-from sayitout.cli.practice_cmd import _common, _run_app, check_mic_files
+from sayitout.cli.practice_cmd import _common, _run_app, check_mic_files, deprecated_q
 from sayitout.errors import UsageError
 
 
@@ -44,12 +44,12 @@ def register(sub: argparse._SubParsersAction) -> None:
     )
     p.add_argument(
         "--question",
-        "-q",
         action="append",
         default=[],
         metavar="ID",
         help="ask this question (repeat for several; overrides --deck)",
     )
+    deprecated_q(p)
     _common(p)
     p.set_defaults(handler=run_interview)
 

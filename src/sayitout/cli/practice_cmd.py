@@ -62,12 +62,12 @@ def register(sub: argparse._SubParsersAction) -> None:
     )
     p.add_argument(
         "--question",
-        "-q",
         action="append",
         default=[],
         metavar="ID",
         help="ask this question (repeat for several; overrides deck and order)",
     )
+    deprecated_q(p)
     _common(p)
     p.set_defaults(handler=run_practice)
     sub.default_handler = run_home  # type: ignore[attr-defined]
@@ -76,18 +76,34 @@ def register(sub: argparse._SubParsersAction) -> None:
 class _Deprecated(argparse.Action):
     """An old option name that still works and says what replaced it."""
 
-    def __init__(self, *args, new: str, **kwargs) -> None:
+    def __init__(self, *args, new: str, why: str = "", append: bool = False, **kwargs) -> None:
         self.new = new
+        self.why = why or "the old name will go away"
+        self.append = append
         super().__init__(*args, **kwargs)
 
     def __call__(self, parser, namespace, values, option_string=None) -> None:
-        import sys
-
         print(
-            f"sayitout: note: {option_string} is now {self.new} (the old name will go away)",
+            f"sayitout: note: {option_string} is now {self.new} ({self.why})",
             file=sys.stderr,
         )
+        if self.append:
+            values = [*(getattr(namespace, self.dest, None) or []), values]
         setattr(namespace, self.dest, values)
+
+
+def deprecated_q(p: argparse.ArgumentParser) -> None:
+    """``-q ID``, the old short name of ``--question``: it still works, with a note.
+    Everywhere else ``-q`` is ``--quiet``, and one flag should mean one thing."""
+    p.add_argument(
+        "-q",
+        dest="question",
+        action=_Deprecated,
+        new="--question",
+        why="soon -q will mean --quiet here too, as in every other command",
+        append=isinstance(p.get_default("question"), list),
+        help=argparse.SUPPRESS,
+    )
 
 
 def _common(p: argparse.ArgumentParser) -> None:
@@ -145,18 +161,23 @@ def _isatty(stream: object) -> bool:
 
 def _run_app(args: argparse.Namespace, plan) -> int:
     require_terminal("practice" if plan else "")
+    from sayitout.locations import locations
+    from sayitout.native_stderr import native_stderr_to
     from sayitout.tui import make_app
 
     settings = _settings(args)
-    app = make_app(
-        settings,
-        plan=plan(settings) if plan else None,
-        mic_files=getattr(args, "mic_file", []) or [],
-        tts=getattr(args, "tts", None),
-        bank_dirs=getattr(args, "bank", []) or [],
-        config_path=getattr(args, "config", None),
-    )
-    app.run()
+    # ALSA's and PortAudio's own lines ("underrun occurred") would be drawn over the
+    # app: while it runs they go to a log; Python's errors still reach the terminal.
+    with native_stderr_to(locations().logs_dir / "audio.log"):
+        app = make_app(
+            settings,
+            plan=plan(settings) if plan else None,
+            mic_files=getattr(args, "mic_file", []) or [],
+            tts=getattr(args, "tts", None),
+            bank_dirs=getattr(args, "bank", []) or [],
+            config_path=getattr(args, "config", None),
+        )
+        app.run()
     return int(app.return_code or 0)
 
 

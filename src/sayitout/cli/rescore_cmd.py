@@ -8,11 +8,10 @@ mark where the scorer changed.
 from __future__ import annotations
 
 import argparse
-import sys
-import time
-from typing import IO, Any
+from typing import Any
 
 from sayitout.cli.history_cmds import _positive, _since
+from sayitout.cli.progress import Progress
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -65,7 +64,7 @@ def rescore_command(args: argparse.Namespace) -> int:
         bank.question(args.question)  # an unknown id is a usage error naming it
     where = AttemptFilter(deck=args.deck, question_id=args.question, since=args.since)
     scorer = _scorer(args)
-    progress = _Progress(sys.stderr) if sys.stderr.isatty() else None
+    progress = Progress("rescoring", unit="attempts")
     with Store.open() as store:
         if store.count_attempts(where) == 0:
             print("No stored attempts match; nothing to rescore.")
@@ -78,11 +77,10 @@ def rescore_command(args: argparse.Namespace) -> int:
                 scorer,
                 every=args.every,
                 dry_run=args.dry_run,
-                progress=progress,
+                progress=progress.update,
             )
         finally:
-            if progress is not None:
-                progress.close()
+            progress.close()
     _print_outcome(outcome, args, SCORER_VERSION)
     return 0
 
@@ -121,41 +119,3 @@ def _print_outcome(outcome: Any, args: argparse.Namespace, version: str) -> None
         print("\nNothing was saved (--dry-run).")
     elif rescored:
         print("\nEarlier scores are kept: 'sayitout history --attempt ID' lists them.")
-
-
-class _Progress:
-    """``rescoring 120/3,000 · 40/s · 1 min left`` on one terminal line."""
-
-    def __init__(self, stream: IO[str]) -> None:
-        self.stream = stream
-        self.base: tuple[float, int] | None = None
-        """When the first chunk was done: the rate leaves out loading the model."""
-        self.shown = False
-
-    def __call__(self, done: int, total: int) -> None:
-        if total == 0:
-            return
-        now = time.monotonic()
-        line = f"\rrescoring {done:,}/{total:,}"
-        if self.base is None:
-            if done > 0:
-                self.base = (now, done)
-        elif done > self.base[1]:
-            rate = (done - self.base[1]) / max(now - self.base[0], 1e-6)
-            line += f" · {rate:.0f}/s · {_duration((total - done) / rate)} left"
-        self.stream.write(line + "\x1b[K")
-        self.stream.flush()
-        self.shown = True
-
-    def close(self) -> None:
-        if self.shown:
-            self.stream.write("\r\x1b[K")
-            self.stream.flush()
-
-
-def _duration(seconds: float) -> str:
-    if seconds < 90:
-        return f"{seconds:.0f} s"
-    if seconds < 5400:
-        return f"{seconds / 60:.0f} min"
-    return f"{seconds / 3600:.1f} h"

@@ -17,7 +17,6 @@ The contract, for anyone joining results to inputs:
 from __future__ import annotations
 
 import json
-import math
 import re
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
@@ -27,6 +26,7 @@ from typing import IO, Any
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
 from sayitout.bank.models import Rubric
+from sayitout.cli.progress import Progress
 from sayitout.errors import ModelError, SayitoutError, UsageError
 from sayitout.speech.transcript import Transcript, Word
 
@@ -298,59 +298,6 @@ def answered_lines(out_path: Path) -> tuple[int, int]:
         last = n
         failed += "error" in obj and "score" not in obj
     return last, failed
-
-
-# ------------------------------------------------------------------------- progress
-
-
-class Progress:
-    """``scoring 120/1000 lines  35.2 lines/s  about 25 s left`` on one stderr line."""
-
-    def __init__(self, total: int | None, stream: IO[str], clock: Callable[[], float]) -> None:
-        self.total = total
-        self.stream = stream
-        self.clock = clock
-        self.start = clock()
-        self.done_lines = 0
-        self._base: tuple[float, int] | None = None
-        """Time and count at the first update: the rate is measured from there on, so
-        the model's load time before the first chunk does not inflate the time left."""
-
-    def update(self, done: int) -> None:
-        now = self.clock()
-        if self._base is None or done <= self._base[1]:
-            since, base = self.start, 0
-            if done > 0 and self._base is None:
-                self._base = (now, done)
-        else:
-            since, base = self._base
-        self.done_lines = done
-        elapsed = now - since
-        rate = (done - base) / elapsed if elapsed > 0 else 0.0
-        speed = f"{rate:.1f} lines/s" if rate > 0 else ""
-        if self.total is None:  # read from a pipe: the end is not known
-            self.stream.write(f"\rscoring {done} lines  {speed}".rstrip().ljust(60))
-            self.stream.flush()
-            return
-        left = (self.total - done) / rate if rate > 0 else math.nan
-        eta = f"about {_duration(left)} left" if rate > 0 and done < self.total else ""
-        self.stream.write(f"\rscoring {done}/{self.total} lines  {speed}  {eta}".rstrip().ljust(60))
-        self.stream.flush()
-
-    def close(self) -> None:
-        self.stream.write("\n")
-        self.stream.flush()
-
-
-def _duration(seconds: float) -> str:
-    s = round(seconds)
-    if s < 1:
-        return "under 1 s"
-    if s < 60:
-        return f"{s} s"
-    if s < 3600:
-        return f"{s // 60} min {s % 60:02d} s"
-    return f"{s // 3600} h {s % 3600 // 60:02d} min"
 
 
 # -------------------------------------------------------------------------- the run

@@ -18,11 +18,11 @@ import argparse
 import contextlib
 import json
 import sys
-import time
 from pathlib import Path
 from typing import IO, Any
 
 from sayitout.bank.models import Rubric
+from sayitout.cli.progress import Progress, loading
 from sayitout.errors import SayitoutError, StorageError, UsageError
 from sayitout.scoring.result import AnswerScore
 from sayitout.speech.transcript import Transcript
@@ -91,7 +91,10 @@ def _device(args: argparse.Namespace) -> str:
 def _scorer(args: argparse.Namespace):
     from sayitout.scoring import Scorer
 
-    return Scorer(_device(args))
+    scorer = Scorer(_device(args))
+    with loading("loading the scoring model"):
+        scorer.embedder.load()
+    return scorer
 
 
 def run_score(args: argparse.Namespace) -> int:
@@ -256,7 +259,8 @@ def _transcribe(path: Path, rubric: Rubric) -> Transcript:
     from sayitout.errors import AudioError
 
     try:
-        return transcribe_file(path, terms=rubric.all_terms())
+        with loading(f"transcribing {path.name}"):
+            return transcribe_file(path, terms=rubric.all_terms())
     except AudioError as exc:  # a bad file given on the command line is bad input (exit 2)
         raise UsageError(exc.message, exc.hint) from exc
 
@@ -325,7 +329,7 @@ def run_batch(args: argparse.Namespace) -> int:
     def score_many():
         return _scorer(args).score_many
 
-    progress = sb.Progress(total, sys.stderr, time.monotonic) if sys.stderr.isatty() else None
+    progress = Progress("scoring", total, unit="lines")
     try:
         with contextlib.ExitStack() as stack:
             if from_stdin:
@@ -345,8 +349,7 @@ def run_batch(args: argparse.Namespace) -> int:
     except OSError as exc:
         raise UsageError(f"cannot read {in_path} or write the results: {exc}") from None
     finally:
-        if progress:
-            progress.close()
+        progress.close(keep=True)  # the last figures stay: lines scored and the rate
         if out is not sys.stdout:
             out.close()
     done = outcome.skipped + outcome.written

@@ -8,6 +8,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from sayitout.cli.practice_cmd import deprecated_q
 from sayitout.errors import AudioError, SayitoutError, UsageError
 
 
@@ -37,9 +38,8 @@ def register(sub: Any) -> None:
         default="",
         help="comma-separated words to expect (e.g. AdamW,bf16)",
     )
-    t.add_argument(
-        "--question", "-q", metavar="ID", help="use this question's rubric terms as hotwords"
-    )
+    t.add_argument("--question", metavar="ID", help="use this question's rubric terms as hotwords")
+    deprecated_q(t)
     t.add_argument("--json", action="store_true", help="print JSON")
     t.set_defaults(handler=run_transcribe)
 
@@ -67,9 +67,11 @@ def _terms(args: argparse.Namespace) -> list[str]:
 
 
 def run_transcribe(args: argparse.Namespace) -> int:
+    from sayitout.cli.progress import Progress, loading
     from sayitout.config import load_settings
     from sayitout.speech.asr import Transcriber
     from sayitout.speech.asr.transcriber import transcribe_long
+    from sayitout.speech.audio.decode import audio_seconds
 
     settings = load_settings().asr
     update: dict[str, Any] = {}
@@ -84,7 +86,14 @@ def run_transcribe(args: argparse.Namespace) -> int:
     settings = settings.model_copy(update=update)
     terms = _terms(args)
     try:  # decoded piece by piece as it is transcribed: memory stays flat for long files
-        transcript = transcribe_long(Transcriber(settings), args.file, terms=terms)
+        seconds = audio_seconds(args.file)  # a bad path fails here, before the model loads
+        transcriber = Transcriber(settings)
+        with loading(f"loading the speech model ({settings.model})"):
+            transcriber.load()
+        with Progress("transcribing", seconds, unit="s", rate_unit="× real time") as bar:
+            transcript = transcribe_long(
+                transcriber, args.file, terms=terms, on_progress=bar.update
+            )
     except AudioError as exc:  # a bad file given on the command line is bad input
         raise UsageError(exc.message, exc.hint) from exc
     if args.json:
@@ -274,7 +283,10 @@ def doctor_report() -> _Report:
 
 
 def run_doctor(args: argparse.Namespace) -> int:
-    rep = doctor_report()
+    from sayitout.cli.progress import loading
+
+    with loading("checking the sound system, models and voices"):
+        rep = doctor_report()
     failed = any(r["status"] == FAIL for r in rep.rows)
     if args.json:
         print(json.dumps({"ok": not failed, "checks": rep.rows}, indent=2))

@@ -82,6 +82,10 @@ class ReportData:
     """Mean of the first 10 % of attempts (at least 1): where the candidate started."""
     recent_mean: float | None = None
     """Mean of the last 10 % of attempts: where they are now."""
+    recent_count: int = 0
+    """How many attempts ``first_mean`` and ``recent_mean`` each average."""
+    outside_sessions: int = 0
+    """Attempts scored outside a practice session (``sayitout score --save``)."""
     speaking_s: float = 0.0
     bucket: str = "session"
     """What one chart point stands for: ``session``, ``day`` or ``week`` (attempts made
@@ -170,6 +174,8 @@ def collect(
     data.mean_score = fmean(scores)
     tenth = max(1, len(rows) // 10)
     data.first_mean, data.recent_mean = fmean(scores[:tenth]), fmean(scores[-tenth:])
+    data.recent_count = tenth
+    data.outside_sessions = sum(1 for r in rows if r.session_id is None)
     data.speaking_s = sum(r.duration_s or 0.0 for r in rows)
     wpms = [r.wpm for r in rows if r.wpm]
     fills = [r.fillers_per_min for r in rows if r.fillers_per_min is not None and r.wpm]
@@ -221,6 +227,21 @@ def _scorer_changes(rows: list[AttemptSummary]) -> list[tuple[datetime, str]]:
         if not changes or changes[-1][1] != r.scorer_version:
             changes.append((r.created_at, r.scorer_version))
     return changes if len(changes) > 1 else []
+
+
+def point_label(data: ReportData) -> str:
+    """What one chart point stands for: "session", "day" or "week" (a report of answers
+    scored only from the command line has no sessions: its points are days)."""
+    if data.bucket == "session" and data.sessions == 0:
+        return "day"
+    return data.bucket
+
+
+def point_note(data: ReportData) -> str:
+    """A clause for the chart caption when sessions and command-line answers are mixed."""
+    if data.bucket == "session" and data.sessions and data.outside_sessions:
+        return "; answers scored outside a session are grouped by day"
+    return ""
 
 
 def _bucket_kind(rows: list[AttemptSummary]) -> str:

@@ -6,7 +6,7 @@ from collections.abc import Sequence
 from html import escape
 
 from sayitout.report.bands import score_color
-from sayitout.report.data import Point, QuestionLine, ReportData
+from sayitout.report.data import Point, QuestionLine, ReportData, point_label, point_note
 from sayitout.report.dates import day, when
 from sayitout.report.highlight import highlight_html
 from sayitout.report.svg import Band, bar_chart, line_chart
@@ -162,7 +162,9 @@ def _full(d: ReportData) -> str:
             ),
             _card(f"{d.mean_score:.0f}", "mean score"),
             _card(
-                f"{d.recent_mean:.0f}" if d.recent_mean is not None else "–", "recent score", change
+                f"{d.recent_mean:.0f}" if d.recent_mean is not None else "–",
+                f"mean of the last {d.recent_count:,} answer{'s' if d.recent_count != 1 else ''}",
+                change,
             ),
             _card(
                 f"{minutes:,.0f} min" if minutes >= 1 else f"{d.speaking_s:.0f} s", "time speaking"
@@ -183,10 +185,9 @@ def _full(d: ReportData) -> str:
 
 
 def _per(d: ReportData) -> str:
-    what = {"session": "session", "day": "day", "week": "week"}[d.bucket]
     text = (
-        f"Each point is one {what}'s mean; the shaded band runs from its lowest to its "
-        "highest answer"
+        f"Each point is one {point_label(d)}'s mean; the shaded band runs from its lowest to "
+        f"its highest answer{point_note(d)}"
     )
     if len(d.score_series) > 20:
         text += "; the bold line is a 7-point moving average"

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from sayitout.report.data import Point, QuestionLine, ReportData
+from sayitout.report.data import Point, QuestionLine, ReportData, point_label, point_note
 from sayitout.report.dates import day
 
 _MD_SPECIAL = re.compile(r"([\\`*_{}\[\]()#+!|>~])")
@@ -59,8 +59,8 @@ def render_markdown(d: ReportData) -> str:
         return "\n".join(lines) + _footer(d)
     assert d.mean_score is not None
     lines += [
-        "| answers | questions | sessions | latest session score | mean score | recent score "
-        "| time speaking |",
+        "| answers | questions | sessions | latest session score | mean score "
+        f"| last {d.recent_count:,} answers | time speaking |",
         "| ---: | ---: | ---: | ---: | ---: | ---: | ---: |",
         f"| {d.attempts:,} | {d.questions:,} | {d.sessions:,} | "
         f"{'–' if d.session_score is None else f'{d.session_score:.0f}'} | {d.mean_score:.0f} | "
@@ -144,7 +144,8 @@ def _recent_text(d: ReportData) -> str:
 
 
 def _per(d: ReportData) -> str:
-    return {"session": "session means", "day": "daily means", "week": "weekly means"}[d.bucket]
+    means = {"session": "session means", "day": "daily means", "week": "weekly means"}
+    return means[point_label(d)] + point_note(d)
 
 
 def _series_table(

@@ -1,6 +1,8 @@
 """The report card at the end of a mock interview.
 
-An overall grade, each question's score with its key points (and the follow-up turns),
+A grade from the session score (:mod:`sayitout.store.session_score`: the same figure
+History, Home and the reports show for this session), each question's score with its
+key points (and the follow-up turns),
 delivery across the whole interview (pace, fillers, the longest monologue, time to the
 first word), the top three things to fix, and how it compares with the previous mock
 interview on the same deck.
@@ -14,7 +16,7 @@ from datetime import datetime
 from statistics import mean
 from typing import TYPE_CHECKING
 
-from sayitout.store.filters import AttemptFilter
+from sayitout.store.session_score import session_score
 
 if TYPE_CHECKING:
     from sayitout.bank.models import Question
@@ -82,7 +84,9 @@ class InterviewReport:
     """The questions reached, in order (answered, passed or left unanswered)."""
     planned: int
     overall: float
-    """Mean score over the questions reached; an unanswered or passed question counts 0."""
+    """The session score (the mean of each answered question's best attempt; a pass
+    counts 0), 0 with no answer. A question left unanswered has no attempt, so it is
+    not in it, as in History: :attr:`unanswered` says how many, and the card says so."""
     grade: str
     delivery: InterviewDelivery
     fixes: tuple[str, ...]
@@ -100,6 +104,11 @@ class InterviewReport:
     @property
     def answered(self) -> int:
         return sum(1 for q in self.questions if q.score is not None and not q.passed)
+
+    @property
+    def unanswered(self) -> int:
+        """Questions reached but left without an answer or a pass (not in the score)."""
+        return sum(1 for q in self.questions if q.score is None)
 
 
 def build_report(
@@ -135,7 +144,11 @@ def build_report(
                 duration_s=s.delivery.duration_s if s and s.delivery else None,
             )
         )
-    overall = round(mean([r.score or 0 for r in results]), 1) if results else 0.0
+    reached_ids = {r.question_id for r in results}
+    score = session_score(
+        (a.question.id, a.score.score) for a in attempts if a.question.id in reached_ids
+    )
+    overall = 0.0 if score is None else round(score, 1)
     delivery = _delivery([a for a in attempts if a.question.id in {r.question_id for r in results}])
     return InterviewReport(
         session_id=session_id,
@@ -232,11 +245,9 @@ def previous_interview(store: Store, deck: str, session_id: int | None) -> Previ
         reverse=True,
     )
     for record_id, record in earlier:
-        attempts = store.attempts(AttemptFilter(session_id=record_id), oldest_first=True)
-        if not attempts:
+        if record.session_score is None:  # no answer was kept
             continue
-        last = {a.question_id: a.score for a in attempts}
-        overall = round(mean(last.values()), 1)
+        overall = round(record.session_score, 1)  # what History shows for it
         return PreviousInterview(record_id, record.started_at, overall, grade_for(overall))
     return None
 

@@ -23,6 +23,7 @@ from sayitout.tui.messages import (
     RecoveryOffer,
     RecoveryProgress,
     SaveSettings,
+    SoundOutputChecked,
     StartSession,
 )
 from sayitout.tui.widgets.model_status import AppStatus
@@ -133,9 +134,36 @@ class SayitoutApp(App):
 
     @work(thread=True, exclusive=True, exit_on_error=False, group="models")
     def load_models(self) -> None:
-        """Check the microphone and load the models while the first screen is in use."""
+        """Check the microphone and sound output, and load the models, while the first
+        screen is in use."""
+        from sayitout.speech.audio.devices import output_problem
+
         services, cancel = self.services, self._models_cancel
+        problem = output_problem(services.settings.audio.output_device)
+        self.post_message(SoundOutputChecked(None if problem is None else problem[0]))
         services.warm_up(lambda event: self.post_message(ModelEvent(event)), cancel)
+
+    @on(SoundOutputChecked)
+    def _sound_output_checked(self, message: SoundOutputChecked) -> None:
+        self.status.sound_out = message.problem
+        self._status_changed()
+
+    def sound_out_problem(self) -> str | None:
+        """Why nothing can be played here (the voice failed, no output device), or None
+        (fine, or not known yet): screens hide their playback keys and say why."""
+        failed = self.services.failed.get("voice")
+        if failed is not None:
+            return failed.message
+        return self.status.sound_out
+
+    def _status_changed(self) -> None:
+        """Home's line and the playback keys of the screen in front follow the status."""
+        from sayitout.tui.screens.home import HomeScreen
+
+        for screen in self.screen_stack:
+            if isinstance(screen, HomeScreen):
+                screen.refresh_models()
+        self.screen.refresh_bindings()
 
     # --- answers recorded by an earlier run but never scored -------------------------------
 
@@ -255,29 +283,25 @@ class SayitoutApp(App):
         elif isinstance(event, ev.ModelFailed):
             self.model_status[event.name] = "failed"
             label = _MODEL_LABELS.get(event.name, event.name)
+            # Not toasts: they would float over Home's form. Home's bottom line says it
+            # (see model_status); a session in front says it on its own notice line.
             if event.name == "microphone":
-                self.notify(
-                    f"No microphone: {event.message}. Answers will be typed.",
-                    title="Typed answers",
-                    severity="warning",
-                    timeout=8,
-                )
+                self._tell_session(f"No microphone: {event.message}. Answers will be typed.")
             elif event.name == "voice":
-                self.notify(
-                    f"{event.message}. Questions are shown but not read aloud.",
-                    title="No voice",
-                    severity="warning",
-                    timeout=8,
-                )
+                self.status.voice = event.message
+                self._tell_session(f"{event.message}. Questions are shown but not read aloud.")
             else:
                 self.show_error(f"The {label} failed to load", event.message, event.hint)
         elif isinstance(event, ev.Notice):
-            self.notify(event.message, severity="warning")
-        from sayitout.tui.screens.home import HomeScreen
+            self.status.notice = event.message
+            self._tell_session(event.message)
+        self._status_changed()
 
-        for screen in self.screen_stack:
-            if isinstance(screen, HomeScreen):
-                screen.refresh_models()
+    def _tell_session(self, text: str) -> None:
+        from sayitout.tui.screens.session import SessionScreen
+
+        if isinstance(self.screen, SessionScreen):
+            self.screen.show_notice(text, warning=True, seconds=8)
 
     # --- navigation ------------------------------------------------------------------------
 
@@ -382,6 +406,7 @@ class SayitoutApp(App):
         old.close()
         self.theme = _THEMES[settings.theme]
         self.model_status.clear()
+        self.status.voice = self.status.sound_out = self.status.notice = None
         from sayitout.tui.screens.home import HomeScreen
 
         for screen in self.screen_stack:

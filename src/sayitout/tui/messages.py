@@ -128,3 +128,11 @@ class RecoveryDone(Message):
         super().__init__()
         self.results = results
         self.error = error
+
+
+class SoundOutputChecked(Message):
+    """Whether sound can be played here: ``problem`` says why not (None: it can)."""
+
+    def __init__(self, problem: str | None) -> None:
+        super().__init__()
+        self.problem = problem

@@ -316,10 +316,12 @@ class Transcriber:
         offset: float = 0.0,
         cancel: threading.Event | None = None,
         options: DecodeOptions | None = None,
+        on_progress: Callable[[float], None] | None = None,
     ) -> Transcript:
         """Transcribe 16 kHz mono audio (or an audio file); word times are shifted by
         ``offset`` seconds (the segment's place in the whole recording). ``options``
-        overrides this transcriber's decoding options for this call."""
+        overrides this transcriber's decoding options for this call; ``on_progress``
+        hears how many seconds (``offset`` included) are decoded, after each segment."""
         if isinstance(audio, str | Path):
             from sayitout.speech.audio.decode import load_audio
 
@@ -333,7 +335,9 @@ class Transcriber:
                 raise AudioError("The audio contains invalid samples (NaN or infinity)")
             return self._result("", (), duration, {"no_speech": True})
         t0 = time.perf_counter()
-        text, words, meta = self._run(a, terms_list, options or self.options, offset, cancel)
+        text, words, meta = self._run(
+            a, terms_list, options or self.options, offset, cancel, on_progress
+        )
         elapsed = time.perf_counter() - t0
         meta.update(
             elapsed_s=round(elapsed, 3),
@@ -363,6 +367,7 @@ class Transcriber:
         opts: DecodeOptions,
         offset: float,
         cancel: threading.Event | None = None,
+        on_progress: Callable[[float], None] | None = None,
     ) -> tuple[str, list[Word], dict]:
         assert self._loaded is not None
         loaded = self._loaded
@@ -406,6 +411,8 @@ class Transcriber:
                             for w in (seg.words or ())
                             if w.word.strip()
                         )
+                    if on_progress is not None:
+                        on_progress(offset + float(seg.end))
                     if cancel is not None and cancel.is_set():
                         cancelled = True
                         break
@@ -429,18 +436,25 @@ def transcribe_file(
 
 
 def transcribe_long(
-    transcriber: Transcriber, path: Path | str, *, terms: Iterable[str] = ()
+    transcriber: Transcriber,
+    path: Path | str,
+    *,
+    terms: Iterable[str] = (),
+    on_progress: Callable[[float], None] | None = None,
 ) -> Transcript:
     """Transcribe a file of any length in pieces of a few minutes (cut between words),
     decoding as it goes, so memory stays flat however long the file is; a short file is
-    one piece, as before."""
+    one piece, as before. ``on_progress`` hears the seconds of the file done so far."""
     from sayitout.speech.audio.decode import iter_audio_windows
 
     terms = list(terms)
-    parts = [
-        transcriber.transcribe(audio, terms=terms, offset=offset)
-        for offset, audio in iter_audio_windows(Path(path))
-    ]
+    parts = []
+    for offset, audio in iter_audio_windows(Path(path)):
+        parts.append(
+            transcriber.transcribe(audio, terms=terms, offset=offset, on_progress=on_progress)
+        )
+        if on_progress is not None:
+            on_progress(offset + audio.size / SAMPLE_RATE)
     if len(parts) == 1:
         return parts[0]
     text = " ".join(p.text for p in parts if p.text).strip()

@@ -185,9 +185,23 @@ def audio_info(path: Path | str) -> tuple[float, int, int]:
         return f.frames / f.samplerate if f.samplerate else 0.0, f.samplerate, f.channels
 
 
+def audio_seconds(path: Path | str) -> float | None:
+    """The file's length in seconds when its header says so (WAV, FLAC, OGG), ``None``
+    when only decoding it all would tell (MP3, M4A...). Raises :class:`AudioError` for
+    a missing, empty or directory path, before anything slow happens."""
+    path = Path(path)
+    _check_path(path)
+    f = _open_sf(path)
+    if f is None:
+        return None
+    with f:
+        return f.frames / f.samplerate if f.samplerate else None
+
+
 __all__ = [
     "TARGET_RATE",
     "audio_info",
+    "audio_seconds",
     "iter_audio_blocks",
     "iter_audio_windows",
     "load_audio",

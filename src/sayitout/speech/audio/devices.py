@@ -148,6 +148,18 @@ def resolve_device(spec: str | int | None, kind: str) -> Device:
     )
 
 
+def output_problem(spec: str | int | None = None) -> tuple[str, str | None] | None:
+    """Why nothing can be played here (no PortAudio, no output device, a setting that
+    names none), as ``(message, fix)``; ``None`` when sound can be played."""
+    try:
+        resolve_device(spec, "output")
+    except AudioError as exc:
+        return (exc.message, exc.hint)
+    except Exception as exc:  # PortAudio failing in a way nobody foresaw
+        return (f"the sound system cannot be used: {exc}", "run `sayitout doctor`")
+    return None
+
+
 def supports_rate(device: Device, rate: int, kind: str, channels: int = 1) -> bool:
     sd = sounddevice()
     try:

@@ -330,10 +330,20 @@ class AttemptScreen(Screen):
             )
         return ""
 
+    def _no_sound_out(self) -> str:
+        """Why the recording cannot be played on this machine (no output device), or ""."""
+        if self.player is not None:
+            return ""  # a player was given (tests, or one that already played)
+        problem = getattr(self.app, "sound_out_problem", lambda: None)()
+        if not problem:
+            return ""
+        return f"No playback: {problem[:1].lower()}{problem[1:].rstrip('.')}."
+
     def _show_position(self) -> None:
         widget = self.query_one("#playback", Static)
-        if self.audio_note:
-            widget.update(Text(self.audio_note, style="yellow"))
+        note = self.audio_note or self._no_sound_out()
+        if note:
+            widget.update(Text(note, style="yellow"))
             return
         total = self._duration()
         state = "▶ playing" if self.playing else "■ stopped"
@@ -374,14 +384,18 @@ class AttemptScreen(Screen):
             return
         services = getattr(self.app, "services", None)
         voice = None
-        if services is not None and services.has_speaker:
+        silent = getattr(self.app, "sound_out_problem", lambda: None)()
+        if services is not None and services.has_speaker and silent is None:
             voice = lambda: services.speaker  # noqa: E731 (built on first use, off the UI thread)
-        self.app.push_screen(UpgradedAnswerScreen(self.record, rubric, question, voice))
+        self.app.push_screen(
+            UpgradedAnswerScreen(self.record, rubric, question, voice, silent=silent)
+        )
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         # A typed answer (or one whose audio is gone) has nothing to play: no play keys.
+        # Nor does a machine without sound out (the playback line says why).
         if action in ("toggle_play", "seek", "rewind", "play_point"):
-            return self.record is not None and not self.audio_note
+            return self.record is not None and not (self.audio_note or self._no_sound_out())
         return True
 
     def action_back(self) -> None:
@@ -432,8 +446,9 @@ class AttemptScreen(Screen):
     def play_from(self, seconds: float) -> None:
         if self.record is None:
             return
-        if self.audio_note:
-            self.notify(self.audio_note, severity="warning")
+        note = self.audio_note or self._no_sound_out()
+        if note:
+            self.notify(note, severity="warning")
             return
         self.stop_playback()
         self.position = seconds

@@ -159,6 +159,9 @@ class HomeScreen(Screen):
         # hold the GIL and would otherwise delay the first frame.
         self.call_after_refresh(self.load_data)
 
+    def on_resize(self) -> None:
+        self.refresh_models()  # the line's parts are packed to the width
+
     def on_screen_resume(self) -> None:
         self.load_data()
         self.query_one(FocusPanel).reload()
@@ -216,8 +219,9 @@ class HomeScreen(Screen):
         # Never open the sound library here (UI thread): the warm-up worker checks the
         # microphone and this line is redrawn when it has.
         why = self.services.spoken_answers_unavailable(block=False)
-        line = status_line(self.status, None if why is None else why[0])
-        self.query_one("#models", Static).update(line)
+        widget = self.query_one("#models", Static)
+        width = widget.content_size.width or self.size.width - 2
+        widget.update(status_line(self.status, None if why is None else why[0], width))
 
     def plan_from_form(self) -> SessionPlan:
         """The plan the form describes; a :class:`UsageError` names a bad field."""

@@ -14,6 +14,7 @@ from textual.screen import Screen
 from textual.widgets import Footer, Header, Static
 
 from sayitout.report.bands import score_style
+from sayitout.store.session_score import SESSION_SCORE_LABEL
 from sayitout.tui.screens.coach import FocusPanel
 from sayitout.tui.widgets.level_meter import clock
 
@@ -29,11 +30,21 @@ def render_report(report: InterviewReport) -> Group:
     parts: list[RenderableType] = []
     head = Text()
     head.append(f" {report.grade} ", style=_GRADE_STYLE.get(report.grade, "bold red") + " reverse")
-    head.append(f"  Interview score {report.overall:.0f}/100", style="bold")
+    head.append(f"  {SESSION_SCORE_LABEL} {report.overall:.0f}/100", style="bold")
     head.append(f"  ·  {report.answered} of {report.planned} answered")
     if report.elapsed_s:
         head.append(f"  ·  {clock(report.elapsed_s)}", style="dim")
     parts.append(head)
+    if report.unanswered:
+        n = report.unanswered
+        parts.append(
+            Text(
+                f"The {'question' if n == 1 else f'{n} questions'} left unanswered "
+                f"{'is' if n == 1 else 'are'} not in the score (as in History); "
+                "a pass counts 0.",
+                style="dim",
+            )
+        )
     if report.incomplete:
         parts.append(Text("Ended early: the answers given are saved.", style="yellow"))
     elif report.time_up:

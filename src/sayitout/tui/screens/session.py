@@ -211,6 +211,17 @@ class SessionScreen(Screen):
     def _show_SessionStarted(self, event: ev.SessionStarted) -> None:
         self.total = len(event.questions)
         self.sub_title = f"{event.deck} · {self.total} question{'s' if self.total != 1 else ''}"
+        voice = self.services.failed.get("voice")
+        if self.services.has_speaker and voice is not None:  # say why there is no Replay
+            self.show_notice(
+                f"Questions are not read aloud ({voice.message}), so there is no Replay.",
+                warning=True,
+                seconds=10,
+            )
+
+    def _can_speak(self) -> bool:
+        """Whether the question can be read (again): a voice, and it loaded."""
+        return self.services.has_speaker and "voice" not in self.services.failed
 
     def _show_QuestionShown(self, event: ev.QuestionShown) -> None:
         self.follow_up = False
@@ -367,6 +378,7 @@ class SessionScreen(Screen):
     def _show_Notice(self, event: ev.Notice) -> None:
         text = event.message + (f" ({event.hint})" if event.hint else "")
         self.show_notice(text, warning=event.severity == "warning")
+        self.refresh_bindings()  # e.g. the voice just failed: Replay goes
 
     def show_notice(self, text: str, *, warning: bool = False, seconds: float = 6.0) -> None:
         """A one-line message above the footer: toasts would cover the score card."""
@@ -423,8 +435,8 @@ class SessionScreen(Screen):
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action == "skip":
             return self.speaking is not None
-        if action == "replay" and not self.services.has_speaker:
-            return False  # silent mode (--tts none): nothing to replay
+        if action == "replay" and not self._can_speak():
+            return False  # silent (--tts none), or no voice or no sound out: nothing to replay
         if action == "keep" and self.too_short is None:
             return False
         phases = _ACTIONS.get(action)

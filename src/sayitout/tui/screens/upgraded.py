@@ -56,9 +56,13 @@ class UpgradedAnswerScreen(Screen):
         rubric: Rubric,
         question: str,
         voice: Callable[[], Speaker | None] | None = None,
+        *,
+        silent: str | None = None,
     ) -> None:
-        """``voice`` builds the speaker on first use (None: silent, no read-aloud key)."""
+        """``voice`` builds the speaker on first use (None: silent, no read-aloud key);
+        ``silent`` says why it cannot be read aloud here (no sound out), shown instead."""
         super().__init__()
+        self.silent = silent
         self.record = record
         self.question = question
         self.upgraded = upgrade_answer(record.answer_score, rubric)
@@ -81,6 +85,8 @@ class UpgradedAnswerScreen(Screen):
                 + (" · r reads it aloud" if self.voice is not None else ""),
                 style="dim",
             )
+            if self.voice is None and self.silent:
+                legend.append(f" · not read aloud: {self.silent}", style="yellow")
             yield Static(legend, id="upgraded-legend")
             yield Static(render_upgraded(self.upgraded), id="upgraded")
         yield Footer()
