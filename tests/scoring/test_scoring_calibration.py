@@ -34,13 +34,8 @@ KNOWN_MISORDERED = {
     "dl-7b-adam-memory": "the partial (84 GB, no master copy) and the wrong answer (28 GB, "
     "'the optimizer state lives on the cpu so it doesn't count') both state a wrong number "
     "with most of the reasoning, so both reach the wrong-number ceiling of 30: a tie",
-    "dl-fc-params": "the wrong answer ('the bias is the same size matrix so double it') "
-    "earns the bias key point by topic; with the wrong number both score about 30",
     "dl-cosine-halfway": "the partial answer says '1.5' without the e-4 and states no key "
     "point; it scores 0 like the wrong answers (and a false 'drops to zero' flag)",
-    "dl-batchnorm-vs-layernorm": "the wrong answer states the swap (flagged, -20) but "
-    "also 'for transformers you want batch norm', which earns the transformer key point "
-    "by topic: it ties the partial answer at 71",
 }
 
 

@@ -62,6 +62,8 @@ class Params:
     misconception_margin: float = 0.0
     numeric_share: float = 0.7
     """Share of the score earned by the right final number on numeric questions."""
+    near_miss_credit: float = 0.5
+    """Share of ``numeric_share`` a near-miss number earns (``NumericResult.close``)."""
     misconception_claims: bool = True
     """A window that matches a flagged misconception at least as well as a key point
     earns that key point nothing (role swaps: the right words, the wrong way round)."""
