@@ -46,9 +46,16 @@ class Scored:
     sims: list[np.ndarray]  # per key point: the match its credit is read from
     weights: list[np.ndarray]
     listed: np.ndarray
-    numeric: np.ndarray  # 1 right, 0 wrong, nan when the rubric has no number
+    numeric: np.ndarray  # 1 right, near-miss credit, 0 wrong; nan when no number
     penalty: np.ndarray
     empty: np.ndarray
+
+
+def _number_credit(numeric, params) -> float:
+    """The share of the number's part earned (``verdict.overall_score``); nan for none."""
+    if numeric is None:
+        return np.nan
+    return 1.0 if numeric.correct else params.near_miss_credit if numeric.close else 0.0
 
 
 def collect(scorer, pairs) -> Scored:
@@ -57,9 +64,7 @@ def collect(scorer, pairs) -> Scored:
         sims=[np.array([k.similarity for k in r.key_points]) for r in results],
         weights=[np.array([k.weight for k in r.key_points]) for r in results],
         listed=np.array([any("lists terms" in n for n in r.notes) for r in results]),
-        numeric=np.array(
-            [np.nan if r.numeric is None else float(r.numeric.correct) for r in results]
-        ),
+        numeric=np.array([_number_credit(r.numeric, scorer.params) for r in results]),
         penalty=np.array([sum(m.penalty for m in r.misconceptions) for r in results]),
         empty=np.array([not r.answer.strip() for r in results]),
     )
