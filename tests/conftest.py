@@ -7,6 +7,7 @@ reads or writes the real user's data, config or cache.
 from __future__ import annotations
 
 import os
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -25,6 +26,12 @@ def sayitout_home(
 ) -> Path:
     home = tmp_path_factory.mktemp("sayitout-home")
     monkeypatch.setenv("SAYITOUT_HOME", str(home))
+    # The temporary directory is a fallback place for kept answers (store.unsaved): give
+    # each test its own, so one test's leftovers are never offered to another.
+    tmp = home / "tmp"
+    tmp.mkdir()
+    monkeypatch.setenv("TMPDIR", str(tmp))
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp))
     return home
 
 

@@ -1,8 +1,13 @@
-"""The composition root: the real services for a session, built from ``Settings``.
+"""The composition root: every service sayitout runs, built from ``Settings``, here only.
 
-The CLI, the app and the end-to-end tests all build their services here, so the same
-speaker, microphone, transcriber, scorer, bank and store are wired the same way
-everywhere. Building is cheap: nothing heavy is imported and no model is loaded until
+Each service has one builder (:func:`build_scorer`, :func:`build_transcriber`,
+:func:`build_speaker`, :func:`build_microphones`, :func:`load_bank`,
+:func:`open_store`); :func:`build_services` puts them together for a session. The CLI's
+one-shot commands (``score``, ``transcribe``, ``doctor``), the app and the end-to-end
+tests all build through here, so a service is made the same way everywhere.
+
+Cheap to import (nothing heavy at import time: a command that needs only the scorer
+pays for nothing else) and cheap to call: :func:`build_services` loads no model until
 first use (:class:`~sayitout.session.services.Lazy`) or
 :meth:`~sayitout.session.services.SessionServices.warm_up`.
 """
@@ -14,12 +19,14 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from sayitout.errors import UsageError
-from sayitout.session.services import Lazy, SessionServices
 
 if TYPE_CHECKING:
     from sayitout.bank.loader import Bank
-    from sayitout.config import Settings
-    from sayitout.session.ports import AnswerScorer, Microphones, Speaker, Transcriber
+    from sayitout.config import AsrSettings, ScoringSettings, Settings
+    from sayitout.scoring import Scorer
+    from sayitout.session.ports import Microphones, Speaker
+    from sayitout.session.services import SessionServices
+    from sayitout.speech.asr.transcriber import Transcriber
     from sayitout.store import Store
 
 TTS_CHOICES = ("piper", "pyttsx3", "none")
@@ -40,12 +47,29 @@ def build_services(
     ``tts`` overrides the configured voice backend (``none`` for silence); ``bank_dirs``
     add question banks; ``database`` replaces the default store.
     """
+    from sayitout.session.services import Lazy, SessionServices
+
     if tts is not None:
         if tts not in TTS_CHOICES:
             raise UsageError(f"unknown --tts {tts!r}", "use piper, pyttsx3 or none")
         settings = settings.model_copy(
             update={"speech": settings.speech.model_copy(update={"tts": tts})}
         )
+    dirs = _checked_bank_dirs(bank_dirs)
+    return SessionServices(
+        settings,
+        bank_loader=lambda: load_bank(dirs),
+        scorer=Lazy(lambda: build_scorer(settings.scoring)),
+        transcriber=Lazy(lambda: build_transcriber(settings.asr)),
+        microphones=build_microphones(settings, mic_files, mic_speed),
+        speaker=None if settings.speech.tts == "none" else Lazy(lambda: build_speaker(settings)),
+        store_opener=lambda: open_store(database),
+    )
+
+
+def _checked_bank_dirs(bank_dirs: Sequence[Path | str]) -> list[Path]:
+    """``--bank`` folders as paths; one that is not a folder is bad input (said before
+    the app opens, not when the bank loads in the background)."""
     dirs = [Path(d) for d in bank_dirs]
     for d in dirs:
         if not d.is_dir():
@@ -53,29 +77,27 @@ def build_services(
                 f"--bank {d}: no such directory",
                 "give a folder holding question_bank/ and rubrics/",
             )
-
-    def load_bank() -> Bank:
-        from sayitout.bank.loader import load_bank as load
-
-        return load(dirs or None)
-
-    def open_store() -> Store:
-        from sayitout.store import Store
-
-        return Store.open(database)
-
-    return SessionServices(
-        settings,
-        bank_loader=load_bank,
-        scorer=Lazy(lambda: _scorer(settings)),
-        transcriber=Lazy(lambda: _transcriber(settings)),
-        microphones=_microphones(settings, mic_files, mic_speed),
-        speaker=None if settings.speech.tts == "none" else Lazy(lambda: _speaker(settings)),
-        store_opener=open_store,
-    )
+    return dirs
 
 
-def _microphones(settings: Settings, mic_files: Sequence[Path | str], speed: float) -> Microphones:
+def load_bank(bank_dirs: Sequence[Path | str] = ()) -> Bank:
+    """The question bank: the built-in decks, the user's, and ``bank_dirs``."""
+    from sayitout.bank.loader import load_bank as load
+
+    return load(list(bank_dirs) or None)
+
+
+def open_store(database: Path | None = None) -> Store:
+    """The attempt store (the data dir's database unless ``database`` is given)."""
+    from sayitout.store import Store
+
+    return Store.open(database)
+
+
+def build_microphones(
+    settings: Settings, mic_files: Sequence[Path | str] = (), speed: float = 1.0
+) -> Microphones:
+    """The live microphone, or ``mic_files`` played one per answer turn at ``speed``."""
     from sayitout.speech.microphones import FileMicrophones, LiveMicrophones
 
     if mic_files:
@@ -83,19 +105,21 @@ def _microphones(settings: Settings, mic_files: Sequence[Path | str], speed: flo
     return LiveMicrophones(settings.audio)
 
 
-def _transcriber(settings: Settings) -> Transcriber:
+def build_transcriber(asr: AsrSettings) -> Transcriber:
+    """Speech recognition with these settings (the model loads on first use)."""
     from sayitout.speech.asr.transcriber import Transcriber
 
-    return Transcriber(settings.asr)
+    return Transcriber(asr)
 
 
-def _scorer(settings: Settings) -> AnswerScorer:
+def build_scorer(scoring: ScoringSettings) -> Scorer:
+    """The answer scorer with these settings (the model loads on first use)."""
     from sayitout.scoring import Scorer
 
-    return Scorer(device=settings.scoring.device)
+    return Scorer(device=scoring.device)
 
 
-def _speaker(settings: Settings) -> Speaker:
+def build_speaker(settings: Settings) -> Speaker:
     """The configured voice (or its fallback); with no speakers, say so now, not after
     synthesising the first question."""
     from sayitout.speech.tts import make_speaker
@@ -108,4 +132,13 @@ def _speaker(settings: Settings) -> Speaker:
     return speaker
 
 
-__all__ = ["TTS_CHOICES", "build_services"]
+__all__ = [
+    "TTS_CHOICES",
+    "build_microphones",
+    "build_scorer",
+    "build_services",
+    "build_speaker",
+    "build_transcriber",
+    "load_bank",
+    "open_store",
+]

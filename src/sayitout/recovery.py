@@ -7,22 +7,32 @@ name carries the question id (``<stamp>_<question-id>.flac``, see
 :mod:`sayitout.store.recordings`), so it can still be transcribed, scored against
 that question's rubric and attached as an attempt.
 
+The other thing a failure can leave behind is a typed answer that ``score --save``
+scored but could not store (the database locked, damaged or on a full disk): it is
+kept as a text file in the data dir's ``unsaved/`` folder (:mod:`sayitout.store.unsaved`).
+:func:`recover_unsaved` scores and saves those, with the time they were given, and
+removes each file once its attempt is saved (an answer already saved is recognised,
+so running it twice saves nothing twice).
+
 Front ends:
 
-- ``sayitout recover [--list] [--yes] [--discard]`` (:mod:`sayitout.cli.recover_cmd`).
-- The app, at start: ``pending_recoveries()`` is cheap (a directory walk and one
-  query, no model loads); when it returns anything, show :func:`offer_message` with
-  yes/no, and on yes call :func:`recover_with_services` in a worker thread (it uses the
-  app's store, bank and scorer; the speech model is shared process-wide) with a
-  ``progress`` callback.
+- ``sayitout recover [--list] [--yes] [--discard]`` (:mod:`sayitout.cli.recover_cmd`):
+  recordings and kept answers.
+- The app, at start: ``pending_recoveries()`` and ``pending_kept_answers()`` are cheap
+  (a directory walk and one query, no model loads); when either returns anything, show
+  :func:`offer_message` with yes/no, and on yes call :func:`recover_with_services` in a
+  worker thread (it uses the app's store, bank and scorer; the speech model is shared
+  process-wide) with a ``progress`` callback.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import enum
 from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from datetime import datetime, timedelta
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
@@ -31,7 +41,9 @@ from sayitout.errors import SayitoutError
 if TYPE_CHECKING:
     from sayitout.config import Settings
     from sayitout.session.services import SessionServices
+    from sayitout.speech.transcript import Transcript
     from sayitout.store import OrphanRecording, Store
+    from sayitout.store.unsaved import UnsavedAnswer
 
 
 class Outcome(enum.StrEnum):
@@ -44,7 +56,7 @@ class Outcome(enum.StrEnum):
     UNREADABLE = "unreadable"
     """The file holds no decodable audio (e.g. killed before the first frame was written)."""
     NO_SPEECH = "no-speech"
-    """The recording holds no speech: nothing to score."""
+    """The recording holds no speech (or the kept answer no text): nothing to score."""
     FAILED = "failed"
     """Transcribing, scoring or saving failed (the message says why); the file is kept."""
 
@@ -82,37 +94,84 @@ def pending_recoveries(store: Store | None = None) -> list[OrphanRecording]:
         return [o for o in opened.orphan_recordings() if o.size > 0]
 
 
-def offer_message(orphans: Sequence[OrphanRecording]) -> str:
-    """What to ask the candidate at start when answers were recorded but not saved."""
+def pending_kept_answers() -> list[UnsavedAnswer]:
+    """Typed answers ``score --save`` kept in ``unsaved/`` that can be saved without asking
+    anything (those scored against a ``--rubric`` file need their file: ``sayitout
+    recover`` says how). Cheap: a directory listing, no models."""
+    from sayitout.store.unsaved import NO_QUESTION, unsaved_answers
+
+    return [a for a in unsaved_answers() if a.question_id != NO_QUESTION and a.size > 0]
+
+
+def offer_message(orphans: Sequence[OrphanRecording], kept: Sequence[UnsavedAnswer] = ()) -> str:
+    """What to ask the candidate at start when answers were recorded (or typed) but not
+    saved."""
+    parts: list[str] = []
     n = len(orphans)
-    known = sum(o.question_id is not None for o in orphans)
-    when = min(o.modified for o in orphans).astimezone().strftime("%Y-%m-%d %H:%M") if n else ""
-    what = "answer was" if n == 1 else "answers were"
-    text = (
-        f"{n} recorded {what} not saved (sayitout stopped before scoring "
-        f"{'it' if n == 1 else 'them'}; the oldest is from {when}). "
-        "Transcribe, score and save them now?"
-    )
-    if known < n:
-        text += f" ({n - known} cannot be matched to a question and will be kept as files.)"
-    return text
+    if n:
+        known = sum(o.question_id is not None for o in orphans)
+        when = min(o.modified for o in orphans).astimezone().strftime("%Y-%m-%d %H:%M")
+        what = "answer was" if n == 1 else "answers were"
+        text = (
+            f"{n} recorded {what} not saved (sayitout stopped before scoring "
+            f"{'it' if n == 1 else 'them'}; the oldest is from {when})."
+        )
+        if known < n:
+            text += f" ({n - known} cannot be matched to a question and will be kept as files.)"
+        parts.append(text)
+    if kept:
+        k = len(kept)
+        when = min(a.given_at for a in kept).astimezone().strftime("%Y-%m-%d %H:%M")
+        parts.append(
+            f"{k} typed answer{'s were' if k != 1 else ' was'} scored but not saved "
+            f"(the history could not be written; the oldest is from {when})."
+        )
+    verb = "Transcribe, score and save" if n else "Score and save"
+    return " ".join(parts) + f" {verb} {'it' if n + len(kept) == 1 else 'them'} now?"
 
 
 def recover_with_services(
-    services: SessionServices, progress: Progress | None = None
+    services: SessionServices,
+    progress: Progress | None = None,
+    kept: Sequence[UnsavedAnswer] = (),
 ) -> list[RecoveryResult]:
-    """:func:`recover` with a session's services: its store, bank, transcriber and scorer."""
+    """:func:`recover` with a session's services (its store, bank, transcriber and
+    scorer), then :func:`recover_unsaved` for the ``kept`` answers; ``progress`` counts
+    both together."""
     store = services.store
     if store is None:
         return []
-    return recover(
+    recordings_total = 0
+
+    def recordings_progress(done: int, total: int, result: RecoveryResult) -> None:
+        nonlocal recordings_total
+        recordings_total = total
+        if progress is not None:
+            progress(done, total + len(kept), result)
+
+    results = recover(
         store,
         bank=services.bank,
         settings=services.settings,
         transcriber=services.transcriber,
         scorer=services.scorer,
-        progress=progress,
+        progress=recordings_progress,
     )
+    if kept:
+
+        def kept_progress(done: int, total: int, result: RecoveryResult) -> None:
+            if progress is not None:
+                progress(recordings_total + done, recordings_total + total, result)
+
+        results += recover_unsaved(
+            store,
+            kept,
+            bank=services.bank,
+            settings=services.settings,
+            scorer=services.scorer,
+            progress=kept_progress,
+        )
+    return results
 
 
 def describe(orphan: OrphanRecording) -> str:
@@ -145,7 +204,7 @@ def recover(
     todo = list(store.orphan_recordings() if orphans is None else orphans)
     models = _Models(settings, transcriber, scorer)
     if bank is None and todo:
-        from sayitout.bank.loader import load_bank
+        from sayitout.app_factory import load_bank
 
         bank = load_bank()
     results: list[RecoveryResult] = []
@@ -171,6 +230,18 @@ def recover(
     return results
 
 
+def _in_bank(bank: Any, qid: str) -> tuple[Any, str] | None:
+    """The question's rubric and deck, or None when the bank no longer has it."""
+    try:
+        return bank.rubric(qid), bank.deck_of(qid)
+    except SayitoutError:
+        return None
+
+
+def _not_in_bank(qid: str) -> str:
+    return f"question {qid!r} is not in the question bank any more (was its deck removed?)"
+
+
 def _why(exc: Exception) -> str:
     return exc.message if isinstance(exc, SayitoutError) else f"{type(exc).__name__}: {exc}"
 
@@ -190,14 +261,14 @@ class _Models:
             return settings or load_settings()
 
         def new_transcriber() -> Any:
-            from sayitout.speech.asr import Transcriber
+            from sayitout.app_factory import build_transcriber
 
-            return Transcriber(self.settings.get().asr)
+            return build_transcriber(self.settings.get().asr)
 
         def new_scorer() -> Any:
-            from sayitout.scoring import Scorer
+            from sayitout.app_factory import build_scorer
 
-            return Scorer(device=self.settings.get().scoring.device)
+            return build_scorer(self.settings.get().scoring)
 
         self.settings = Lazy(load)
         self.transcriber = Lazy.of(transcriber) if transcriber else Lazy(new_transcriber)
@@ -220,14 +291,10 @@ def _recover_one(
             Outcome.NO_QUESTION,
             "the file name does not say which question this answers, so it cannot be scored",
         )
-    try:
-        rubric = bank.rubric(qid)
-        deck = bank.deck_of(qid)
-    except SayitoutError:
-        return result(
-            Outcome.UNKNOWN_QUESTION,
-            f"question {qid!r} is not in the question bank any more (was its deck removed?)",
-        )
+    found = _in_bank(bank, qid)
+    if found is None:
+        return result(Outcome.UNKNOWN_QUESTION, _not_in_bank(qid))
+    rubric, deck = found
     try:
         audio = load_audio(path)
     except SayitoutError as exc:
@@ -238,9 +305,38 @@ def _recover_one(
         return result(Outcome.FAILED, f"transcription failed: {_why(exc)}")
     if transcript.is_empty:
         return result(Outcome.NO_SPEECH, "no speech was heard in the recording")
+    return _score_and_save(
+        store,
+        qid,
+        deck,
+        rubric,
+        transcript,
+        models,
+        result,
+        recording=path,
+        created_at=orphan.modified,
+        ended_by="recovered",
+    )
+
+
+def _score_and_save(
+    store: Store,
+    qid: str,
+    deck: str,
+    rubric: Any,
+    transcript: Transcript,
+    models: _Models,
+    result: Callable[..., RecoveryResult],
+    *,
+    recording: Path | None,
+    created_at: datetime,
+    ended_by: str | None = None,
+) -> RecoveryResult:
+    """Score a recovered answer and save it as an attempt with no session."""
     try:
-        score = models.scorer.get().score(rubric, transcript)
-    except Exception as exc:
+        scorer = models.scorer.get()
+        score = scorer.score(rubric, transcript)
+    except Exception as exc:  # a model failing must not stop the other recoveries
         return result(Outcome.FAILED, f"scoring failed: {_why(exc)}")
     try:
         attempt_id = store.save_attempt(
@@ -249,12 +345,12 @@ def _recover_one(
             deck,
             transcript,
             score,
-            path,
+            recording,
             transcript.model,
-            score.embedding_model or models.scorer.get().model_name,
+            score.embedding_model or scorer.model_name,
             score.rubric_version,
-            ended_by="recovered",
-            created_at=orphan.modified,
+            ended_by=ended_by,
+            created_at=created_at,
         )
     except SayitoutError as exc:
         return result(Outcome.FAILED, f"saving failed: {exc.message}")
@@ -264,6 +360,132 @@ def _recover_one(
         attempt_id=attempt_id,
         score=int(score.score),
     )
+
+
+def describe_unsaved(answer: UnsavedAnswer) -> str:
+    """One line for a listing: when, which question, how big."""
+    from sayitout.store.unsaved import NO_QUESTION
+
+    when = answer.given_at.astimezone().strftime("%Y-%m-%d %H:%M")
+    qid = "(a --rubric file)" if answer.question_id == NO_QUESTION else answer.question_id
+    return f"{when}  {qid:<36} {answer.size / 1024:7.1f} KiB  {answer.path}"
+
+
+def recover_unsaved(
+    store: Store,
+    answers: Sequence[UnsavedAnswer] | None = None,
+    *,
+    bank: Any = None,
+    settings: Settings | None = None,
+    scorer: Any = None,
+    discard_unusable: bool = False,
+    progress: Progress | None = None,
+) -> list[RecoveryResult]:
+    """Score each kept answer, save it as an attempt given when it was first scored (no
+    session), and remove its file once saved.
+
+    An answer already in the history (same question, same time, same text: an earlier
+    run saved it but could not remove the file) is not saved again; its file goes. An
+    answer that cannot be scored is kept, unless it is empty and ``discard_unusable``
+    is set. Answers scored against a ``--rubric`` file are always kept: the message
+    gives the command that saves one.
+    """
+    from sayitout.store.unsaved import unsaved_answers
+
+    todo = list(unsaved_answers() if answers is None else answers)
+    models = _Models(settings, None, scorer)
+    if bank is None and todo:
+        from sayitout.app_factory import load_bank
+
+        bank = load_bank()
+    results: list[RecoveryResult] = []
+    for i, answer in enumerate(todo, 1):
+        result = _recover_unsaved_one(store, answer, bank, models)
+        if result.outcome is Outcome.NO_SPEECH and discard_unusable:
+            result = _remove_kept(answer, result)
+        results.append(result)
+        if progress is not None:
+            progress(i, len(todo), result)
+    return results
+
+
+def _recover_unsaved_one(
+    store: Store, answer: UnsavedAnswer, bank: Any, models: _Models
+) -> RecoveryResult:
+    import shlex
+
+    from sayitout.speech.transcript import Transcript
+    from sayitout.store import AttemptFilter
+    from sayitout.store.unsaved import NO_QUESTION
+
+    qid = answer.question_id
+    path = answer.path
+
+    def result(outcome: Outcome, message: str, **kw: Any) -> RecoveryResult:
+        return RecoveryResult(path, qid, outcome, message, **kw)
+
+    found = _in_bank(bank, qid)
+    if found is None and qid == NO_QUESTION:
+        return result(
+            Outcome.NO_QUESTION,
+            "it was scored against a --rubric file, which recover cannot know; save it "
+            f"with: sayitout score --rubric FILE --save --text - < {shlex.quote(str(path))}",
+        )
+    if found is None:
+        return result(Outcome.UNKNOWN_QUESTION, _not_in_bank(qid))
+    rubric, deck = found
+    try:
+        text = answer.read().strip()
+    except OSError as exc:
+        return result(Outcome.FAILED, f"the file cannot be read: {exc.strerror or exc}")
+    if not text:
+        return result(Outcome.NO_SPEECH, "the kept answer is empty: nothing to score")
+    transcript = Transcript.typed(text)
+    around = AttemptFilter(
+        question_id=qid,
+        cli_only=True,
+        since=answer.given_at - timedelta(seconds=1),
+        until=answer.given_at + timedelta(seconds=1),
+    )
+    try:
+        for earlier in store.attempts(around):
+            if store.attempt(earlier.id).transcript.text == transcript.text:
+                return _remove_kept(
+                    answer,
+                    result(
+                        Outcome.RECOVERED,
+                        f"already saved as attempt {earlier.id}",
+                        attempt_id=earlier.id,
+                        score=earlier.score,
+                    ),
+                )
+    except SayitoutError as exc:
+        return result(Outcome.FAILED, f"the history cannot be read: {exc.message}")
+    saved = _score_and_save(
+        store,
+        qid,
+        deck,
+        rubric,
+        transcript,
+        models,
+        result,
+        recording=None,
+        created_at=answer.given_at,
+    )
+    return _remove_kept(answer, saved) if saved.outcome is Outcome.RECOVERED else saved
+
+
+def _remove_kept(answer: UnsavedAnswer, result: RecoveryResult) -> RecoveryResult:
+    """``result`` with the kept answer's file removed (or why it could not be)."""
+    try:
+        answer.path.unlink(missing_ok=True)
+    except OSError as exc:
+        return dataclasses.replace(
+            result,
+            message=f"{result.message}; {answer.path} could not be removed "
+            f"({exc.strerror or exc}): delete it yourself",
+        )
+    return dataclasses.replace(result, discarded=True)
 
 
 def recovery_report(
@@ -303,9 +525,12 @@ __all__ = [
     "Outcome",
     "RecoveryResult",
     "describe",
+    "describe_unsaved",
     "offer_message",
+    "pending_kept_answers",
     "pending_recoveries",
     "recover",
+    "recover_unsaved",
     "recover_with_services",
     "recovery_report",
 ]

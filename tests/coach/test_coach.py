@@ -4,93 +4,16 @@ from __future__ import annotations
 
 import dataclasses
 import time
-from collections.abc import Iterator
-from datetime import UTC, datetime, timedelta
-from pathlib import Path
-
-import pytest
+from datetime import timedelta
 
 from sayitout.bank.loader import load_bank
 from sayitout.coach import build_ledger, focus_for, next_focus, upgrade_answer
 from sayitout.coach.ledger import filler_clusters
-from sayitout.scoring.result import AnswerScore, MisconceptionResult, NumericResult
+from sayitout.scoring.result import AnswerScore, MisconceptionResult
 from sayitout.speech.transcript import Transcript, Word
 from sayitout.store import Store
-from support.synthetic import fill_history, make_score, make_transcript, sample_questions
-
-T0 = datetime(2026, 11, 1, 9, 0, tzinfo=UTC)
-KPS = [("kp-a", "Point A about gradients"), ("kp-b", "Point B about warmup")]
-
-
-@pytest.fixture
-def store(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Store]:
-    monkeypatch.setenv("SAYITOUT_HOME", str(tmp_path / "home"))
-    s = Store.open()
-    yield s
-    s.close()
-
-
-def save(
-    store: Store,
-    qid: str,
-    statuses: tuple[str, str],
-    *,
-    minutes: int,
-    misconception: str | None = None,
-    numeric_ok: bool | None = None,
-    wpm: float = 140.0,
-    fillers: int = 0,
-    duration_s: float = 40.0,
-    first_word_s: float = 0.8,
-    ended_by: str = "silence",
-    session: int | None = None,
-) -> int:
-    text = "gradients flow through the shortcut. warmup is slow at first. " * 3
-    score = make_score(
-        qid,
-        text,
-        [(k, t, s) for (k, t), s in zip(KPS, statuses, strict=True)],
-        wpm=wpm,
-        fillers=fillers,
-        duration_s=duration_s,
-    )
-    extra: dict = {
-        "delivery": dataclasses.replace(score.delivery, time_to_first_word_s=first_word_s)
-    }
-    if misconception:
-        extra["misconceptions"] = (
-            MisconceptionResult(
-                misconception,
-                "Warmup is only for SGD",
-                "It helps Adam too",
-                0.8,
-                "warmup is only for sgd",
-                (0, 10),
-                10,
-            ),
-        )
-    if numeric_ok is not None:
-        extra["numeric"] = NumericResult(
-            112,
-            1,
-            "GB",
-            100 if not numeric_ok else 112,
-            "GB",
-            "a hundred gigabytes",
-            numeric_ok,
-            "why",
-        )
-    score = dataclasses.replace(score, **extra)
-    return store.save_attempt(
-        session,
-        qid,
-        "deck",
-        make_transcript(text, wpm),
-        score,
-        None,
-        created_at=T0 + timedelta(minutes=minutes),
-        ended_by=ended_by,
-    )
+from support.coach import T0, save
+from support.synthetic import fill_history, make_score, sample_questions
 
 
 def test_repeated_misconception_and_missed_point_enter_the_ledger(store: Store) -> None:

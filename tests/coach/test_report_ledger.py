@@ -2,19 +2,13 @@
 
 from __future__ import annotations
 
-import sys
-from pathlib import Path
-
-sys.path.insert(0, str(Path(__file__).parent))
-
-from test_coach import save, store  # noqa: F401 (the fixture)
-
 from sayitout.report.data import collect
 from sayitout.report.html import render_html
 from sayitout.report.rows import Filters
+from support.coach import save
 
 
-def test_html_report_has_the_ledger_section(store) -> None:  # noqa: F811
+def test_html_report_has_the_ledger_section(store) -> None:
     a1 = save(store, "q1", ("covered", "missed"), minutes=0, misconception="only-sgd")
     a2 = save(store, "q1", ("covered", "missed"), minutes=1, misconception="only-sgd")
     page = render_html(collect(store, Filters()))
@@ -27,13 +21,13 @@ def test_html_report_has_the_ledger_section(store) -> None:  # noqa: F811
     assert '<td class="n">2</td>' in section
 
 
-def test_html_report_ledger_with_nothing_repeating(store) -> None:  # noqa: F811
+def test_html_report_ledger_with_nothing_repeating(store) -> None:
     save(store, "q1", ("covered", "covered"), minutes=0)
     page = render_html(collect(store, Filters()))
     assert "Nothing repeats: no entries." in page
 
 
-def test_markdown_report_has_the_ledger_table(store) -> None:  # noqa: F811
+def test_markdown_report_has_the_ledger_table(store) -> None:
     from sayitout.report.markdown import render_markdown
 
     save(store, "q1", ("covered", "missed"), minutes=0, misconception="only-sgd")

@@ -16,8 +16,7 @@ TESTS = Path(__file__).parents[1]
 
 DRIVER = textwrap.dedent(
     """
-    import queue, sys, time
-    sys.path.insert(0, {tests!r})
+    import queue, time
     from support.fakes import FakeTranscriber, KeywordScorer, ScriptedMicrophones
     from sayitout.bank.loader import load_bank
     from sayitout.config import Settings
@@ -58,8 +57,9 @@ DRIVER = textwrap.dedent(
 def _kill_mid_interview(tmp_path: Path) -> Path:
     """Run the driver until its first answer is saved, then SIGKILL it; the database."""
     db = tmp_path / "db.sqlite"
-    env = {**os.environ, "PYTHONPATH": str(Path(__file__).parents[2] / "src")}
-    script = DRIVER.format(tests=str(TESTS), db=str(db))
+    src = str(Path(__file__).parents[2] / "src")
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join((src, str(TESTS)))}  # support.fakes
+    script = DRIVER.format(db=str(db))
     proc = subprocess.Popen(
         [sys.executable, "-c", script], stdout=subprocess.PIPE, text=True, env=env
     )

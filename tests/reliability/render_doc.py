@@ -2,7 +2,7 @@
 
     .venv/bin/pytest tests/reliability          # records build/reliability.json
     .venv/bin/python bench/crash.py --kills 50  # adds the full crash-harness figures
-    .venv/bin/python tests/reliability/render_doc.py [--check]
+    PYTHONPATH=src:tests .venv/bin/python -m reliability.render_doc [--check]
 
 ``--check`` exits 1 when the committed doc's bad-input rows differ from the catalogue.
 """
@@ -14,10 +14,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-
-from bad_inputs_catalogue import CASES
-from results_file import load
+from reliability.bad_inputs_catalogue import CASES
+from reliability.results_file import load
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
 DOC = REPO_ROOT / "docs" / "reliability.md"

@@ -14,8 +14,9 @@ import sys
 from pathlib import Path
 
 import pytest
-from bad_inputs_catalogue import CASES, Case
-from results_file import record_case
+
+from reliability.bad_inputs_catalogue import CASES, Case
+from reliability.results_file import record_case
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
 

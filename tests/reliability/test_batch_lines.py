@@ -17,8 +17,8 @@ from typing import Any
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from results_file import record_case
 
+from reliability.results_file import record_case
 from sayitout.bank.models import KeyPoint, Rubric
 from sayitout.cli.score_batch import (
     BatchLine,

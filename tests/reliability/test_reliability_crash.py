@@ -9,9 +9,10 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-import crash_harness
 import pytest
-from results_file import record
+
+from reliability import crash_harness
+from reliability.results_file import record
 
 pytestmark = pytest.mark.e2e
 

@@ -13,7 +13,8 @@ from pathlib import Path
 
 import pytest
 import soundfile as sf
-from results_file import record_case
+
+from reliability.results_file import record_case
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
 ANSWER = (

@@ -9,8 +9,8 @@ from pathlib import Path
 
 import numpy as np
 import soundfile as sf
-from results_file import record_case
 
+from reliability.results_file import record_case
 from sayitout.cli import main
 from sayitout.locations import locations
 from sayitout.scoring.result import AnswerScore, KeyPointResult

@@ -12,8 +12,8 @@ import pytest
 import yaml
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from results_file import record_case
 
+from reliability.results_file import record_case
 from sayitout.bank.loader import load_bank, load_rubric_file
 from sayitout.bank.models import NumericAnswer
 from sayitout.errors import SayitoutError

@@ -18,8 +18,8 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from results_file import record_case
 
+from reliability.results_file import record_case
 from sayitout.config import Settings
 from sayitout.errors import StorageError
 from sayitout.session import events as ev

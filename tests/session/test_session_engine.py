@@ -367,7 +367,7 @@ def test_a_short_answer_is_shown_not_scored_then_retried_or_kept(bank, tmp_path)
 
 
 def test_only_the_end_of_the_question_heard_is_the_apps_own_voice(bank):
-    from sayitout.session.engine import heard_only_the_question
+    from sayitout.session.recording_turn import heard_only_the_question
 
     question = bank.question(Q1).text
     tail = " ".join(question.split()[-6:])
@@ -378,7 +378,7 @@ def test_only_the_end_of_the_question_heard_is_the_apps_own_voice(bank):
 
 
 def test_recording_starts_once_the_question_can_no_longer_be_heard(bank, tmp_path):
-    from sayitout.session.engine import ECHO_GUARD_S
+    from sayitout.session.recording_turn import ECHO_GUARD_S
 
     spoken_at: list[float] = []
 

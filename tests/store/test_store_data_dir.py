@@ -1,6 +1,6 @@
 """The data dir (issue 13 §5): an unreadable one gives a clean message from every
-command; under umask 000 everything sayitout creates is owner-only; the History
-screen shows six-digit attempt counts whole."""
+command; under umask 000 everything sayitout creates is owner-only. (The History
+screen's six-digit attempt counts: tests/tui/test_tui_history.py.)"""
 
 from __future__ import annotations
 
@@ -140,28 +140,3 @@ def test_everything_created_is_owner_only_under_umask_000(tmp_path: Path) -> Non
         if p.stat().st_mode & 0o077 and p.suffix not in (".md",)  # reports are for sharing
     ]
     assert not loose, loose
-
-
-async def test_history_shows_six_digit_counts_whole(store: Any) -> None:
-    from textual.app import App
-    from textual.widgets import DataTable
-
-    from sayitout.store import EVERY_ATTEMPT
-    from sayitout.tui.screens.history import HistoryScreen
-
-    store.count_attempts = lambda where=EVERY_ATTEMPT: 200_001
-
-    class Host(App[None]):
-        def on_mount(self) -> None:
-            self.push_screen(HistoryScreen(store, None))
-
-    app = Host()
-    async with app.run_test(size=(140, 30)) as pilot:
-        await pilot.pause()
-        await app.workers.wait_for_complete()
-        await pilot.pause()
-        table = app.screen.query_one("#sessions", DataTable)
-        cell = str(table.get_row_at(0)[2])
-        assert cell == "200,001"
-        column = next(c for c in table.columns.values() if str(c.label) == "Ans")
-        assert column.width >= len(cell)

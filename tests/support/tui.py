@@ -29,7 +29,9 @@ __all__ = [
     "fake_services",
     "hold_still",
     "in_phase",
+    "screen_app",
     "session_app",
+    "show",
     "text_of",
     "type_answer",
     "wait_until",
@@ -117,6 +119,26 @@ def session_app(bank, tmp_path, *, question_ids=(Q1,), sources=(), theme="dark")
     settings = Settings(theme=theme)
     plan = SessionPlan(question_ids=question_ids, count=len(question_ids))
     return make_app(settings, plan=plan, services=services, load_models=False)
+
+
+def screen_app(bank, tmp_path: Path):
+    """The real app on fake services, opening on Home, for the tests of one screen: the
+    test opens its screen with :func:`show`."""
+    return make_app(Settings(), services=fake_services(bank, tmp_path), load_models=False)
+
+
+async def show(pilot, screen) -> None:
+    """Open ``screen`` over Home, as the app opens History or an attempt (screens take
+    their store, bank and player through their constructors), and let it load."""
+    from sayitout.tui.screens.home import HomeScreen
+
+    app = pilot.app
+    await wait_until(pilot, lambda: isinstance(app.screen, HomeScreen), what="home screen")
+    await app.workers.wait_for_complete()
+    app.push_screen(screen)
+    await pilot.pause()
+    await app.workers.wait_for_complete()
+    await pilot.pause()
 
 
 def in_phase(app, phase: Phase):

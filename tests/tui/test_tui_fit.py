@@ -17,7 +17,9 @@ from support.tui import (
     answer_for,
     fake_services,
     in_phase,
+    screen_app,
     session_app,
+    show,
     text_of,
     type_answer,
     wait_until,
@@ -77,9 +79,7 @@ async def test_settings_shows_at_once(bank, tmp_path):
         assert app.screen.query_one("#tts").region.height > 0
 
 
-async def test_typed_attempt_offers_no_playback_keys(tmp_path):
-    from textual.app import App
-
+async def test_typed_attempt_offers_no_playback_keys(bank, tmp_path):
     from sayitout.store import Store
     from sayitout.tui.screens.attempt import AttemptScreen
     from support.synthetic import make_score, make_transcript
@@ -89,14 +89,11 @@ async def test_typed_attempt_offers_no_playback_keys(tmp_path):
     score = make_score("q", text, [("lr", "Lower the learning rate", "covered")])
     aid = store.save_attempt(None, "q", "d", make_transcript(text, model="typed"), score, None)
 
-    class Host(App):
-        def on_mount(self) -> None:
-            self.push_screen(AttemptScreen(store, aid))
-
-    app = Host()
+    screen = AttemptScreen(store, aid)
+    app = screen_app(bank, tmp_path / "app")
     async with app.run_test(size=(80, 24)) as pilot:
-        await wait_until(pilot, lambda: getattr(app.screen, "record", None) is not None)
-        screen = app.screen
+        await show(pilot, screen)
+        await wait_until(pilot, lambda: screen.record is not None)
         shown = {b.binding.action for b in screen.active_bindings.values() if b.enabled}
         assert "toggle_play" not in shown and "rewind" not in shown
         assert "back" in shown

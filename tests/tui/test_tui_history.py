@@ -1,9 +1,10 @@
-"""Pilot and snapshot tests of the History and Attempt screens, each alone in a tiny
-host app (they take their store, bank and player through their constructors)."""
+"""Pilot and snapshot tests of the History and Attempt screens, each opened over Home in
+the real app (``make_app`` on fake services), as the app opens them; the screens take
+their store, bank and player through their constructors."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Awaitable, Callable, Iterator
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
@@ -14,7 +15,8 @@ import soundfile as sf
 from textual.app import App
 from textual.widgets import DataTable, Select, Static
 
-from sayitout.store import AttemptFilter, Store
+from sayitout.bank.loader import Bank, load_bank
+from sayitout.store import EVERY_ATTEMPT, AttemptFilter, Store
 from sayitout.tui.screens.attempt import AttemptScreen, time_at
 from sayitout.tui.screens.history import PAGE, HistoryScreen
 from support.synthetic import (
@@ -24,6 +26,7 @@ from support.synthetic import (
     make_transcript,
     sample_questions,
 )
+from support.tui import screen_app, show
 
 T0 = datetime(2026, 5, 1, 9, tzinfo=UTC)
 
@@ -35,13 +38,14 @@ def store(tmp_path: Path) -> Iterator[Store]:
     s.close()
 
 
-class Host(App):
-    def __init__(self, screen: Any) -> None:
-        super().__init__()
-        self._first = screen
+@pytest.fixture(scope="module")
+def bank() -> Bank:
+    return load_bank()
 
-    def on_mount(self) -> None:
-        self.push_screen(self._first)
+
+@pytest.fixture
+def app(bank: Bank, tmp_path: Path) -> App:
+    return screen_app(bank, tmp_path / "app")
 
 
 class FakePlayer:
@@ -90,11 +94,10 @@ def big(store: Store) -> Store:
     return store
 
 
-async def test_history_pages_load_as_you_scroll(big: Store) -> None:
+async def test_history_pages_load_as_you_scroll(big: Store, app: App) -> None:
     screen = HistoryScreen(big, FakeBank())
-    app = Host(screen)
     async with app.run_test(size=(140, 40)) as pilot:
-        await settle(pilot, app)
+        await show(pilot, screen)
         attempts = screen.query_one("#attempts", DataTable)
         sessions = screen.query_one("#sessions", DataTable)
         assert screen.total_rows == 3 * PAGE + 50
@@ -111,11 +114,10 @@ async def test_history_pages_load_as_you_scroll(big: Store) -> None:
         assert "650 of 650" in str(screen.query_one("#status", Static).content)
 
 
-async def test_history_filters_by_session_deck_topic_and_score(big: Store) -> None:
+async def test_history_filters_by_session_deck_topic_and_score(big: Store, app: App) -> None:
     screen = HistoryScreen(big, FakeBank())
-    app = Host(screen)
     async with app.run_test(size=(140, 40)) as pilot:
-        await settle(pilot, app)
+        await show(pilot, screen)
         sessions = screen.query_one("#sessions", DataTable)
         sessions.move_cursor(row=1)  # the newest session
         await settle(pilot, app)
@@ -138,16 +140,27 @@ async def test_history_filters_by_session_deck_topic_and_score(big: Store) -> No
         assert screen.total_rows == want
 
 
-async def test_history_empty_and_export(store: Store, tmp_path: Path) -> None:
+async def test_history_empty_and_export(store: Store, tmp_path: Path, app: App) -> None:
     screen = HistoryScreen(store, None, report_dir=tmp_path)
-    app = Host(screen)
     async with app.run_test(size=(120, 30)) as pilot:
-        await settle(pilot, app)
+        await show(pilot, screen)
         assert "No attempts yet" in str(screen.query_one("#status", Static).content)
         await pilot.press("e")
         await settle(pilot, app)
         written = list(tmp_path.glob("sayitout-report-*.html"))
         assert len(written) == 1 and "No attempts yet" in written[0].read_text()
+
+
+async def test_history_shows_six_digit_counts_whole(store: Store, app: App) -> None:
+    store.count_attempts = lambda where=EVERY_ATTEMPT: 200_001
+    screen = HistoryScreen(store, None)
+    async with app.run_test(size=(140, 30)) as pilot:
+        await show(pilot, screen)
+        table = screen.query_one("#sessions", DataTable)
+        cell = str(table.get_row_at(0)[2])
+        assert cell == "200,001"
+        column = next(c for c in table.columns.values() if str(c.label) == "Ans")
+        assert column.width >= len(cell)
 
 
 def _recorded_attempt(store: Store, with_file: bool = True) -> int:
@@ -183,13 +196,12 @@ def _recorded_attempt(store: Store, with_file: bool = True) -> int:
     )
 
 
-async def test_attempt_screen_shows_evidence_missed_and_earlier(store: Store) -> None:
+async def test_attempt_screen_shows_evidence_missed_and_earlier(store: Store, app: App) -> None:
     aid = _recorded_attempt(store)
     player = FakePlayer()
     screen = AttemptScreen(store, aid, player)
-    app = Host(screen)
     async with app.run_test(size=(120, 50)) as pilot:
-        await settle(pilot, app)
+        await show(pilot, screen)
         text = screen.transcript_text()
         styled = {str(text)[s.start : s.end] for s in text.spans if "green" in str(s.style)}
         assert any("lower" in chunk for chunk in styled)
@@ -214,13 +226,12 @@ async def test_attempt_screen_shows_evidence_missed_and_earlier(store: Store) ->
         assert not screen.playing
 
 
-async def test_attempt_screen_audio_gone(store: Store) -> None:
+async def test_attempt_screen_audio_gone(store: Store, app: App) -> None:
     aid = _recorded_attempt(store, with_file=False)
     player = FakePlayer()
     screen = AttemptScreen(store, aid, player)
-    app = Host(screen)
     async with app.run_test(size=(120, 50)) as pilot:
-        await settle(pilot, app)
+        await show(pilot, screen)
         assert "The audio is gone" in screen.audio_note
         assert "The audio is gone" in str(screen.query_one("#playback", Static).content)
         await pilot.press("space")
@@ -228,22 +239,16 @@ async def test_attempt_screen_audio_gone(store: Store) -> None:
         assert player.played == []
 
 
-class SilentHost(Host):
-    """An app on a machine with no sound out, as the real app tells its screens."""
-
-    def sound_out_problem(self) -> str | None:
-        return "No audio output device was found"
-
-
 @pytest.mark.parametrize("size", [(80, 24), (120, 40)])
 async def test_attempt_screen_offers_no_playback_without_sound_out(
-    store: Store, size: tuple[int, int]
+    store: Store, size: tuple[int, int], app: App
 ) -> None:
+    """On a machine with no sound out, as the real app finds it at start-up."""
     aid = _recorded_attempt(store)
     screen = AttemptScreen(store, aid)  # no player given: the real one would be built
-    app = SilentHost(screen)
     async with app.run_test(size=size) as pilot:
-        await settle(pilot, app)
+        app.status.sound_out = "No audio output device was found"
+        await show(pilot, screen)
         line = str(screen.query_one("#playback", Static).content)
         assert "No playback: no audio output device was found." in line
         keys = {b.binding.action for b in screen.active_bindings.values() if b.enabled}
@@ -253,11 +258,10 @@ async def test_attempt_screen_offers_no_playback_without_sound_out(
         assert not screen.playing and screen.player is None
 
 
-async def test_attempt_screen_unknown_id(store: Store) -> None:
+async def test_attempt_screen_unknown_id(store: Store, app: App) -> None:
     screen = AttemptScreen(store, 12345, FakePlayer())
-    app = Host(screen)
     async with app.run_test() as pilot:
-        await settle(pilot, app)
+        await show(pilot, screen)
         assert "No attempt with id 12345" in str(screen.query_one("#headline", Static).content)
 
 
@@ -271,12 +275,11 @@ def test_sample_question_type() -> None:
     assert SampleQuestion("a", "d", ()).id == "a"
 
 
-async def test_enter_opens_the_attempt_and_escape_comes_back(store: Store) -> None:
+async def test_enter_opens_the_attempt_and_escape_comes_back(store: Store, app: App) -> None:
     aid = _recorded_attempt(store)
     screen = HistoryScreen(store, None)
-    app = Host(screen)
     async with app.run_test(size=(130, 36)) as pilot:
-        await settle(pilot, app)
+        await show(pilot, screen)
         assert screen.selected_attempt_id() == aid  # newest first
         await pilot.press("enter")
         await settle(pilot, app)
@@ -288,7 +291,8 @@ async def test_enter_opens_the_attempt_and_escape_comes_back(store: Store) -> No
 
 # ------------------------------------------------------------------------ snapshots
 # 80x24, a synthetic history with fixed dates so the pictures hold still. After an
-# intended change: ``pytest tests/store --snapshot-update``, and look at the report.
+# intended change: ``pytest tests/tui/test_tui_history.py --snapshot-update``, and look at
+# the report.
 SNAPSHOT_SIZE = (80, 24)
 
 
@@ -298,20 +302,26 @@ def small_history(store: Store) -> Store:
     return store
 
 
-async def _hold_still(pilot: Any) -> None:
-    for _ in range(3):
-        await settle(pilot, pilot.app)
-    pilot.app.clear_notifications()
-    await pilot.wait_for_scheduled_animations()
-    await pilot.pause()
+def _showing(screen: Any) -> Callable[[Any], Awaitable[None]]:
+    """Open ``screen`` over Home, then let everything settle (a picture that holds still)."""
+
+    async def run_before(pilot: Any) -> None:
+        await show(pilot, screen)
+        for _ in range(3):
+            await settle(pilot, pilot.app)
+        pilot.app.clear_notifications()
+        await pilot.wait_for_scheduled_animations()
+        await pilot.pause()
+
+    return run_before
 
 
-def test_snapshot_history(snap_compare, small_history: Store) -> None:
-    app = Host(HistoryScreen(small_history, None))
-    assert snap_compare(app, terminal_size=SNAPSHOT_SIZE, run_before=_hold_still)
+def test_snapshot_history(snap_compare, small_history: Store, app: App) -> None:
+    screen = HistoryScreen(small_history, None)
+    assert snap_compare(app, terminal_size=SNAPSHOT_SIZE, run_before=_showing(screen))
 
 
-def test_snapshot_attempt(snap_compare, small_history: Store) -> None:
+def test_snapshot_attempt(snap_compare, small_history: Store, app: App) -> None:
     latest = small_history.attempts(limit=1)[0]
-    app = Host(AttemptScreen(small_history, latest.id, FakePlayer()))
-    assert snap_compare(app, terminal_size=SNAPSHOT_SIZE, run_before=_hold_still)
+    screen = AttemptScreen(small_history, latest.id, FakePlayer())
+    assert snap_compare(app, terminal_size=SNAPSHOT_SIZE, run_before=_showing(screen))

@@ -183,3 +183,28 @@ async def test_a_recording_still_being_written_is_not_offered(bank, tmp_path, or
         await wait_until(pilot, lambda: app.screen.decks, what="home data")
         await pilot.pause(0.3)
         assert isinstance(app.screen, HomeScreen)
+
+
+async def test_a_typed_answer_score_could_not_save_is_offered_and_saved(bank, tmp_path):
+    """`score --save` keeps an answer it could not store in unsaved/; the app offers it at
+    start like an orphan recording, and saving it removes the kept file."""
+    from sayitout.store.unsaved import keep_unsaved_answer, unsaved_answers
+
+    kept = keep_unsaved_answer(QID, "It is at chance level: the loss is ln 10, about 2.3.")
+    app = make_app(Settings(), services=fake_services(bank, tmp_path), load_models=False)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_until(pilot, lambda: isinstance(app.screen, ConfirmDialog), what="offer")
+        message = text_of(app.screen.query_one("#confirm-message"))
+        assert "1 typed answer was scored but not saved" in message
+        assert "Score and save it now?" in message and "recorded" not in message
+        await pilot.press("y")
+        await wait_until(
+            pilot,
+            lambda: any("Recovered" in (n.title or "") for n in app._notifications),
+            timeout=60,
+            what="recovery to finish",
+        )
+    assert not kept.exists() and unsaved_answers() == []
+    with Store.open(tmp_path / "db.sqlite") as store:
+        [summary] = store.attempts(AttemptFilter(question_id=QID))
+        assert "chance level" in store.attempt(summary.id).transcript.text

@@ -19,13 +19,17 @@ import contextlib
 import json
 import sys
 from pathlib import Path
-from typing import IO, Any
+from typing import IO, TYPE_CHECKING, Any
 
 from sayitout.bank.models import Rubric
 from sayitout.cli.progress import Progress, loading
 from sayitout.errors import SayitoutError, StorageError, UsageError
 from sayitout.scoring.result import AnswerScore
 from sayitout.speech.transcript import Transcript
+
+if TYPE_CHECKING:
+    from sayitout.config import Settings
+    from sayitout.scoring import Scorer
 
 
 def register(sub: Any) -> None:
@@ -77,21 +81,24 @@ def register(sub: Any) -> None:
     p.set_defaults(handler=run_score)
 
 
-def _device(args: argparse.Namespace) -> str:
-    if args.device:
-        return args.device
+def _settings() -> Settings:
+    """The user's settings; defaults when the config file is broken (``doctor`` and the
+    app say what is wrong with it: a one-shot score still works)."""
+    from sayitout.config import Settings, load_settings
+
     try:
-        from sayitout.config import load_settings
-
-        return load_settings().scoring.device
+        return load_settings()
     except SayitoutError:
-        return "auto"
+        return Settings()
 
 
-def _scorer(args: argparse.Namespace):
-    from sayitout.scoring import Scorer
+def _scorer(args: argparse.Namespace) -> Scorer:
+    from sayitout.app_factory import build_scorer
 
-    scorer = Scorer(_device(args))
+    scoring = _settings().scoring
+    if args.device:
+        scoring = scoring.model_copy(update={"device": args.device})
+    scorer = build_scorer(scoring)
     with loading("loading the scoring model"):
         scorer.embedder.load()
     return scorer
@@ -222,6 +229,8 @@ def _not_saved(args: argparse.Namespace, transcript: Transcript, exc: StorageErr
         return exc.exit_code
     print(f"  your answer is kept in {kept}", file=sys.stderr)
     print(f"  then save it with: {retry_command(qid, args.rubric, kept)}", file=sys.stderr)
+    if qid:
+        print("  (or with 'sayitout recover', which saves every kept answer)", file=sys.stderr)
     return exc.exit_code
 
 
@@ -234,9 +243,9 @@ def _resolve_rubric(args: argparse.Namespace) -> tuple[Rubric, str]:
                 "drop QUESTION_ID or give the matching rubric",
             )
         return rubric, "adhoc"
-    from sayitout.bank.loader import load_bank
+    from sayitout.app_factory import load_bank
 
-    bank = load_bank(args.bank or None)
+    bank = load_bank(args.bank)
     return bank.rubric(args.question_id), bank.deck_of(args.question_id)
 
 
@@ -250,27 +259,27 @@ def _transcribe(path: Path, rubric: Rubric) -> Transcript:
     if not path.is_file():
         raise UsageError(f"audio file not found: {path}", "check the path")
     try:
-        from sayitout.speech.asr import transcribe_file
+        from sayitout.speech.asr.transcriber import transcribe_long
     except ImportError as exc:
         raise SayitoutError(
             f"speech recognition is not available ({exc})",
             "run 'make run' to install faster-whisper, or score typed text with --text",
         ) from exc
+    from sayitout.app_factory import build_transcriber
     from sayitout.errors import AudioError
 
+    transcriber = build_transcriber(_settings().asr)
     try:
         with loading(f"transcribing {path.name}"):
-            return transcribe_file(path, terms=rubric.all_terms())
+            return transcribe_long(transcriber, path, terms=rubric.all_terms())
     except AudioError as exc:  # a bad file given on the command line is bad input (exit 2)
         raise UsageError(exc.message, exc.hint) from exc
 
 
 def _save(deck: str, transcript: Transcript, result: AnswerScore, audio: str | None) -> int:
-    try:
-        from sayitout.store import Store
-    except ImportError as exc:
-        raise SayitoutError(f"the history store is not available ({exc})") from exc
-    store = Store.open()
+    from sayitout.app_factory import open_store
+
+    store = open_store()
     try:
         return store.save_attempt(
             None,

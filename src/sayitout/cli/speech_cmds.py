@@ -60,16 +60,16 @@ def register(sub: Any) -> None:
 def _terms(args: argparse.Namespace) -> list[str]:
     terms = [t.strip() for t in (args.terms or "").split(",") if t.strip()]
     if args.question:
-        from sayitout.bank.loader import load_bank
+        from sayitout.app_factory import load_bank
 
         terms += load_bank().rubric(args.question).all_terms()
     return terms
 
 
 def run_transcribe(args: argparse.Namespace) -> int:
+    from sayitout.app_factory import build_transcriber
     from sayitout.cli.progress import Progress, loading
     from sayitout.config import load_settings
-    from sayitout.speech.asr import Transcriber
     from sayitout.speech.asr.transcriber import transcribe_long
     from sayitout.speech.audio.decode import audio_seconds
 
@@ -87,7 +87,7 @@ def run_transcribe(args: argparse.Namespace) -> int:
     terms = _terms(args)
     try:  # decoded piece by piece as it is transcribed: memory stays flat for long files
         seconds = audio_seconds(args.file)  # a bad path fails here, before the model loads
-        transcriber = Transcriber(settings)
+        transcriber = build_transcriber(settings)
         with loading(f"loading the speech model ({settings.model})"):
             transcriber.load()
         with Progress("transcribing", seconds, unit="s", rate_unit="× real time") as bar:
@@ -172,7 +172,7 @@ def _check_data_dir(rep: _Report) -> None:
 
 def _check_bank(rep: _Report) -> None:
     try:
-        from sayitout.bank.loader import load_bank
+        from sayitout.app_factory import load_bank
 
         bank = load_bank()
         n = sum(len(d.questions) for d in bank.decks.values())
@@ -200,12 +200,12 @@ def _check_audio(rep: _Report, settings: Any) -> None:
 def _check_whisper(rep: _Report, name: str, settings: Any) -> None:
     import time
 
-    from sayitout.speech.asr import Transcriber
+    from sayitout.app_factory import build_transcriber
 
     label = f"speech model {name}"
     try:
         t0 = time.perf_counter()
-        tr = Transcriber(settings.asr.model_copy(update={"model": name}))
+        tr = build_transcriber(settings.asr.model_copy(update={"model": name}))
         tr.warm_up()
         rep.add(
             PASS,
@@ -220,10 +220,10 @@ def _check_embedder(rep: _Report, settings: Any) -> None:
     import time
 
     try:
-        from sayitout.scoring.embedder import Embedder
+        from sayitout.app_factory import build_scorer
 
         t0 = time.perf_counter()
-        emb = Embedder(settings.scoring.device)
+        emb = build_scorer(settings.scoring).embedder
         emb.load()
         rep.add(
             PASS,

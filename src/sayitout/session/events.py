@@ -17,6 +17,7 @@ from sayitout.speech.recording import StopReason as StopReason  # named with the
 
 if TYPE_CHECKING:
     from sayitout.bank.models import Question
+    from sayitout.errors import SayitoutError
     from sayitout.scoring.result import AnswerScore, FollowUpResult
     from sayitout.session.interview_report import InterviewReport
     from sayitout.session.summary import SessionSummary
@@ -303,6 +304,11 @@ class SessionFailed(Event):
     message: str
     hint: str | None = None
     title: str = "Error"
+
+    @classmethod
+    def of(cls, exc: SayitoutError, title: str | None = None) -> SessionFailed:
+        """The failure ``exc`` reports (``title`` replaces the error's own)."""
+        return cls(exc.message, exc.hint, title or exc.title)
 
 
 @dataclass(frozen=True)

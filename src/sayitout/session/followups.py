@@ -121,3 +121,14 @@ def with_follow_up(score: AnswerScore, result: FollowUpResult) -> AnswerScore:
     return dataclasses.replace(
         score, score=score.score + int(result.credit), follow_ups=(*score.follow_ups, result)
     )
+
+
+def carry_follow_ups(score: AnswerScore, earlier: AnswerScore) -> AnswerScore:
+    """``score`` (a rescore of a corrected answer) with the earlier score's follow-up
+    replies added back: those turns still happened. A point the corrected answer now
+    covers unprompted earns nothing more from its follow-up."""
+    covered = {kp.id for kp in score.key_points if kp.status == "covered"}
+    for follow_up in earlier.follow_ups:
+        if follow_up.key_point_id not in covered:
+            score = with_follow_up(score, follow_up)
+    return score

@@ -28,17 +28,9 @@ from typing import TYPE_CHECKING, Any
 
 from sayitout.errors import SayitoutError, UsageError
 from sayitout.session import events as ev
-from sayitout.session.engine import (
-    Listener,
-    SessionEngine,
-    _Keep,
-    _Next,
-    _Pass,
-    _Record,
-    _Replay,
-    _Typed,
-    _typed_transcript,
-)
+from sayitout.session.answer_flow import Listener
+from sayitout.session.commands import Keep, Next, Pass, Record, Replay, Typed
+from sayitout.session.engine import SessionEngine
 from sayitout.session.events import Phase
 from sayitout.session.interview_report import (
     InterviewReport,
@@ -48,12 +40,13 @@ from sayitout.session.interview_report import (
 from sayitout.session.plan import SessionPlan
 from sayitout.session.services import SessionServices
 from sayitout.session.summary import summarise
+from sayitout.speech.transcript import Transcript
 
 if TYPE_CHECKING:
     from sayitout.bank.models import Question
     from sayitout.scoring.result import AnswerScore
+    from sayitout.session.recording_turn import Heard
     from sayitout.speech.recording import Recording
-    from sayitout.speech.transcript import Transcript
 
 log = logging.getLogger(__name__)
 
@@ -197,9 +190,7 @@ class InterviewEngine(SessionEngine):
             self._warned = True
             self._emit(ev.AnswerTimeWarning(max(0.0, limit - elapsed)))
 
-    def _record_answer(
-        self, question: Question, limit: float
-    ) -> tuple[Transcript, Recording] | None:
+    def _record_answer(self, question: Question, limit: float) -> Heard | None:
         self._warned = False
         return super()._record_answer(question, limit)
 
@@ -224,12 +215,12 @@ class InterviewEngine(SessionEngine):
         max_s = self.services.settings.audio.max_answer_s
         limit = self.interview.answer_limit(question.answer_seconds, max_s)
         self._emit(ev.QuestionShown(self._index, len(self.questions), question, self.deck, limit))
-        self._rec_cancel.clear()
+        self._turn.cancel.clear()
         if self._typed_only is None:
             with contextlib.suppress(Exception):  # the recorder reports a real fault
                 self.services.microphones.prepare()
         try:
-            self._speak("question", question.text)
+            self._reader.read("question", question.text)
             if self._think() and self._can_record():
                 self._record_and_score(question, limit)
                 if self._last is not None:
@@ -250,7 +241,7 @@ class InterviewEngine(SessionEngine):
     def _think(self) -> bool:
         """The thinking countdown; False when the candidate chose to type or pass."""
         total = self.plan.thinking_s
-        if self._rec_cancel.is_set():
+        if self._turn.cancel.is_set():
             return False
         if total > 0:
             self._think_done.clear()
@@ -262,37 +253,35 @@ class InterviewEngine(SessionEngine):
                     break
                 self._emit(ev.ThinkingTick(remaining, total))
                 self._wait(self._think_done, min(_TICK_S, remaining))
-            self._check_quit()
-        return not self._rec_cancel.is_set()
+            self._commands.check_quit()
+        return not self._turn.cancel.is_set()
 
     def _await_answer(self, question: Question, limit: float) -> None:
         """Wait for a typed answer, a new recording, a pass or a skip."""
         if self.phase not in (Phase.NO_SPEECH, Phase.AWAITING_ANSWER):
             self._set_phase(Phase.AWAITING_ANSWER)
         while True:
-            match self._next_command():
-                case _Typed(text=text):
-                    typed = _typed_transcript(text)
+            match self._commands.next():
+                case Typed(text=text):
+                    typed = Transcript.typed(text)
                     if typed.is_empty:
                         self._emit(ev.Notice("The typed answer was empty: type it again, or pass."))
                         continue
                     self._score_and_save(question, typed, None)
-                case _Record():
-                    self._rec_cancel.clear()
+                case Record():
+                    self._turn.cancel.clear()
                     if not self._can_record():
                         continue
                     self._record_and_score(question, limit)
-                case _Keep():
-                    if self._short is not None:
-                        (transcript, recording), self._short = self._short, None
-                        self._score_and_save(question, transcript, recording)
-                case _Pass():
+                case Keep():
+                    self._keep_short(question)
+                case Pass():
                     self._pass(question)
-                case _Next():
+                case Next():
                     return  # left unanswered: counts 0 in the report
-                case _Replay():
+                case Replay():
                     before = self.phase
-                    self._speak("question", question.text)
+                    self._reader.read("question", question.text)
                     self._set_phase(before)
                 case _:  # no feedback, corrections or model answers until the report
                     continue

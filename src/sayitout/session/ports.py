@@ -18,9 +18,16 @@ no-op, so the engine calls them without asking first. Nothing here is heavy to i
 from __future__ import annotations
 
 import threading
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Protocol
+
+from sayitout.speech.callbacks import (
+    LevelCallback,
+    PartialCallback,
+    SegmentCallback,
+    StartCallback,
+)
 
 if TYPE_CHECKING:
     import numpy as np
@@ -28,14 +35,7 @@ if TYPE_CHECKING:
     from sayitout.bank.models import Rubric
     from sayitout.scoring.result import AnswerScore
     from sayitout.speech.recording import Recording
-    from sayitout.speech.transcript import LiveWords, Transcript
-
-LevelCallback = Callable[[float, float], None]
-"""``(level 0..1, elapsed seconds)``, several times a second while recording."""
-SegmentCallback = Callable[[float, "np.ndarray"], None]
-"""``(start offset in seconds, 16 kHz mono float32 speech)``: a stretch of speech closed."""
-PartialCallback = Callable[["LiveWords"], None]
-"""The words heard so far in the answer being recorded."""
+    from sayitout.speech.transcript import Transcript
 
 
 class Speaker(Protocol):
@@ -86,7 +86,7 @@ class AnswerSource(Protocol):
         cancel: threading.Event,
         on_level: LevelCallback,
         on_segment: SegmentCallback,
-        on_start: Callable[[], None],
+        on_start: StartCallback,
         on_open: SegmentCallback,
     ) -> Recording:
         """Record one answer into ``path`` (on disk before this returns).

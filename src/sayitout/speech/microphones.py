@@ -14,11 +14,12 @@ from __future__ import annotations
 import math
 import threading
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from sayitout.errors import SayitoutError, UsageError
+from sayitout.speech.callbacks import LevelCallback, SegmentCallback, StartCallback
 
 if TYPE_CHECKING:
     import numpy as np
@@ -50,10 +51,10 @@ class MicrophoneAnswer:
         limit_s: float,
         stop: threading.Event,
         cancel: threading.Event,
-        on_level: Callable[[float, float], None],
-        on_segment: Callable[[float, np.ndarray], None],
-        on_start: Callable[[], None],
-        on_open: Callable[[float, np.ndarray], None],
+        on_level: LevelCallback,
+        on_segment: SegmentCallback,
+        on_start: StartCallback,
+        on_open: SegmentCallback,
     ) -> Recording:
         from sayitout.speech.audio.recorder import AnswerRecorder
 

@@ -6,7 +6,7 @@ and the tests can build transcripts from text or JSON.
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 
 
 @dataclass(frozen=True)
@@ -55,6 +55,12 @@ class Transcript:
     def typed(cls, text: str) -> Transcript:
         """A transcript for an answer that was typed, not spoken."""
         return cls(text=text.strip(), model="typed")
+
+    def corrected(self, text: str) -> Transcript:
+        """This transcript with its text corrected by the candidate. The word timings
+        stay: they describe how the answer was delivered (pace, pauses), which a
+        corrected spelling does not change."""
+        return replace(self, text=text, meta={**self.meta, "corrected": True})
 
     @property
     def has_timestamps(self) -> bool:

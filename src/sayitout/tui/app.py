@@ -35,6 +35,7 @@ if TYPE_CHECKING:
     from sayitout.session.interview import InterviewPlan
     from sayitout.session.plan import SessionPlan
     from sayitout.session.services import SessionServices
+    from sayitout.store.unsaved import UnsavedAnswer
 
 _THEMES = {"dark": "textual-dark", "light": "textual-light"}
 _MODELS_AT_LATEST_S = 1.5
@@ -169,10 +170,11 @@ class SayitoutApp(App):
 
     @work(thread=True, exclusive=True, exit_on_error=False, group="recovery-check")
     def check_recoveries(self) -> None:
-        """Look for orphan recordings (cheap: a directory walk and one query)."""
+        """Look for orphan recordings and kept typed answers (cheap: directory walks and
+        one query)."""
         from datetime import UTC, datetime
 
-        from sayitout.recovery import pending_recoveries
+        from sayitout.recovery import pending_kept_answers, pending_recoveries
 
         try:
             store = self.services.store
@@ -185,8 +187,9 @@ class SayitoutApp(App):
         # being recorded right now (the FLAC grows as the candidate speaks).
         now = datetime.now(UTC).timestamp()
         orphans = [o for o in orphans if now - o.modified.timestamp() >= _RECENT_S]
-        if orphans:
-            self.post_message(RecoveryOffer(orphans))
+        kept = pending_kept_answers()
+        if orphans or kept:
+            self.post_message(RecoveryOffer(orphans, kept))
 
     @on(RecoveryOffer)
     def _recovery_offer_found(self, message: RecoveryOffer) -> None:
@@ -201,7 +204,7 @@ class SayitoutApp(App):
 
         def answered(yes: bool | None) -> None:
             if yes:
-                self.recover_answers()
+                self.recover_answers(message.kept)
             else:
                 self.notify(
                     "They stay on disk and are offered again next time "
@@ -212,7 +215,10 @@ class SayitoutApp(App):
 
         self.push_screen(
             ConfirmDialog(
-                "Unsaved answers found", offer_message(message.orphans), "Recover", "Not now"
+                "Unsaved answers found",
+                offer_message(message.orphans, message.kept),
+                "Recover",
+                "Not now",
             ),
             answered,
         )
@@ -225,8 +231,9 @@ class SayitoutApp(App):
             self.check_recoveries()
 
     @work(thread=True, exclusive=True, exit_on_error=False, group="recovery")
-    def recover_answers(self) -> None:
-        """Transcribe, score and save the orphans, reporting progress to Home."""
+    def recover_answers(self, kept: list[UnsavedAnswer] | None = None) -> None:
+        """Transcribe, score and save the orphans (and score and save the ``kept`` typed
+        answers), reporting progress to Home."""
         from sayitout.recovery import recover_with_services
 
         def progress(done: int, total: int, result) -> None:
@@ -234,7 +241,7 @@ class SayitoutApp(App):
 
         self.post_message(RecoveryProgress(0, 0, None))
         try:
-            results = recover_with_services(self.services, progress)
+            results = recover_with_services(self.services, progress, kept or [])
         except SayitoutError as exc:
             self.post_message(RecoveryDone([], (exc.title, exc.message, exc.hint)))
             return

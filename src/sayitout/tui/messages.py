@@ -106,11 +106,13 @@ class SaveSettings(Message):
 
 
 class RecoveryOffer(Message):
-    """Recordings from an earlier run that were never scored (found at start)."""
+    """Recordings from an earlier run that were never scored, and typed answers that
+    ``score --save`` scored but could not save (found at start)."""
 
-    def __init__(self, orphans: list[Any]) -> None:
+    def __init__(self, orphans: list[Any], kept: list[Any] | None = None) -> None:
         super().__init__()
         self.orphans = orphans
+        self.kept = kept or []
 
 
 class RecoveryProgress(Message):

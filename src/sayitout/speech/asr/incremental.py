@@ -26,7 +26,7 @@ import queue
 import threading
 import time
 from collections import deque
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 import numpy as np
@@ -37,6 +37,7 @@ from sayitout.speech.asr.transcriber import (
     Transcriber,
     as_audio_array,
 )
+from sayitout.speech.callbacks import PartialCallback
 from sayitout.speech.transcript import LiveWords, Transcript, Word
 
 log = logging.getLogger(__name__)
@@ -104,7 +105,7 @@ class IncrementalTranscriber:
         self,
         transcriber: Transcriber,
         terms: Iterable[str] = (),
-        on_partial: Callable[[LiveWords], None] | None = None,
+        on_partial: PartialCallback | None = None,
     ) -> None:
         self.transcriber = transcriber
         self.terms = list(terms)

@@ -46,7 +46,7 @@ from sayitout.speech.transcript import Transcript, Word
 
 if TYPE_CHECKING:
     from sayitout.speech.asr.incremental import IncrementalTranscriber
-    from sayitout.speech.transcript import LiveWords
+    from sayitout.speech.callbacks import PartialCallback
 
 log = logging.getLogger(__name__)
 
@@ -299,7 +299,7 @@ class Transcriber:
         self._run(noise, (), replace(self.options, vad_filter=False), 0.0)
 
     def live(
-        self, terms: Sequence[str] = (), on_partial: Callable[[LiveWords], None] | None = None
+        self, terms: Sequence[str] = (), on_partial: PartialCallback | None = None
     ) -> IncrementalTranscriber:
         """Transcribe one answer while it is recorded (see :class:`IncrementalTranscriber`)."""
         from sayitout.speech.asr.incremental import IncrementalTranscriber

@@ -30,7 +30,6 @@ import math
 import os
 import threading
 import time
-from collections.abc import Callable
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -40,6 +39,7 @@ from sayitout.config import AudioSettings
 from sayitout.errors import StorageError
 from sayitout.locations import ensure_dir
 from sayitout.speech.audio.sources import SAMPLE_RATE, AudioSource, DeviceLost, EndOfAudio
+from sayitout.speech.callbacks import DbfsCallback, SegmentCallback, StartCallback
 from sayitout.speech.recording import SILENCE_DBFS, Recording, SpeechSegment, StopReason
 from sayitout.speech.vad import Endpointer, Segment, StreamingVad, VadConfig
 
@@ -52,12 +52,6 @@ def rms_dbfs(audio: np.ndarray) -> float:
         return SILENCE_DBFS
     rms = float(np.sqrt(np.mean(np.square(audio, dtype=np.float64))))
     return max(SILENCE_DBFS, 20.0 * math.log10(rms)) if rms > 0 else SILENCE_DBFS
-
-
-LevelCallback = Callable[[float], None]
-"""``(input level in dBFS)``."""
-SegmentCallback = Callable[[float, np.ndarray], None]
-"""``(start offset in seconds, 16 kHz mono float32 speech)``: a stretch of speech closed."""
 
 
 class _Chunks:
@@ -151,13 +145,13 @@ class AnswerRecorder:
         source: AudioSource,
         settings: AudioSettings | None = None,
         *,
-        on_level: LevelCallback | None = None,
+        on_level: DbfsCallback | None = None,
         on_segment: SegmentCallback | None = None,
         vad_config: VadConfig | None = None,
         level_interval_s: float = 0.05,
         no_speech_timeout_s: float | None = None,
         poll_s: float = 0.05,
-        on_start: Callable[[], None] | None = None,
+        on_start: StartCallback | None = None,
         on_open: SegmentCallback | None = None,
         open_every_s: float = 1.2,
     ) -> None:
