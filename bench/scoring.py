@@ -3,6 +3,7 @@ scoring, an external human-graded set, and speed.
 
     .venv/bin/python bench/scoring.py [--device cpu|cuda|auto] [--threads N] [--repeats N]
         [--external DIR] [--external-split train] [--external-max N] [--no-speed] [--ab N]
+        [--parts dev|test|dev,test]
 
 Calibration (tests/calibration/): ``deep-learning.jsonl`` is the development part (fit
 on it), ``deep-learning-test.jsonl`` the test part (report on it, fit nothing on it). For
@@ -48,6 +49,25 @@ PARTS = {
     "test": CALIBRATION / "deep-learning-test.jsonl",
 }
 GRADES = {"strong": 2, "partial": 1, "wrong": 0}
+TEST_STYLE_MIX = {
+    "answer_first": 15,
+    "disfluent": 17,
+    "plain_words": 12,
+    "typed": 6,
+    "hyphenated": 5,
+    "terse": 7,
+    "reordered": 6,
+    "incomplete": 33,
+    "confident_wrong": 16,
+    "reversed": 12,
+    "keyword_list": 12,
+    "read_back": 9,
+    "dont_know": 9,
+    "off_topic": 8,
+}
+"""Answers per style in the test part (docs/evaluation.md's table; it has no "original"
+answers). Dev's answers resampled to this mix estimate what the test part's style mix
+alone does to the figures (``style_mix_estimate``), without reading the test part."""
 NON_ANSWERS = ("keyword_list", "read_back")
 LENGTHS = (50, 150, 300, 600)
 
@@ -98,6 +118,19 @@ def bare(rubric):
 # ------------------------------------------------------------------ agreement
 
 
+def headline(rows: list[dict[str, str]], scores: list[int]) -> dict[str, Any]:
+    """Spearman and the target shares of any set of answers."""
+    g = [GRADES[r["grade"]] for r in rows]
+    strong = [s for r, s in zip(rows, scores, strict=True) if r["grade"] == "strong"]
+    wrong = [s for r, s in zip(rows, scores, strict=True) if r["grade"] == "wrong"]
+    return {
+        "answers": len(rows),
+        "spearman": round(spearman(g, scores), 4),
+        "strong_ge70": round(sum(s >= 70 for s in strong) / max(1, len(strong)), 4),
+        "wrong_le30": round(sum(s <= 30 for s in wrong) / max(1, len(wrong)), 4),
+    }
+
+
 def agreement(rows: list[dict[str, str]], scores: list[int]) -> dict[str, Any]:
     """The figures of one calibration part."""
     pairs = list(zip(rows, scores, strict=True))
@@ -143,6 +176,41 @@ def agreement(rows: list[dict[str, str]], scores: list[int]) -> dict[str, Any]:
         "questions": len(by_q),
         "misordered": misordered,
         "by_style": styles,
+    }
+
+
+def style_mix_estimate(
+    rows: list[dict[str, str]], scores: list[int], rounds: int = 1000
+) -> dict[str, Any] | None:
+    """Dev answers resampled (with replacement, within each style) to the test part's
+    style mix: the figures the test part would get if its answers were graded like
+    dev's answers of the same style. Much of the dev-to-test gap is that mix (the test
+    part has no "original" answers, which the scorer was tuned on longest)."""
+    import numpy as np
+
+    by: dict[str, list[tuple[int, int]]] = defaultdict(list)
+    for r, s in zip(rows, scores, strict=True):
+        by[r.get("style", "")].append((GRADES[r["grade"]], s))
+    if any(style not in by for style in TEST_STYLE_MIX):
+        return None
+    rng = np.random.default_rng(0)
+    sp, st, wr = [], [], []
+    for _ in range(rounds):
+        sample = [
+            by[style][i]
+            for style, n in TEST_STYLE_MIX.items()
+            for i in rng.integers(0, len(by[style]), n)
+        ]
+        g = np.array([x[0] for x in sample])
+        sc = np.array([x[1] for x in sample])
+        sp.append(spearman(list(g), list(sc)))
+        st.append(float((sc[g == 2] >= 70).mean()))
+        wr.append(float((sc[g == 0] <= 30).mean()))
+    return {
+        "spearman": round(statistics.fmean(sp), 4),
+        "spearman_p5_p95": [round(float(x), 4) for x in np.percentile(sp, [5, 95])],
+        "strong_ge70": round(statistics.fmean(st), 4),
+        "wrong_le30": round(statistics.fmean(wr), 4),
     }
 
 
@@ -240,6 +308,13 @@ def main() -> int:
     )
     ap.add_argument("--external-split", default="train", help="split of the external set")
     ap.add_argument("--external-max", type=int, default=0, help="score at most N external answers")
+    ap.add_argument(
+        "--parts",
+        default="dev,test",
+        help="calibration parts to score, comma-separated (default dev,test). Use "
+        "'--parts dev' while developing: the test part is read once, at the end, and "
+        "nothing is fitted on it",
+    )
     ap.add_argument("--no-speed", action="store_true", help="skip the timings")
     ap.add_argument("--speed-only", action="store_true", help="only the timings")
     ap.add_argument("--show", type=int, default=6, help="worst answers to list per part")
@@ -266,7 +341,12 @@ def main() -> int:
         print(f"external set: {exc}", file=sys.stderr)
         return 2
 
-    parts = {name: read_part(path) for name, path in PARTS.items()}
+    wanted = [p.strip() for p in args.parts.split(",") if p.strip()]
+    unknown = [p for p in wanted if p not in PARTS]
+    if unknown or not wanted:
+        print(f"--parts: unknown part(s) {unknown or args.parts!r}; use dev, test", file=sys.stderr)
+        return 2
+    parts = {name: read_part(PARTS[name]) for name in wanted}
     bank = load_bank(user=False)
     qids = sorted({r["question_id"] for rows in parts.values() for r in rows})
     rubrics = {q: bank.rubric(q) for q in qids}
@@ -300,6 +380,12 @@ def main() -> int:
             f"ordered strong>partial>wrong: {fig['ordered_questions']}/{fig['questions']}"
             f" (misordered: {', '.join(fig['misordered']) or 'none'})"
         )
+        if name == "dev":
+            fig["test_mix_estimate"] = style_mix_estimate(rows, scores)
+            new = [(r, x) for r, x in zip(rows, scores, strict=True) if r["style"] != "original"]
+            fig["without_original"] = headline([r for r, _ in new], [x for _, x in new])
+            print(f"dev resampled to the test part's style mix: {fig['test_mix_estimate']}")
+            print(f"dev without the original answers: {fig['without_original']}")
         for style, s in fig["by_style"].items():
             extra = ", ".join(f"{k} {v}" for k, v in s.items() if k not in ("n", "grade", "mean"))
             print(f"  {style:<16} {s['grade']:<7} n={s['n']:<4} mean {s['mean']:5.1f}  {extra}")
@@ -350,14 +436,14 @@ def main() -> int:
         )
 
     if not args.no_speed:
-        all_rows = parts["dev"] + parts["test"]
+        all_rows = [r for rows in parts.values() for r in rows]
         sp = speed(scorer, rubrics, all_rows, args.repeats)
         out["speed"] = sp
         print(
             f"== speed: single 150 words {sp['single_150_words_ms']} ms; by words "
             f"{sp['ms_by_words']}; batch {sp['batch_answers_per_s']} answers/s"
         )
-    if args.ab:
+    if args.ab and "dev" in parts:
         rows = parts["dev"]
         ab = _ab(
             scorer, Params, [(rubrics[r["question_id"]], r["answer"]) for r in rows], args.ab, 40
@@ -368,7 +454,7 @@ def main() -> int:
                 f"A/B {path}: batch {fig['batch_answers_per_s']} answers/s, single median "
                 f"{fig['single_answer_ms_median']} ms"
             )
-    if "test" in out:
+    if "test" in out and "test" in out.get("rubric_light", {}):
         out["targets"] = targets(out)
         print(
             "== issue 9 targets: "

@@ -34,13 +34,8 @@ KNOWN_MISORDERED = {
     "dl-7b-adam-memory": "the partial (84 GB, no master copy) and the wrong answer (28 GB, "
     "'the optimizer state lives on the cpu so it doesn't count') both state a wrong number "
     "with most of the reasoning, so both reach the wrong-number ceiling of 30: a tie",
-    "dl-fc-params": "the wrong answer ('the bias is the same size matrix so double it') "
-    "earns the bias key point by topic; with the wrong number both score about 30",
     "dl-cosine-halfway": "the partial answer says '1.5' without the e-4 and states no key "
     "point; it scores 0 like the wrong answers (and a false 'drops to zero' flag)",
-    "dl-batchnorm-vs-layernorm": "the wrong answer states the swap (flagged, -20) but "
-    "also 'for transformers you want batch norm', which earns the transformer key point "
-    "by topic: it ties the partial answer at 71",
 }
 
 
@@ -151,8 +146,10 @@ def test_original_bands(scored) -> None:
 
 # Floors a little under what the scorer reached when the parts were made (dev: Spearman
 # 0.770, strong>=70 55%, wrong<=30 92%, pairs ordered 86%; test: 0.644, 40%, 86%, 77%).
-# Raise them as the scorer improves; never lower them to let a change through.
-DEV_FLOOR = {"spearman": 0.75, "strong_ge70": 0.50, "wrong_le30": 0.90, "pairwise": 0.84}
+# Raise them as the scorer improves; never lower them to let a change through. The dev
+# floor was raised with SCORER_VERSION 2026.12.3 (dev: 0.864, 89.9 %, 96.1 %, 93.3 %);
+# the test floor is for whoever reads the test part.
+DEV_FLOOR = {"spearman": 0.85, "strong_ge70": 0.87, "wrong_le30": 0.94, "pairwise": 0.91}
 TEST_FLOOR = {"spearman": 0.62, "strong_ge70": 0.36, "wrong_le30": 0.83, "pairwise": 0.75}
 TARGET = {"spearman": 0.85, "strong_ge70": 0.95, "wrong_le30": 0.95}
 """Issue 9's targets on the test part."""

@@ -461,3 +461,35 @@ def test_partial_expressions_are_not_evaluated(text: str, last: float) -> None:
 )
 def test_number_heavy_english_is_english(text: str) -> None:
     assert looks_english(words(text))
+
+
+@pytest.mark.parametrize(
+    ("text", "correct", "close"),
+    [
+        ("around forty minutes", False, True),  # 4 % off: a near miss
+        ("about 13 GB", False, False),  # another quantity, never close
+        ("thirty-eight minutes", False, True),  # 8.8 % off
+        ("thirty-five minutes", False, False),  # 16 % off: wrong
+        ("2,400 seconds", False, True),  # converted: 40 minutes
+        ("about forty one point seven minutes", True, False),
+    ],
+)
+def test_a_near_miss_number_is_close_not_right(text: str, correct: bool, close: bool) -> None:
+    numeric = NumericAnswer(value=41.667, tolerance=0.5, unit="minutes", accept_units=["min"])
+    got = judge(numeric, text)
+    assert (got.correct, got.close) == (correct, close), got.reason
+    if close:
+        assert "close, but the answer is 41.67 minutes" in got.reason
+
+
+def test_a_near_miss_earns_part_of_the_numbers_share(scorer, minutes_rubric) -> None:
+    right, close, wrong = scorer.score_many(
+        [
+            (minutes_rubric, "about forty one point seven minutes"),
+            (minutes_rubric, "around forty minutes"),
+            (minutes_rubric, "around twenty minutes"),
+        ]
+    )
+    assert right.score > close.score > wrong.score
+    assert close.numeric is not None and close.numeric.close
+    assert close.verdict.startswith("Close, but not the number: 40 minutes")

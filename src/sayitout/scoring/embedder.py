@@ -58,6 +58,21 @@ def _numpy_runtime_wanted(device: str) -> bool:
     return device == "cpu" and os.environ.get("SAYITOUT_EMBEDDER", "numpy") != "torch"
 
 
+def chunk_bounds(n: int, body: int, overlap: int) -> list[tuple[int, int]]:
+    """Token ranges ``[start, end)`` covering ``n`` tokens in chunks of at most ``body``
+    tokens, consecutive chunks sharing ``overlap`` tokens, all of about the same length.
+
+    Equal lengths matter for speed: a text a little longer than one chunk runs as two
+    half-length chunks (about ``n + overlap`` tokens through the model), not as a full
+    chunk and a nearly full, padded one (up to twice the tokens), so model time grows
+    linearly with the text's length."""
+    if n <= body:
+        return [(0, n)]
+    k = -(-(n - overlap) // (body - overlap))  # ceil: the fewest chunks that fit
+    cuts = [i * (n - overlap) // k for i in range(k + 1)]
+    return [(cuts[i], cuts[i + 1] + overlap) for i in range(k)]
+
+
 class Embedder:
     """Sentence embeddings, L2-normalised, as float32 rows."""
 
@@ -73,13 +88,14 @@ class Embedder:
         respell_numbers: bool = True,
     ) -> None:
         self.respell_numbers = respell_numbers
-        self.chunk_tokens = CHUNK_TOKENS
-        """Late chunking reads a long answer this many tokens at a time (``CHUNK_OVERLAP``
-        apart): attention costs the square of a chunk's length, so shorter chunks keep
-        the time per word flat as answers grow."""
         """Give the model every number in one spelling ("one tenth", "a tenth", "1/10",
         "1-10" -> "0.1"; ``numbers.canonical``), so equivalent forms embed the same and a
         corrected transcript never scores lower for its spelling of a number."""
+        self.chunk_tokens = CHUNK_TOKENS
+        """Late chunking reads a long answer at most this many tokens at a time
+        (``chunk_bounds``)."""
+        self.chunk_overlap = CHUNK_OVERLAP
+        """Tokens shared by consecutive chunks: context for a window at a chunk's edge."""
         self._requested = device
         self.device: str | None = None
         self.batch_size = batch_size
@@ -233,16 +249,11 @@ class Embedder:
         body = min(body, self.chunk_tokens - 2)
         chunks: list[tuple[int, int, int]] = []  # (text, first token, end token)
         per_text: list[list[int]] = [[] for _ in texts]
+        overlap = min(self.chunk_overlap, body // 4)
         for t, seq in enumerate(ids):
-            n = len(seq)
-            start = 0
-            while True:
-                end = min(n, start + body)
+            for start, end in chunk_bounds(len(seq), body, overlap):
                 per_text[t].append(len(chunks))
                 chunks.append((t, start, end))
-                if end >= n:
-                    break
-                start += body - min(CHUNK_OVERLAP, body // 4)
         hidden: list[np.ndarray | None] = [None] * len(chunks)
         order = sorted(range(len(chunks)), key=lambda c: chunks[c][2] - chunks[c][1])
         for b in range(0, len(order), batch_size):

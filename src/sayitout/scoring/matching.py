@@ -62,6 +62,8 @@ class Params:
     misconception_margin: float = 0.0
     numeric_share: float = 0.7
     """Share of the score earned by the right final number on numeric questions."""
+    near_miss_credit: float = 0.5
+    """Share of ``numeric_share`` a near-miss number earns (``NumericResult.close``)."""
     misconception_claims: bool = True
     """A window that matches a flagged misconception at least as well as a key point
     earns that key point nothing (role swaps: the right words, the wrong way round)."""
@@ -84,6 +86,12 @@ class Params:
     role_bound: float = 0.66
     """Share of a misconception clause's content words that an answer clause must state
     about the same entity for the misconception to count as stated (``roles``)."""
+
+    model_answer_rows: bool = True
+    """Also match the model answer's sentences (and their clauses), each as a paraphrase
+    of the key point it is most similar to (``scorer._attach_model_answer``)."""
+    model_answer_min_cos: float = 0.6
+    """The cosine to its key point a model-answer sentence needs to join it."""
 
     @classmethod
     def per_window(cls) -> Params:

@@ -55,6 +55,10 @@ class NumericResult:
     correct: bool
     reason: str
     """Why it is right or wrong, in one sentence for the candidate."""
+    close: bool = False
+    """Not right, but within ``numbers.judge.NEAR_MISS`` of the answer (relative): a near
+    miss earns part of the number's share of the score (``Params.near_miss_credit``).
+    False in scores stored before near misses counted."""
 
 
 @dataclass(frozen=True)

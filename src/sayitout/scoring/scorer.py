@@ -106,7 +106,7 @@ class Scorer:
             return [self._cache[k] for k in keys]
 
     def _build(self, rubrics: list[Rubric]) -> list[PreparedRubric]:
-        per_rubric: list[tuple[list[RubricText], list[Item]]] = []
+        per_rubric: list[tuple[list[RubricText], list[Item], dict[int, int]]] = []
         all_texts: list[str] = []
         for rubric in rubrics:
             texts: list[RubricText] = []
@@ -125,18 +125,30 @@ class Scorer:
                         texts.append(make_rubric_text(t))
                     terms = tuple(content_stems(t) for t in getattr(entry, "terms", ()))
                     items.append(Item(kind, idx, tuple(rows), terms))
-            per_rubric.append((texts, items))
+            sentence_of: dict[int, int] = {}
+            if self.params.model_answer_rows:
+                # the model answer's sentences, attached to key points once embedded
+                known = {t.text for t in texts}
+                for t, sentence in _model_answer_pieces(rubric.model_answer):
+                    if t not in known:
+                        sentence_of[len(texts)] = sentence
+                        texts.append(make_rubric_text(t))
+            per_rubric.append((texts, items, sentence_of))
             all_texts.extend(t.text for t in texts)
         emb = self.embedder.encode(all_texts)
         dis = self._distractor_emb()
         base = np.einsum("ik,jk->ij", emb, dis).max(axis=1) if len(emb) else np.zeros(0)
         out = []
         offset = 0
-        for rubric, (texts, items) in zip(rubrics, per_rubric, strict=True):
+        for rubric, (texts, items, sentence_of) in zip(rubrics, per_rubric, strict=True):
             n = len(texts)
+            items = _attach_model_answer(
+                items, emb[offset : offset + n], sentence_of, self.params.model_answer_min_cos
+            )
             roles = _roles(rubric)
             sentences = [[texts[r].stems for r in item.text_rows] for item in items]
             items_by_row = {r: item for item in items for r in item.text_rows}
+            no_terms: tuple[frozenset[str], ...] = ()
             out.append(
                 PreparedRubric(
                     rubric=rubric,
@@ -148,7 +160,10 @@ class Scorer:
                     clauses=tuple(tuple(roles.clauses(t.text)) if roles else () for t in texts),
                     lexicon=Lexicon.build(
                         [t.stems for t in texts],
-                        [items_by_row[r].term_stems for r in range(n)],
+                        [
+                            items_by_row[r].term_stems if r in items_by_row else no_terms
+                            for r in range(n)
+                        ],
                         stem_weights(sentences, self.params.idf_power),
                     ),
                 )
@@ -264,6 +279,54 @@ def _parts(text: str) -> list[str]:
     pieces = [p.strip(" ,.") for p in _PART_BREAK.split(text)]
     pieces = [p for p in pieces if len(p.split()) >= 4]
     return pieces if len(pieces) >= 2 else []
+
+
+_SENTENCE_END = re.compile(r"(?<=[.!?;])\s+")
+
+
+#: The fewest words a model-answer piece needs to be matched: shorter ones ("AdamW
+#: decouples the decay") name a topic more than they state a point.
+MODEL_ANSWER_PIECE_WORDS = 6
+
+
+def _model_answer_pieces(model_answer: str) -> list[tuple[str, int]]:
+    """The model answer's sentences and their clauses (``_parts``), each of at least
+    ``MODEL_ANSWER_PIECE_WORDS`` words, with the index of the sentence each comes from:
+    candidate paraphrases of the key points, in the words of a strong answer."""
+    out: dict[str, int] = {}
+    for n, sentence in enumerate(_SENTENCE_END.split(model_answer.strip())):
+        sentence = sentence.strip(" .;")
+        for piece in (sentence, *_parts(sentence)):
+            if len(piece.split()) >= MODEL_ANSWER_PIECE_WORDS:
+                out.setdefault(piece, n)
+    return list(out.items())
+
+
+def _attach_model_answer(
+    items: list[Item], emb: np.ndarray, sentence_of: dict[int, int], min_cos: float
+) -> list[Item]:
+    """Each model-answer row (``sentence_of``: row -> the sentence it comes from) joins
+    the key point it is most similar to, when that cosine is at least ``min_cos``; the
+    clauses of a sentence that joined a key point join it too (a clause that spells out
+    how, "run several small micro-batches and step once", resembles the key point's
+    words less than its sentence does). A rubric with only key point texts then also
+    matches the way its model answer says them."""
+    kps = [k for k, item in enumerate(items) if item.kind == "kp"]
+    if not sentence_of or not kps:
+        return items
+    added: dict[int, list[int]] = {k: [] for k in kps}
+    joined: dict[int, int] = {}  # sentence -> key point
+    for r in sentence_of:  # sentences come before their clauses
+        cos = [float((emb[list(items[k].text_rows)] @ emb[r]).max()) for k in kps]
+        best = int(np.argmax(cos))
+        target = kps[best] if cos[best] >= min_cos else joined.get(sentence_of[r])
+        if target is not None:
+            added[target].append(r)
+            joined.setdefault(sentence_of[r], target)
+    return [
+        Item(i.kind, i.index, i.text_rows + tuple(added.get(k, ())), i.term_stems)
+        for k, i in enumerate(items)
+    ]
 
 
 def _roles(rubric: Rubric) -> Roles:

@@ -29,7 +29,8 @@ def overall_score(
     cov = min(1.0, coverage(key_points) / params.full_coverage)
     if numeric is not None:
         share = params.numeric_share
-        raw = 100.0 * (share * (1.0 if numeric.correct else 0.0) + (1 - share) * cov)
+        got = 1.0 if numeric.correct else params.near_miss_credit if numeric.close else 0.0
+        raw = 100.0 * (share * got + (1 - share) * cov)
     else:
         raw = 100.0 * cov
     raw -= sum(m.penalty for m in misconceptions)
@@ -82,7 +83,8 @@ def verdict(
             parts.append(f"No final number heard (it is {expected})")
         else:
             heard = _quantity(numeric.heard, numeric.heard_unit)
-            parts.append(f"Wrong number: {heard}, expected {expected}")
+            label = "Close, but not the number" if numeric.close else "Wrong number"
+            parts.append(f"{label}: {heard}, expected {expected}")
         if missed:
             parts.append(f"{_gap(missed[0])}: {_short(missed[0].text)}")
         elif numeric.correct:

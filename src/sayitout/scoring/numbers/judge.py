@@ -36,6 +36,11 @@ from sayitout.scoring.numbers.mentions import NumberMention, find_numbers
 from sayitout.scoring.numbers.values import bounded, format_number
 from sayitout.scoring.result import NumericResult
 
+NEAR_MISS = 0.1
+"""A stated answer this close to the rubric's number (relative), but outside its
+tolerance, is a near miss ("around forty minutes" for 41.7): on the development set
+every such answer was graded partial, none wrong."""
+
 
 def unit_info(unit: str, accept: list[str] | tuple[str, ...] = ()) -> tuple[str, float] | None:
     """(quantity, factor) of a rubric unit, or None for a pure number / unknown unit."""
@@ -107,6 +112,7 @@ def judge(numeric: NumericAnswer, text: str) -> NumericResult:
         heard: float | None = None,
         heard_unit: str | None = None,
         correct: bool = False,
+        close: bool = False,
     ) -> NumericResult:
         return NumericResult(
             expected=numeric.value,
@@ -117,6 +123,7 @@ def judge(numeric: NumericAnswer, text: str) -> NumericResult:
             heard_text=m.text if m is not None else None,
             correct=correct,
             reason=reason,
+            close=close,
         )
 
     if m is None:
@@ -158,8 +165,15 @@ def judge(numeric: NumericAnswer, text: str) -> NumericResult:
         if abs(as_fraction - numeric.value) <= tol:
             value, correct = as_fraction, True
             converted = f"{format_number(m.value)} {m.unit} is {format_number(value)}"
+    close = (
+        not correct
+        and not m.vague
+        and numeric.value != 0
+        and abs(value - numeric.value) <= NEAR_MISS * abs(numeric.value)
+    )
     how = f" ({m.note})" if m.note else ""
     said = " ".join(x for x in (format_number(m.value), m.unit or "") if x)
+    but = "close, but the answer is" if close else "the answer is"
     if correct:
         if converted:
             reason = f"Right: {converted}{how}."
@@ -171,12 +185,16 @@ def judge(numeric: NumericAnswer, text: str) -> NumericResult:
     elif m.vague:
         reason = f'Heard only "{m.text}"; say the exact number: {expected_txt}.'
     elif converted:
-        reason = (
-            f"Heard {said}, which is {format_number(value)} {unit_label}; "
-            f"the answer is {expected_txt}."
-        )
+        is_ = f"{format_number(value)} {unit_label}"
+        reason = f"Heard {said}, which is {is_}; {but} {expected_txt}."
+    elif close:
+        reason = f"Heard {said}{how} as your answer: {but} {expected_txt}."
     else:
         reason = f"Heard {said}{how} as your answer, but it is {expected_txt}."
     return result(
-        reason, heard=value, heard_unit=numeric.unit if converted else m.unit, correct=correct
+        reason,
+        heard=value,
+        heard_unit=numeric.unit if converted else m.unit,
+        correct=correct,
+        close=close,
     )
