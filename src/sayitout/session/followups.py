@@ -14,6 +14,7 @@ from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
 from sayitout.scoring.matching import Params
+from sayitout.scoring.numbers import states_point_value
 from sayitout.scoring.result import AnswerScore, FollowUpResult, KeyPointResult, status_credit
 
 if TYPE_CHECKING:
@@ -82,14 +83,31 @@ def score_reply(
 
     The rubric's misconceptions stay in, so a reply that states the point the wrong way
     round is not credited; numbers are left out (the question is about this one point).
+    A reply that states the value the point turns on (and the follow-up question does not
+    give) covers it, however short: the similarity kept is still the embedding match.
     """
     if reply is None or reply.is_empty:
         return FollowUpResult(kp.id, question, "", "missed", 0.0, None, 0.0, recording, None)
     focused = rubric.model_copy(update={"key_points": [kp], "numeric": None})
     result = scorer.score(focused, reply)
     point = next((p for p in result.key_points if p.id == kp.id), None)
-    status = point.status if point is not None else "missed"
     stated_wrong = bool(result.misconceptions)
+    # "One tenth." answers "what probability does the true class get?" in full, but is
+    # too short to resemble the key point's sentence: the value it states decides.
+    if (
+        point is not None
+        and point.status != "covered"
+        and not stated_wrong
+        and states_point_value(reply.text, (kp.text, *kp.paraphrases), question)
+    ):
+        point = dataclasses.replace(
+            point,
+            status="covered",
+            credit=1.0,
+            evidence=reply.text,
+            evidence_span=(0, len(reply.text)),
+        )
+    status = point.status if point is not None else "missed"
     if stated_wrong and status == "covered":
         status = "partial"
     return FollowUpResult(

@@ -29,11 +29,12 @@ its value, and the reason reminds the candidate to say the unit.
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 
 from sayitout.bank.models import NumericAnswer
 from sayitout.scoring import lexicon as lx
 from sayitout.scoring.numbers.mentions import NumberMention, find_numbers
-from sayitout.scoring.numbers.values import bounded, format_number
+from sayitout.scoring.numbers.values import bounded, format_number, same_number
 from sayitout.scoring.result import NumericResult
 
 NEAR_MISS = 0.1
@@ -198,3 +199,31 @@ def judge(numeric: NumericAnswer, text: str) -> NumericResult:
         correct=correct,
         close=close,
     )
+
+
+def states_point_value(reply: str, point_texts: Sequence[str], asked: str = "") -> bool:
+    """Whether ``reply`` states a value that the key point (its text and paraphrases)
+    says and the question ``asked`` does not give away.
+
+    A reply to a follow-up is often just the value ("one tenth", "0.1", "ten percent"):
+    too short for the embedding model to match the key point's whole sentence, yet
+    exactly what was asked. Values the question itself mentions ("over ten classes")
+    do not count. A percentage also counts as its fraction (ten percent = 0.1).
+    """
+    given = [m.value for m in find_numbers(asked)]
+    targets = {
+        m.value
+        for text in point_texts
+        for m in find_numbers(text)
+        if not any(same_number(m.value, g) for g in given)
+    }
+    if not targets:
+        return False
+    said: list[float] = []
+    for m in find_numbers(reply):
+        if m.operand or m.hypothetical:
+            continue
+        said.append(m.value)
+        if m.unit == "percent":
+            said.append(m.value / 100)
+    return any(same_number(s, t) for s in said for t in targets)

@@ -1,0 +1,62 @@
+"""A follow-up reply that is just the value asked for covers the key point.
+
+Found in the TUI: "what probability does the true class get?" answered "one tenth, so
+the loss is ln 10, about 2.3" earned no prompted credit, because a reply that short
+does not resemble the key point's whole sentence.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from sayitout.bank.loader import load_bank
+from sayitout.scoring.numbers import states_point_value
+from sayitout.session.followups import score_reply
+from sayitout.speech.transcript import Transcript
+
+POINT = (
+    "With ten classes and uniform predictions, the softmax gives every class a probability "
+    "of one tenth."
+)
+ASKED = "With uniform predictions over ten classes, what probability does the true class get?"
+
+
+@pytest.mark.parametrize("reply", ["one tenth", "0.1", "a tenth", "ten percent", "1/10", "10%"])
+def test_the_value_the_point_turns_on(reply: str) -> None:
+    assert states_point_value(reply, [POINT], ASKED)
+
+
+@pytest.mark.parametrize(
+    "reply",
+    [
+        "ten",  # the question gives the ten classes away: saying it back proves nothing
+        "one half",
+        "if it were 0.1 it would be uniform",  # hypothetical
+        "the log of a tenth",  # an operand, not the probability stated
+        "no idea",
+    ],
+)
+def test_other_values_or_none(reply: str) -> None:
+    assert not states_point_value(reply, [POINT], ASKED)
+
+
+def test_no_value_in_the_point_means_no_opinion() -> None:
+    assert not states_point_value("0.1", ["Gradients flow back through the shortcut."])
+
+
+@pytest.mark.parametrize(
+    ("reply", "status"),
+    [
+        ("one tenth, so the loss is ln 10, about 2.3", "covered"),
+        ("0.1", "covered"),
+        ("ten percent", "covered"),
+        ("one half", "missed"),
+        ("no idea", "missed"),
+    ],
+)
+def test_terse_replies_to_a_value_follow_up(scorer, reply: str, status: str) -> None:
+    rubric = load_bank().rubric("dl-initial-loss")
+    kp = next(k for k in rubric.key_points if k.id == "uniform-one-tenth")
+    result = score_reply(scorer, rubric, kp, kp.follow_ups[0], Transcript(text=reply, duration=2))
+    assert result.status == status
+    assert (result.credit > 0) == (status == "covered")
