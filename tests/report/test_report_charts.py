@@ -43,6 +43,12 @@ def test_x_labels_never_overlap_even_when_narrow():
             assert right <= left, f"labels overlap at width {width}"
 
 
+def test_a_single_point_is_labelled_with_its_day_not_a_time():
+    svg = line_chart([Point(T0, 52.0, 3, 20, 83)], label="score", y_min=0, y_max=100,
+                     y_ticks=(0, 50, 100), color="#000")  # fmt: skip
+    assert [t for _, t in _labels(svg)] == [T0.astimezone().strftime("%Y-%m-%d")]
+
+
 def test_points_above_the_usual_top_get_a_tick():
     points = [Point(T0, 9.0, 1), Point(T0 + timedelta(days=1), 3.0, 1)]
     svg = line_chart(points, label="fillers", y_min=0, y_max=6, y_ticks=(0, 2, 4, 6),

@@ -34,8 +34,10 @@ def _fmt(v: float) -> str:
     return f"{v:.1f}".rstrip("0").rstrip(".")
 
 
-def _date_label(at: datetime, span_days: float) -> str:
+def _date_label(at: datetime, span_days: float, one_point: bool = False) -> str:
     local = at.astimezone()
+    if one_point:  # nothing to tell apart: say which day
+        return local.strftime("%Y-%m-%d")
     if span_days < 2:
         return local.strftime("%H:%M")
     if span_days > 400:
@@ -193,7 +195,7 @@ def _x_labels(points: Sequence[Point], x, height: int, x_min: float, x_max: floa
     (measured by its text width), the first and last always tried first."""
     n = len(points)
     span_days = (points[-1].at.timestamp() - points[0].at.timestamp()) / 86400
-    texts = [_date_label(p.at, span_days) for p in points]
+    texts = [_date_label(p.at, span_days, one_point=n == 1) for p in points]
     order = [0, n - 1] if n > 1 else [0]
     if n > 2:
         step = max(1, math.ceil((n - 1) / 6))
