@@ -150,3 +150,40 @@ def test_uncreatable_data_dir(tmp_path: Path) -> None:
     with pytest.raises(StorageError) as err:
         Store.open(blocker / "data" / "sayitout.db")
     assert "Cannot create the directory" in err.value.message
+
+
+class _BusyAtFirst:
+    """A connection whose first ``busy`` statements fail as a WAL switch racing another
+    process's does: SQLITE_BUSY at once, without waiting out the busy timeout."""
+
+    def __init__(self, busy: int, code: int = sqlite3.SQLITE_BUSY) -> None:
+        self.busy, self.code, self.calls = busy, code, 0
+        self.real = sqlite3.connect(":memory:")
+
+    def execute(self, sql: str) -> sqlite3.Cursor:
+        self.calls += 1
+        if self.busy:
+            self.busy -= 1
+            exc = sqlite3.OperationalError("database is locked")
+            exc.sqlite_errorcode = self.code  # type: ignore[attr-defined]
+            raise exc
+        if "journal_mode" in sql:
+            return self.real.execute("SELECT 'wal'")
+        return self.real.execute(sql)
+
+
+def test_a_busy_wal_switch_at_first_open_is_retried(tmp_path: Path) -> None:
+    from sayitout.store.db import _configure
+
+    conn = _BusyAtFirst(busy=3)
+    _configure(conn, tmp_path / "db.sqlite")  # type: ignore[arg-type]
+    assert conn.busy == 0 and conn.calls > 3
+
+
+def test_other_errors_at_open_are_not_retried(tmp_path: Path) -> None:
+    from sayitout.store.db import _configure
+
+    conn = _BusyAtFirst(busy=1, code=sqlite3.SQLITE_CORRUPT)
+    with pytest.raises(StorageError):
+        _configure(conn, tmp_path / "db.sqlite")  # type: ignore[arg-type]
+    assert conn.calls == 1

@@ -22,6 +22,7 @@ from __future__ import annotations
 import os
 import sqlite3
 import threading
+import time
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager, suppress
 from pathlib import Path
@@ -145,15 +146,33 @@ def _owner_only(path: Path) -> None:
 
 
 def _configure(conn: sqlite3.Connection, path: Path) -> None:
-    try:
-        conn.execute(f"PRAGMA busy_timeout = {int(BUSY_TIMEOUT_S * 1000)}")
-        mode = conn.execute("PRAGMA journal_mode = WAL").fetchone()[0]
-        if str(mode).lower() != "wal":
-            raise sqlite3.OperationalError(f"cannot switch to WAL mode (got {mode})")
-        conn.execute("PRAGMA foreign_keys = ON")
-        conn.execute("PRAGMA synchronous = FULL")
-    except sqlite3.Error as exc:
-        raise storage_error("open the database", path, exc) from exc
+    """Set the connection up (WAL, foreign keys, full sync).
+
+    Switching a new database to WAL can report it busy at once, without waiting out the
+    busy timeout, while another process is doing the same (two windows opened together
+    on a first run): that is retried until the timeout, as a write would wait."""
+    deadline = time.monotonic() + BUSY_TIMEOUT_S
+    while True:
+        try:
+            conn.execute(f"PRAGMA busy_timeout = {int(BUSY_TIMEOUT_S * 1000)}")
+            mode = conn.execute("PRAGMA journal_mode = WAL").fetchone()[0]
+            if str(mode).lower() != "wal":
+                raise sqlite3.OperationalError(f"cannot switch to WAL mode (got {mode})")
+            conn.execute("PRAGMA foreign_keys = ON")
+            conn.execute("PRAGMA synchronous = FULL")
+            return
+        except sqlite3.Error as exc:
+            if _busy(exc) and time.monotonic() < deadline:
+                time.sleep(0.05)
+                continue
+            raise storage_error("open the database", path, exc) from exc
+
+
+def _busy(exc: sqlite3.Error) -> bool:
+    """SQLITE_BUSY or SQLITE_LOCKED, in any of their extended forms (an error raised by
+    our own code carries no SQLite code)."""
+    code = getattr(exc, "sqlite_errorcode", None)
+    return code is not None and (code & 0xFF) in (sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED)
 
 
 def _user_version(conn: sqlite3.Connection) -> int:
