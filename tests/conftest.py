@@ -18,6 +18,11 @@ SHARED_SPEECH = REPO_ROOT.parent / "shared" / "speech"
 # Offline, always: a test that tries to reach a model hub fails instead of downloading.
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
+# Synthesised speech is cached across tests (and runs) in the real temporary directory:
+# fix it here, before each test gets a temporary directory of its own (below).
+os.environ.setdefault(
+    "SAYITOUT_SYNTH_CACHE", str(Path(tempfile.gettempdir()) / "sayitout-synth-cache")
+)
 
 
 @pytest.fixture(autouse=True)

@@ -41,15 +41,20 @@ def _sentences(text: str) -> list[str]:
     return [p for p in parts if p.strip()]
 
 
-def synthesize(text: str, *, length_scale: float = 1.0) -> np.ndarray:
-    """One utterance at 16 kHz (no cache)."""
+def synthesize(text: str, *, length_scale: float = 1.0, steady: bool = False) -> np.ndarray:
+    """One utterance at 16 kHz (no cache). Piper draws its phoneme durations and voice
+    with noise, so each call sounds a little different; ``steady`` turns the noise off
+    for a test that needs the same audio every run."""
     from piper import SynthesisConfig
 
     from sayitout.speech.audio.resample import resample
 
     with _lock:
         voice = _voice()
-        cfg = SynthesisConfig(length_scale=length_scale, volume=0.8)
+        noise = 0.0 if steady else None  # None: the voice's own noise settings
+        cfg = SynthesisConfig(
+            length_scale=length_scale, volume=0.8, noise_scale=noise, noise_w_scale=noise
+        )
         chunks = [c.audio_float_array for c in voice.synthesize(text, syn_config=cfg)]
         sr = int(voice.config.sample_rate)
     if not chunks:
@@ -65,13 +70,14 @@ def speak_answer(
     lead_s: float = 0.3,
     tail_s: float = 0.3,
     length_scale: float = 1.0,
+    steady: bool = False,
     cache_dir: Path | None = None,
 ) -> np.ndarray:
-    """The answer spoken sentence by sentence, ``pause_s`` of silence between them."""
+    """The answer spoken sentence by sentence, ``pause_s`` of silence between them
+    (``steady``: the same audio every run, see :func:`synthesize`)."""
     cache_dir = cache_dir or default_cache_dir()
-    key = hashlib.sha1(f"{text}|{pause_s}|{lead_s}|{tail_s}|{length_scale}".encode()).hexdigest()[
-        :20
-    ]
+    spec = f"{text}|{pause_s}|{lead_s}|{tail_s}|{length_scale}" + ("|steady" if steady else "")
+    key = hashlib.sha1(spec.encode()).hexdigest()[:20]
     path = cache_dir / f"{key}.npy"
     if path.is_file():
         try:
@@ -83,7 +89,7 @@ def speak_answer(
     for i, sentence in enumerate(_sentences(text)):
         if i:
             pieces.append(gap)
-        pieces.append(synthesize(sentence, length_scale=length_scale))
+        pieces.append(synthesize(sentence, length_scale=length_scale, steady=steady))
     pieces.append(np.zeros(round(tail_s * SAMPLE_RATE), dtype=np.float32))
     audio = np.concatenate(pieces)
     try:

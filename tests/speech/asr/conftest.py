@@ -56,7 +56,12 @@ def tech_audio(synth_cache: Path) -> dict[str, np.ndarray]:
     pytest.importorskip("piper")
     from support.speech_synth import speak_answer
 
-    return {k: speak_answer(text, cache_dir=synth_cache) for k, text in TECH_ANSWERS.items()}
+    # steady: the same audio every run (a noisy rendering of "fp16" was once heard as
+    # "Nfb16" even with the hotwords)
+    return {
+        k: speak_answer(text, steady=True, cache_dir=synth_cache)
+        for k, text in TECH_ANSWERS.items()
+    }
 
 
 def _normalise(text: str) -> str:
