@@ -141,35 +141,33 @@ def recover_with_services(
     store = services.store
     if store is None:
         return []
-    recordings_total = 0
+    orphans = store.orphan_recordings()
+    total = len(orphans) + len(kept)
 
-    def recordings_progress(done: int, total: int, result: RecoveryResult) -> None:
-        nonlocal recordings_total
-        recordings_total = total
-        if progress is not None:
-            progress(done, total + len(kept), result)
+    def counted_from(offset: int) -> Progress | None:
+        """``progress`` over both kinds: this kind's items come after ``offset`` others."""
+        if progress is None:
+            return None
+        report = progress
+        return lambda done, _total, result: report(offset + done, total, result)
 
     results = recover(
         store,
+        orphans,
         bank=services.bank,
         settings=services.settings,
         transcriber=services.transcriber,
         scorer=services.scorer,
-        progress=recordings_progress,
+        progress=counted_from(0),
     )
     if kept:
-
-        def kept_progress(done: int, total: int, result: RecoveryResult) -> None:
-            if progress is not None:
-                progress(recordings_total + done, recordings_total + total, result)
-
         results += recover_unsaved(
             store,
             kept,
             bank=services.bank,
             settings=services.settings,
             scorer=services.scorer,
-            progress=kept_progress,
+            progress=counted_from(len(orphans)),
         )
     return results
 
