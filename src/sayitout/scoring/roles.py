@@ -11,7 +11,8 @@ bindings:
   together with another one (a swap needs two roles), plus, for rubrics with no terms
   (as ``sayitout import`` drafts them), the two words that open each clause of a
   misconception when the key points use them too. "batch norm", "batch-norm" and
-  "BatchNorm" are one entity.
+  "BatchNorm" are one entity, and so is its initialism "BN" when no other entity of the
+  rubric has the same initials.
 * A clause ends at punctuation or before a linking word (and, but, while, whereas,
   so, because...); a clause that names no entity belongs to the one before it ("uses
   the mean and variance of the batch" stays one clause).
@@ -37,6 +38,9 @@ _LINKS = frozenset(
 )
 _CLAUSE_PUNCT = ",.;:!?…"
 _MAX_NAME_WORDS = 3
+_FREE_OF = re.compile(r"^[a-z]+-(?:independent|free|agnostic|invariant|less)$")
+"""A word that says what a clause does *not* involve ("batch-independent"): its stem is
+no content of the clause (it would otherwise bind "normalises over the batch")."""
 
 
 def _canon(tokens: Sequence[str]) -> str:
@@ -77,8 +81,10 @@ NO_BINDING = Binding(0.0, False)
 class Roles:
     """The entities of one rubric, and clause reading with them."""
 
-    def __init__(self, entities: Iterable[str]) -> None:
+    def __init__(self, entities: Iterable[str], initials: dict[str, str] | None = None) -> None:
         self.entities = frozenset(e for e in entities if e)
+        self.initials = {k: v for k, v in (initials or {}).items() if v in self.entities}
+        """Initialisms that name an entity ("bn" for batch norm), one entity each."""
 
     def __bool__(self) -> bool:
         return len(self.entities) >= 2
@@ -90,7 +96,12 @@ class Roles:
         """The entities a misconception names together (see the module docstring)."""
         mis_texts = list(misconceptions)
         kp_texts = list(key_points)
-        known = {_canon(_name_tokens(n)) for n in names}
+        known: set[str] = set()
+        initials: dict[str, set[str]] = {}
+        for n in names:
+            toks = _name_tokens(n)
+            known.add(_canon(toks))
+            _add_initials(initials, toks)
         kp_bigrams: set[str] = set()
         for t in kp_texts:
             toks = [w.norm for w in words(t)]
@@ -100,6 +111,7 @@ class Roles:
                 opening = [w for w in toks if w not in STOPWORDS][:2]
                 if len(opening) == 2 and _canon(opening) in kp_bigrams:
                     known.add(_canon(opening))
+                    _add_initials(initials, opening)
         known.discard("")
         probe = cls(known)
         found: set[str] = set()
@@ -107,9 +119,13 @@ class Roles:
             named = {c.entity for c in probe.clauses(t) if c.entity}
             if len(named) >= 2:
                 found |= named
-        return cls(found)
+        # an initialism standing for two entities names neither
+        unique = {k: next(iter(v)) for k, v in initials.items() if len(v) == 1}
+        return cls(found, {k: v for k, v in unique.items() if k not in found})
 
     def _entity_at(self, norms: list[str], i: int) -> tuple[str, int] | None:
+        if norms[i] in self.initials:
+            return self.initials[norms[i]], 1
         for k in range(_MAX_NAME_WORDS, 0, -1):
             if i + k <= len(norms):
                 key = _canon(norms[i : i + k])
@@ -144,7 +160,8 @@ class Roles:
                         entity = hit[0]
                     i += hit[1]
                     continue
-                content.append(norms[i])
+                if not _FREE_OF.search(norms[i]):
+                    content.append(norms[i])
                 i += 1
             stems = content_stems(" ".join(content))
             neg = polarity.analyse(" ".join(norms[a : z + 1])).negated
@@ -177,6 +194,15 @@ class Roles:
                 else:
                     swapped = True
         return Binding(best, swapped, span)
+
+
+def _add_initials(initials: dict[str, set[str]], tokens: Sequence[str]) -> None:
+    """Record the initialism of a name of two or three words ("batch norm" -> "bn"), as
+    candidates often abbreviate the names they contrast ("BN normalises over the batch;
+    LN over each example's features")."""
+    toks = [t for t in tokens if t]
+    if 2 <= len(toks) <= _MAX_NAME_WORDS and all(t[0].isalpha() for t in toks):
+        initials.setdefault("".join(t[0] for t in toks), set()).add(_canon(toks))
 
 
 def _clause_tokens(text: str) -> list[list[str]]:
