@@ -60,3 +60,13 @@ def test_terse_replies_to_a_value_follow_up(scorer, reply: str, status: str) -> 
     result = score_reply(scorer, rubric, kp, kp.follow_ups[0], Transcript(text=reply, duration=2))
     assert result.status == status
     assert (result.credit > 0) == (status == "covered")
+
+
+def test_the_follow_up_read_back_earns_nothing(scorer) -> None:
+    """The reply is read against the follow-up question, not the interview question."""
+    rubric = load_bank().rubric("dl-batchnorm-vs-layernorm")
+    kp = next(k for k in rubric.key_points if k.id == "bn-train-eval-differ")
+    asked = kp.follow_ups[0]
+    said = asked.rstrip("?") + ", that's the question."
+    result = score_reply(scorer, rubric, kp, asked, Transcript(text=said, duration=3))
+    assert result.status == "missed", result

@@ -38,6 +38,15 @@ _LINKS = frozenset(
 )
 _CLAUSE_PUNCT = ",.;:!?…"
 _MAX_NAME_WORDS = 3
+_PAUSES = frozenset(
+    "um uh er erm ah like think guess mean know well okay ok also basically right".split()  # noqa: SIM905
+)
+"""Words said right before a speaker starts on something new ("um", "I think")."""
+_NEGATIONS = frozenset(
+    "not no never doesn't don't isn't aren't won't can't cannot didn't wasn't".split()  # noqa: SIM905
+)
+"""Said with the content, not content themselves: two clauses that share only "doesn't"
+and one word do not state the same thing (negation is compared on its own)."""
 _FREE_OF = re.compile(r"^[a-z]+-(?:independent|free|agnostic|invariant|less)$")
 """A word that says what a clause does *not* involve ("batch-independent"): its stem is
 no content of the clause (it would otherwise bind "normalises over the batch")."""
@@ -149,7 +158,7 @@ class Roles:
         if first < len(ws):
             raw.append((first, len(ws) - 1))
         out: list[Clause] = []
-        for a, z in raw:
+        for a, z in self._split_at_entities(norms, raw):
             entity = None
             content: list[str] = []
             i = a
@@ -174,6 +183,29 @@ class Roles:
             out.append(Clause(entity, stems, neg, ws[a].start, ws[z].end))
         return out
 
+    def _split_at_entities(
+        self, norms: list[str], raw: list[tuple[int, int]]
+    ) -> list[tuple[int, int]]:
+        """Each range split before an entity named after another one, when a pause or a
+        hedge comes right before it: speech has no commas, and in "batch norm for CNNs
+        um I think layer norm doesn't depend on the batch" the second half is about layer
+        norm ("layer norm uses the batch statistics" stays one clause)."""
+        out: list[tuple[int, int]] = []
+        for a, z in raw:
+            first, named, after, i = a, None, a, a
+            while i <= z:
+                hit = self._entity_at(norms, i)
+                if hit is None:
+                    i += 1
+                    continue
+                if named is not None and hit[0] != named and i > after and norms[i - 1] in _PAUSES:
+                    out.append((first, i - 1))
+                    first = i
+                named, after = hit[0], i + hit[1]
+                i = after
+            out.append((first, z))
+        return out
+
     def bind(self, rubric: Sequence[Clause], answer: Sequence[Clause]) -> Binding:
         """How the answer's clauses relate to one rubric sentence's clauses."""
         best, span, swapped = 0.0, None, False
@@ -184,7 +216,7 @@ class Roles:
             for a in answer:
                 if a.entity is None or a.entity not in self.entities:
                     continue
-                shared = len(r.stems & a.stems)
+                shared = len((r.stems & a.stems) - _NEGATIONS)
                 share = shared / len(r.stems)
                 if shared < need or share < 0.5:
                     continue

@@ -188,14 +188,17 @@ class Scorer:
             numbers.judge(r.numeric, ans.text) if r.numeric else None
             for (r, _), ans in zip(pairs, answers, strict=True)
         ]
-        for prep, ans, num in zip(prepared, answers, numeric, strict=True):
+        for (rubric, _), prep, ans, num in zip(pairs, prepared, answers, numeric, strict=True):
             n = len(ans.windows)
             if prep is None or not ans.windows:
                 matched.append(None)
             else:
                 win_emb = emb[offset : offset + n]
                 right = num is not None and num.correct
-                matched.append(Matcher(self.params, prep, ans, win_emb, number_right=right).match())
+                matcher = Matcher(
+                    self.params, prep, ans, win_emb, number_right=right, question=rubric.question
+                )
+                matched.append(matcher.match())
             offset += n
         return [
             self._grade(rubric, ans, m, num)

@@ -88,7 +88,7 @@ def score_reply(
     """
     if reply is None or reply.is_empty:
         return FollowUpResult(kp.id, question, "", "missed", 0.0, None, 0.0, recording, None)
-    focused = rubric.model_copy(update={"key_points": [kp], "numeric": None})
+    focused = rubric.model_copy(update={"key_points": [kp], "numeric": None, "question": question})
     result = scorer.score(focused, reply)
     point = next((p for p in result.key_points if p.id == kp.id), None)
     stated_wrong = bool(result.misconceptions)
