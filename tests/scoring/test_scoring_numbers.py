@@ -257,6 +257,8 @@ def test_reported_final_answer_mistakes(numeric: NumericAnswer, text: str, corre
         ("seventy-three thousand eight hundred fifty-six", 73856),
         ("one thousand and twenty-four", 1024),
         ("seventy three thousand eight fifty six", 73856),
+        ("Seventy-three eight fifty-six.", 73856),  # thousands said without "thousand"
+        ("sixteen seven eighty one", 16781),
         ("One-and-a-half times ten to the minus four", 1.5e-4),
         ("three-e-minus-four", 3e-4),
         ("16,781,312", 16781312),
