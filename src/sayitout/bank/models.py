@@ -126,8 +126,8 @@ class Rubric(_Strict):
     question: str = Field("", exclude=True, repr=False)
     """The question's text, filled in from the deck when the bank loads the rubric (a
     rubric file does not hold it): the scorer needs it to tell a read-back of the
-    question from an answer. Not part of the rubric's content (excluded from its dumps
-    and so from ``rubric_key``)."""
+    question from an answer, and discounts the words every answer on the topic repeats.
+    Not part of the rubric's content: excluded from its dumps (``rubric_key`` adds it)."""
 
     follow_ups: None = Field(None, exclude=True, repr=False)
     """Not a rubric field: follow-up questions belong to the key point they probe. Declared

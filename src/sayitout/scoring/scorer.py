@@ -54,7 +54,9 @@ __all__ = ["PreparedRubric", "Scorer", "rubric_key"]
 
 
 def rubric_key(rubric: Rubric) -> tuple[str, int, str]:
-    digest = hashlib.sha256(rubric.model_dump_json().encode()).hexdigest()[:16]
+    """What a prepared rubric depends on: its content and its question's text."""
+    content = rubric.model_dump_json() + "\n" + rubric.question
+    digest = hashlib.sha256(content.encode()).hexdigest()[:16]
     return rubric.question_id, rubric.version, digest
 
 
@@ -164,7 +166,11 @@ class Scorer:
                             items_by_row[r].term_stems if r in items_by_row else no_terms
                             for r in range(n)
                         ],
-                        stem_weights(sentences, self.params.idf_power),
+                        _question_discount(
+                            stem_weights(sentences, self.params.idf_power),
+                            content_stems(rubric.question),
+                            self.params.question_stems,
+                        ),
                     ),
                 )
             )
@@ -330,6 +336,15 @@ def _attach_model_answer(
         Item(i.kind, i.index, i.text_rows + tuple(added.get(k, ())), i.term_stems)
         for k, i in enumerate(items)
     ]
+
+
+def _question_discount(
+    weights: dict[str, float], asked: frozenset[str], factor: float
+) -> dict[str, float]:
+    """``weights`` with the question's own stems scaled by ``factor``."""
+    if factor == 1.0 or not asked:
+        return weights
+    return {s: w * factor if s in asked else w for s, w in weights.items()}
 
 
 def _roles(rubric: Rubric) -> Roles:
