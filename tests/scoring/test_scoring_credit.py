@@ -216,6 +216,22 @@ def test_the_question_read_back_as_a_statement_earns_nothing(scorer) -> None:
     assert scorer.score(rubric, said).score <= 10
 
 
+def test_the_question_s_own_words_are_no_evidence(scorer) -> None:
+    """'bf16' and 'fp16' are key point terms, and every answer to "why bf16 rather than
+    fp16?" says them: a wrong reason that names both earns nothing for them."""
+    rubric = _bank_rubric("dl-bf16-vs-fp16")
+    r = scorer.score(
+        rubric, "Because bf16 uses half the memory of fp16, so you can fit bigger models."
+    )
+    assert r.score <= 30, [(k.id, k.similarity) for k in r.key_points]
+    right = scorer.score(
+        rubric,
+        "bf16 keeps fp32's eight exponent bits, so it has the same range and you don't need "
+        "loss scaling; fp16 overflows past about 65,000.",
+    )
+    assert right.score >= 70
+
+
 def test_a_role_swap_earns_neither_entity_s_key_point(scorer) -> None:
     rubric = _bank_rubric("dl-batchnorm-vs-layernorm")
     swap = scorer.score(rubric, "Batch norm works per example and layer norm uses the batch.")

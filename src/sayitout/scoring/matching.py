@@ -80,6 +80,8 @@ class Params:
     """Weight, in ``lexical``, of a stem the question itself says ("bf16" in "why bf16
     over fp16?"): every answer on the topic says it, so it tells little about which key
     point an answer states (1: no discount; 0.3 fitted on the dev part)."""
+    question_terms_off: bool = True
+    """A key point term that the question itself says earns no term bonus in ``lexical``."""
     split_key_points: bool = True
     """Also match each clause of a long key point on its own (``scorer._parts``)."""
     undirected_penalty: float = 0.2

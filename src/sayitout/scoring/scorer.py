@@ -113,6 +113,9 @@ class Scorer:
         for rubric in rubrics:
             texts: list[RubricText] = []
             items: list[Item] = []
+            asked = (
+                content_stems(rubric.question) if self.params.question_terms_off else frozenset()
+            )
             groups: tuple[tuple[str, Sequence[KeyPoint | Misconception]], ...] = (
                 ("kp", rubric.key_points),
                 ("mis", rubric.misconceptions),
@@ -125,7 +128,13 @@ class Scorer:
                     for t in dict.fromkeys((entry.text, *entry.paraphrases, *parts)):
                         rows.append(len(texts))
                         texts.append(make_rubric_text(t))
-                    terms = tuple(content_stems(t) for t in getattr(entry, "terms", ()))
+                    # a term the question says ("bf16" in "why bf16 over fp16?") is said by
+                    # every answer on the topic: no evidence of this key point
+                    terms = tuple(
+                        stems
+                        for t in getattr(entry, "terms", ())
+                        if not (stems := content_stems(t)) <= asked
+                    )
                     items.append(Item(kind, idx, tuple(rows), terms))
             sentence_of: dict[int, int] = {}
             if self.params.model_answer_rows:
