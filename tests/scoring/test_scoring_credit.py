@@ -70,6 +70,15 @@ def test_number_heavy_english_is_english() -> None:
     assert not looks_english(words("das ist ein ganz anderes Problem mit dem Modell und den"))
 
 
+def test_short_plain_english_is_english() -> None:
+    """A short answer with none of the very commonest words ("the", "is") is still
+    English; Spanish and Italian are not."""
+    assert looks_english(words("Maybe some shelter or some grass, but just a little."))
+    assert looks_english(words("Maybe some shelter or some grass."))
+    assert not looks_english(words("El modelo tiene demasiados parámetros y la pérdida no baja"))
+    assert not looks_english(words("Il modello ha troppi parametri e la perdita non scende mai"))
+
+
 @pytest.mark.parametrize(
     ("text", "listed"),
     [
