@@ -111,7 +111,8 @@ def load(path: Path, split: str = "train", max_answers: int = 0) -> list[Externa
 
 
 def draft(question_id: str, question: str, reference: str):
-    """An import-style rubric: the reference's sentences as key points, nothing else."""
+    """An import-style rubric: the reference's sentences as key points, nothing else;
+    with its question's text, as the bank gives it once the deck is imported."""
     from sayitout.bank.importer import draft_rubric
     from sayitout.bank.models import Rubric
 
@@ -119,7 +120,7 @@ def draft(question_id: str, question: str, reference: str):
     for point in data["key_points"]:
         point["terms"] = []
     data["hotwords"] = []
-    return Rubric.model_validate(data)
+    return Rubric.model_validate(data).model_copy(update={"question": question})
 
 
 def pearson(a: list[float], b: list[float]) -> float:

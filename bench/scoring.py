@@ -50,22 +50,22 @@ PARTS = {
 }
 GRADES = {"strong": 2, "partial": 1, "wrong": 0}
 TEST_STYLE_MIX = {
-    "answer_first": 15,
-    "disfluent": 17,
-    "plain_words": 12,
-    "typed": 6,
-    "hyphenated": 5,
-    "terse": 7,
-    "reordered": 6,
-    "incomplete": 33,
-    "confident_wrong": 16,
-    "reversed": 12,
-    "keyword_list": 12,
-    "read_back": 9,
-    "dont_know": 9,
-    "off_topic": 8,
+    "answer_first": 17,
+    "disfluent": 18,
+    "plain_words": 25,
+    "typed": 19,
+    "hyphenated": 18,
+    "terse": 17,
+    "reordered": 18,
+    "incomplete": 29,
+    "confident_wrong": 17,
+    "reversed": 16,
+    "keyword_list": 17,
+    "read_back": 16,
+    "dont_know": 16,
+    "off_topic": 17,
 }
-"""Answers per style in the test part (docs/evaluation.md's table; it has no "original"
+"""Answers per style in the test part (tests/calibration/README.md; it has no "original"
 answers). Dev's answers resampled to this mix estimate what the test part's style mix
 alone does to the figures (``style_mix_estimate``), without reading the test part."""
 NON_ANSWERS = ("keyword_list", "read_back")

@@ -137,6 +137,17 @@ def test_missing_bank_dir_is_a_usage_error(tmp_path: Path) -> None:
 # ----------------------------------------------------------------- bad input
 
 
+def test_a_rubric_carries_its_question_from_the_deck(good: Path) -> None:
+    """The scorer reads the question's text off the rubric (a read-back states nothing);
+    the deck holds it, so a rubric file that sets it is told where it belongs."""
+    bank = load(good)
+    assert bank.rubric("mine-open").question == "Why do we normalise inputs?"
+    assert "question" not in bank.rubric("mine-open").model_dump()
+    path = write(good, "rubrics/mine/mine-open.yaml", OPEN_RUBRIC + "question: Why?\n")
+    problem = next(p for p in load(good).problems if p.file == path)
+    assert "question_bank/<deck>.yaml" in problem.message
+
+
 def test_malformed_yaml_gives_the_yaml_error_line(good: Path) -> None:
     path = write(
         good, "rubrics/mine/mine-open.yaml", OPEN_RUBRIC.replace("weight: 2", "weight: 2\n  - x")

@@ -144,12 +144,13 @@ def test_original_bands(scored) -> None:
 
 # ------------------------------------------------------------------ whole parts
 
-# Floors a little under what the scorer reached when the parts were made (dev: Spearman
-# 0.770, strong>=70 55%, wrong<=30 92%, pairs ordered 86%; test: 0.644, 40%, 86%, 77%).
-# Raise them as the scorer improves; never lower them to let a change through. The dev
-# floor was raised with SCORER_VERSION 2026.12.3 (dev: 0.864, 89.9 %, 96.1 %, 93.3 %);
-# the test floor is for whoever reads the test part.
-DEV_FLOOR = {"spearman": 0.85, "strong_ge70": 0.87, "wrong_le30": 0.94, "pairwise": 0.91}
+# Floors a little under what the scorer reached. Raise them as the scorer improves; never
+# lower them to let a change through. The parts were remade on 2026-12-01 (the old test
+# part, read twice, joined development; a fresh test part was written), so both floors
+# were set anew then: dev (442 answers) from SCORER_VERSION 2026.12.4's dev figures, test
+# from its one reading at the end of that round (tests/calibration/README.md,
+# docs/evaluation.md).
+DEV_FLOOR = {"spearman": 0.81, "strong_ge70": 0.83, "wrong_le30": 0.90, "pairwise": 0.89}
 TEST_FLOOR = {"spearman": 0.62, "strong_ge70": 0.36, "wrong_le30": 0.83, "pairwise": 0.75}
 TARGET = {"spearman": 0.85, "strong_ge70": 0.95, "wrong_le30": 0.95}
 """Issue 9's targets on the test part."""

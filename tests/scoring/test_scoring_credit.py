@@ -70,6 +70,15 @@ def test_number_heavy_english_is_english() -> None:
     assert not looks_english(words("das ist ein ganz anderes Problem mit dem Modell und den"))
 
 
+def test_short_plain_english_is_english() -> None:
+    """A short answer with none of the very commonest words ("the", "is") is still
+    English; Spanish and Italian are not."""
+    assert looks_english(words("Maybe some shelter or some grass, but just a little."))
+    assert looks_english(words("Maybe some shelter or some grass."))
+    assert not looks_english(words("El modelo tiene demasiados parámetros y la pérdida no baja"))
+    assert not looks_english(words("Il modello ha troppi parametri e la perdita non scende mai"))
+
+
 @pytest.mark.parametrize(
     ("text", "listed"),
     [
@@ -88,6 +97,31 @@ def test_asked_words() -> None:
     text = "Why is validation loss lower? Because dropout is off at eval."
     flags = asked_words(text, words(text))
     assert flags == [True] * 5 + [False] * 6
+
+
+def test_the_question_said_back_without_a_question_mark_is_asked() -> None:
+    question = (
+        "A plain 50-layer network trains worse than an 18-layer one, even on the training "
+        "set. What's the usual fix?"
+    )
+    said = "A plain fifty-layer network trains worse than an eighteen-layer one. Add skips."
+    flags = asked_words(said, words(said), question)
+    assert flags == [True] * 10 + [False] * 2
+    # echoing a few of the question's words is answering, not reading back
+    echo = "On the training set the plain network is worse: add skip connections."
+    assert not any(asked_words(echo, words(echo), question))
+
+
+def test_initialisms_name_the_rubric_entities() -> None:
+    roles = Roles.for_rubric(
+        ["batch norm", "layer norm"],
+        ["Layer norm normalises across the batch, and batch norm across the features."],
+        ["Batch norm normalises over the batch.", "Layer norm normalises each example."],
+    )
+    assert roles.initials == {"bn": "batchnorm", "ln": "layernorm"}
+    clauses = roles.clauses("BN normalises over the batch; LN over each example, batch-free")
+    assert [c.entity for c in clauses] == ["batchnorm", "layernorm"]
+    assert "batch" not in clauses[1].stems  # "batch-free" says what LN does not use
 
 
 def test_roles_bind_the_same_entity_and_see_a_swap() -> None:
@@ -178,6 +212,48 @@ def test_the_question_read_back_earns_nothing(scorer) -> None:
         rubric, "Why is validation loss lower than training loss? Why would validation be lower?"
     )
     assert r.score <= 10
+
+
+def test_the_question_read_back_as_a_statement_earns_nothing(scorer) -> None:
+    """Speech often loses the question mark; the bank gives the scorer the question."""
+    rubric = _bank_rubric("dl-deep-plain-network")
+    assert rubric.question.startswith("A plain 50-layer network")
+    said = (
+        "A plain fifty-layer network trains worse than an eighteen-layer one, even on the "
+        "training set. What's the usual fix for that."
+    )
+    assert scorer.score(rubric, said).score <= 10
+
+
+def test_the_question_s_own_words_are_no_evidence(scorer) -> None:
+    """'bf16' and 'fp16' are key point terms, and every answer to "why bf16 rather than
+    fp16?" says them: a wrong reason that names both earns nothing for them."""
+    rubric = _bank_rubric("dl-bf16-vs-fp16")
+    r = scorer.score(
+        rubric, "Because bf16 uses half the memory of fp16, so you can fit bigger models."
+    )
+    assert r.score <= 30, [(k.id, k.similarity) for k in r.key_points]
+    right = scorer.score(
+        rubric,
+        "bf16 keeps fp32's eight exponent bits, so it has the same range and you don't need "
+        "loss scaling; fp16 overflows past about 65,000.",
+    )
+    assert right.score >= 70
+
+
+def test_a_role_swap_earns_neither_entity_s_key_point(scorer) -> None:
+    rubric = _bank_rubric("dl-batchnorm-vs-layernorm")
+    swap = scorer.score(rubric, "Batch norm works per example and layer norm uses the batch.")
+    assert {k.id: k.status for k in swap.key_points}["ln-per-example"] != "covered"
+    right = scorer.score(
+        rubric,
+        "Layer norm for transformers, batch norm for CNNs with decent batch sizes. BN "
+        "normalises each feature over the batch and breaks with small batches; LN normalises "
+        "each example over its features, batch-independent.",
+    )
+    assert not right.misconceptions
+    assert {k.id: k.status for k in right.key_points}["ln-per-example"] != "missed"
+    assert right.score >= 70
 
 
 def test_a_right_computation_states_no_misconception(scorer) -> None:

@@ -11,7 +11,7 @@ import pytest
 
 from sayitout.bank.loader import load_bank
 from sayitout.scoring.numbers import states_point_value
-from sayitout.session.followups import score_reply
+from sayitout.session.followups import follow_up_candidates, score_reply
 from sayitout.speech.transcript import Transcript
 
 POINT = (
@@ -60,3 +60,25 @@ def test_terse_replies_to_a_value_follow_up(scorer, reply: str, status: str) -> 
     result = score_reply(scorer, rubric, kp, kp.follow_ups[0], Transcript(text=reply, duration=2))
     assert result.status == status
     assert (result.credit > 0) == (status == "covered")
+
+
+def test_the_follow_up_read_back_earns_nothing(scorer) -> None:
+    """The reply is read against the follow-up question, not the interview question."""
+    rubric = load_bank().rubric("dl-batchnorm-vs-layernorm")
+    kp = next(k for k in rubric.key_points if k.id == "bn-train-eval-differ")
+    asked = kp.follow_ups[0]
+    said = asked.rstrip("?") + ", that's the question."
+    result = score_reply(scorer, rubric, kp, asked, Transcript(text=said, duration=3))
+    assert result.status == "missed", result
+
+
+def test_no_follow_up_asks_for_a_value_the_answer_gave(scorer) -> None:
+    """'About 2.3 because each class gets one tenth' gave the loss: the follow-up "what is
+    the cross-entropy for that probability?" would ask what was just said."""
+    rubric = load_bank().rubric("dl-initial-loss")
+    said = "The loss is about 2.3 because each class gets probability one tenth."
+    asked = [kp.id for kp, _ in follow_up_candidates(scorer.score(rubric, said), rubric)]
+    assert "minus-log-one-tenth" not in asked
+    vague = scorer.score(rubric, "It should be the chance level loss, nothing too big.")
+    asked = [kp.id for kp, _ in follow_up_candidates(vague, rubric)]
+    assert asked[:2] == ["uniform-one-tenth", "minus-log-one-tenth"]

@@ -257,6 +257,8 @@ def test_reported_final_answer_mistakes(numeric: NumericAnswer, text: str, corre
         ("seventy-three thousand eight hundred fifty-six", 73856),
         ("one thousand and twenty-four", 1024),
         ("seventy three thousand eight fifty six", 73856),
+        ("Seventy-three eight fifty-six.", 73856),  # thousands said without "thousand"
+        ("sixteen seven eighty one", 16781),
         ("One-and-a-half times ten to the minus four", 1.5e-4),
         ("three-e-minus-four", 3e-4),
         ("16,781,312", 16781312),
@@ -377,6 +379,13 @@ FC = NumericAnswer(value=16781312, tolerance=2000, unit="", accept_units=["param
         # hypothetical numbers after an answer said first still never count
         (LOSS, "Two point three oh three. If you see something like six, your init is off.", True),
         (GB14, "Fourteen gigabytes. In fp32 it would be 28 GB if you didn't use bf16.", True),
+        # a reason's numbers after the result never replace it, wherever the result sits
+        (LOSS, "You should see ln 10, about 2.3, since each class gets one tenth.", True),
+        (LOSS, "The loss is about 2.3 because each class gets probability one tenth.", True),
+        # ... a reason said first ends at its comma; a result cued in it still counts
+        (LOSS, "Since each class gets one tenth, the loss is 2.3.", True),
+        (LOSS, "Each class gets one tenth, because the loss is so 0.1 for each.", False),
+        (LOSS, "It's 0.1, because each class gets 0.1.", False),
     ],
 )
 def test_answer_first_and_expressions(numeric: NumericAnswer, text: str, correct: bool) -> None:

@@ -505,7 +505,7 @@ def _read_rubric(bank: Bank, path: Path, deck_dir: str) -> None:
         )
         return
     if _check_rubric_fits(bank, src, rubric, question):
-        bank._rubrics[rubric.question_id] = rubric
+        bank._rubrics[rubric.question_id] = rubric.model_copy(update={"question": question.text})
 
 
 def _check_rubric_fits(bank: Bank, src: _Source, rubric: Rubric, question: Question) -> bool:

@@ -123,10 +123,25 @@ class Rubric(_Strict):
     """Extra terms for the speech recogniser, beyond the key points' ``terms``."""
     model_answer: str = Field(min_length=1)
     """A strong answer, written to be read aloud."""
+    question: str = Field("", exclude=True, repr=False)
+    """The question's text, filled in from the deck when the bank loads the rubric (a
+    rubric file does not hold it): the scorer needs it to tell a read-back of the
+    question from an answer, and discounts the words every answer on the topic repeats.
+    Not part of the rubric's content: excluded from its dumps (``rubric_key`` adds it)."""
 
     follow_ups: None = Field(None, exclude=True, repr=False)
     """Not a rubric field: follow-up questions belong to the key point they probe. Declared
     only so a misplaced ``follow_ups`` is reported at its own line with how to fix it."""
+
+    @field_validator("question", mode="before")
+    @classmethod
+    def _question_comes_from_the_deck(cls, value: object) -> object:
+        if value:
+            raise ValueError(
+                "a rubric does not hold its question: the question's text is in the deck "
+                "file (question_bank/<deck>.yaml); remove 'question' from the rubric"
+            )
+        return value
 
     @field_validator("follow_ups", mode="before")
     @classmethod

@@ -229,6 +229,9 @@ OPERATOR_AFTER = wordset("times divided over / x × * plus minus + ·")
 """... and a number before these ("two thousand divided by")."""
 CORRECTIONS = wordset("actually wait sorry correction scratch oops mean no")
 """A later number after these replaces an earlier answer ("no wait, it's 112")."""
+JUSTIFYING = wordset("because since cause cos cuz given")
+"""A clause opened by these gives a reason: its numbers are the reason's quantities, not
+the answer ("about 2.3, because each class gets one tenth")."""
 JUSTIFICATION = wordset("because since as cause cos given that's from")
 """After a leading answer, these start its justification ("14 GB because ...")."""
 PREAMBLE = wordset(

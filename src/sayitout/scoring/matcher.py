@@ -105,10 +105,12 @@ class Matcher:
         win_emb: np.ndarray,
         *,
         number_right: bool = False,
+        question: str = "",
     ) -> None:
         """``number_right``: the answer's final number is the rubric's; a right
         computation does not state a misconception about the computation, however many
-        of its quantities it shares."""
+        of its quantities it shares. ``question``: the question's text (a read-back of it
+        states nothing)."""
         self.p = params
         self.number_right = number_right
         self.listed = answer.listed
@@ -131,7 +133,8 @@ class Matcher:
         lex = lexical_matrix(prep.lexicon, self._stems)
         self.match_matrix = (1 - params.lex_weight) * self.sims + params.lex_weight * lex
         self._clauses: list[Clause] | None = None
-        asked = asked_words(answer.text, answer.words)
+        self._swaps: dict[tuple[int, int], bool] = {}
+        asked = asked_words(answer.text, answer.words, question, found)
         self._asked = [
             sum(asked[w.first : w.last + 1]) * 2 > w.last - w.first + 1 for w in self.wins
         ]
@@ -208,11 +211,35 @@ class Matcher:
                 break
             if not self._valid(self.prep.texts[row], j, is_mis):
                 continue
+            if not is_mis and self._swapped_at(item, j):
+                continue
             if cand.window is None:
                 cand = Candidate(match, cos, j, row)
             elif _length(self.wins[j]) < _length(self.wins[cand.window]):
                 cand = Candidate(cand.match, cand.cos, j, row)
         return cand
+
+    def _swapped_at(self, item: Item, j: int) -> bool:
+        """Whether window ``j`` states the item's content about the other entity (a role
+        swap: "batch norm works per example" against "layer norm works per sample") and
+        binds none of it to the item's own entity. The answer clauses that overlap the
+        window are read whole: a window often starts inside the clause that names the
+        entity."""
+        if not self.prep.roles:
+            return False
+        key = (item.index, j)
+        if key not in self._swaps:
+            w = self.wins[j]
+            here = [c for c in self.clauses() if c.start < w.end and c.end > w.start]
+            swapped = False
+            for row in item.text_rows:
+                b = self.prep.roles.bind(self.prep.clauses[row], here)
+                if b.bound > 0:
+                    swapped = False
+                    break
+                swapped = swapped or b.swapped
+            self._swaps[key] = swapped
+        return self._swaps[key]
 
     def _role_binding(self, item: Item) -> tuple[float, bool, tuple[int, int] | None]:
         """The best binding of the item's sentences to the answer's clauses, whether the

@@ -53,7 +53,7 @@ class Params:
     lex_weight: float = 0.5
     partial: float = 0.36
     """``match`` above which a key point earns some credit."""
-    covered: float = 0.58
+    covered: float = 0.55
     """``match`` at or above which a key point earns full credit (``credit``)."""
     min_margin: float = 0.05
     """``cos`` must beat the off-topic baseline by this much for any credit."""
@@ -76,6 +76,12 @@ class Params:
     idf_power: float = 0.5
     """How much a stem shared by several of the rubric's items is discounted in
     ``lexical`` (0: every stem counts the same)."""
+    question_stems: float = 0.3
+    """Weight, in ``lexical``, of a stem the question itself says ("bf16" in "why bf16
+    over fp16?"): every answer on the topic says it, so it tells little about which key
+    point an answer states (1: no discount; 0.3 fitted on the dev part)."""
+    question_terms_off: bool = True
+    """A key point term that the question itself says earns no term bonus in ``lexical``."""
     split_key_points: bool = True
     """Also match each clause of a long key point on its own (``scorer._parts``)."""
     undirected_penalty: float = 0.2

@@ -11,7 +11,8 @@ bindings:
   together with another one (a swap needs two roles), plus, for rubrics with no terms
   (as ``sayitout import`` drafts them), the two words that open each clause of a
   misconception when the key points use them too. "batch norm", "batch-norm" and
-  "BatchNorm" are one entity.
+  "BatchNorm" are one entity, and so is its initialism "BN" when no other entity of the
+  rubric has the same initials.
 * A clause ends at punctuation or before a linking word (and, but, while, whereas,
   so, because...); a clause that names no entity belongs to the one before it ("uses
   the mean and variance of the batch" stays one clause).
@@ -37,6 +38,18 @@ _LINKS = frozenset(
 )
 _CLAUSE_PUNCT = ",.;:!?…"
 _MAX_NAME_WORDS = 3
+_PAUSES = frozenset(
+    "um uh er erm ah like think guess mean know well okay ok also basically right".split()  # noqa: SIM905
+)
+"""Words said right before a speaker starts on something new ("um", "I think")."""
+_NEGATIONS = frozenset(
+    "not no never doesn't don't isn't aren't won't can't cannot didn't wasn't".split()  # noqa: SIM905
+)
+"""Said with the content, not content themselves: two clauses that share only "doesn't"
+and one word do not state the same thing (negation is compared on its own)."""
+_FREE_OF = re.compile(r"^[a-z]+-(?:independent|free|agnostic|invariant|less)$")
+"""A word that says what a clause does *not* involve ("batch-independent"): its stem is
+no content of the clause (it would otherwise bind "normalises over the batch")."""
 
 
 def _canon(tokens: Sequence[str]) -> str:
@@ -77,8 +90,10 @@ NO_BINDING = Binding(0.0, False)
 class Roles:
     """The entities of one rubric, and clause reading with them."""
 
-    def __init__(self, entities: Iterable[str]) -> None:
+    def __init__(self, entities: Iterable[str], initials: dict[str, str] | None = None) -> None:
         self.entities = frozenset(e for e in entities if e)
+        self.initials = {k: v for k, v in (initials or {}).items() if v in self.entities}
+        """Initialisms that name an entity ("bn" for batch norm), one entity each."""
 
     def __bool__(self) -> bool:
         return len(self.entities) >= 2
@@ -90,7 +105,12 @@ class Roles:
         """The entities a misconception names together (see the module docstring)."""
         mis_texts = list(misconceptions)
         kp_texts = list(key_points)
-        known = {_canon(_name_tokens(n)) for n in names}
+        known: set[str] = set()
+        initials: dict[str, set[str]] = {}
+        for n in names:
+            toks = _name_tokens(n)
+            known.add(_canon(toks))
+            _add_initials(initials, toks)
         kp_bigrams: set[str] = set()
         for t in kp_texts:
             toks = [w.norm for w in words(t)]
@@ -100,6 +120,7 @@ class Roles:
                 opening = [w for w in toks if w not in STOPWORDS][:2]
                 if len(opening) == 2 and _canon(opening) in kp_bigrams:
                     known.add(_canon(opening))
+                    _add_initials(initials, opening)
         known.discard("")
         probe = cls(known)
         found: set[str] = set()
@@ -107,9 +128,13 @@ class Roles:
             named = {c.entity for c in probe.clauses(t) if c.entity}
             if len(named) >= 2:
                 found |= named
-        return cls(found)
+        # an initialism standing for two entities names neither
+        unique = {k: next(iter(v)) for k, v in initials.items() if len(v) == 1}
+        return cls(found, {k: v for k, v in unique.items() if k not in found})
 
     def _entity_at(self, norms: list[str], i: int) -> tuple[str, int] | None:
+        if norms[i] in self.initials:
+            return self.initials[norms[i]], 1
         for k in range(_MAX_NAME_WORDS, 0, -1):
             if i + k <= len(norms):
                 key = _canon(norms[i : i + k])
@@ -133,7 +158,7 @@ class Roles:
         if first < len(ws):
             raw.append((first, len(ws) - 1))
         out: list[Clause] = []
-        for a, z in raw:
+        for a, z in self._split_at_entities(norms, raw):
             entity = None
             content: list[str] = []
             i = a
@@ -144,7 +169,8 @@ class Roles:
                         entity = hit[0]
                     i += hit[1]
                     continue
-                content.append(norms[i])
+                if not _FREE_OF.search(norms[i]):
+                    content.append(norms[i])
                 i += 1
             stems = content_stems(" ".join(content))
             neg = polarity.analyse(" ".join(norms[a : z + 1])).negated
@@ -157,6 +183,29 @@ class Roles:
             out.append(Clause(entity, stems, neg, ws[a].start, ws[z].end))
         return out
 
+    def _split_at_entities(
+        self, norms: list[str], raw: list[tuple[int, int]]
+    ) -> list[tuple[int, int]]:
+        """Each range split before an entity named after another one, when a pause or a
+        hedge comes right before it: speech has no commas, and in "batch norm for CNNs
+        um I think layer norm doesn't depend on the batch" the second half is about layer
+        norm ("layer norm uses the batch statistics" stays one clause)."""
+        out: list[tuple[int, int]] = []
+        for a, z in raw:
+            first, named, after, i = a, None, a, a
+            while i <= z:
+                hit = self._entity_at(norms, i)
+                if hit is None:
+                    i += 1
+                    continue
+                if named is not None and hit[0] != named and i > after and norms[i - 1] in _PAUSES:
+                    out.append((first, i - 1))
+                    first = i
+                named, after = hit[0], i + hit[1]
+                i = after
+            out.append((first, z))
+        return out
+
     def bind(self, rubric: Sequence[Clause], answer: Sequence[Clause]) -> Binding:
         """How the answer's clauses relate to one rubric sentence's clauses."""
         best, span, swapped = 0.0, None, False
@@ -167,7 +216,7 @@ class Roles:
             for a in answer:
                 if a.entity is None or a.entity not in self.entities:
                     continue
-                shared = len(r.stems & a.stems)
+                shared = len((r.stems & a.stems) - _NEGATIONS)
                 share = shared / len(r.stems)
                 if shared < need or share < 0.5:
                     continue
@@ -177,6 +226,15 @@ class Roles:
                 else:
                     swapped = True
         return Binding(best, swapped, span)
+
+
+def _add_initials(initials: dict[str, set[str]], tokens: Sequence[str]) -> None:
+    """Record the initialism of a name of two or three words ("batch norm" -> "bn"), as
+    candidates often abbreviate the names they contrast ("BN normalises over the batch;
+    LN over each example's features")."""
+    toks = [t for t in tokens if t]
+    if 2 <= len(toks) <= _MAX_NAME_WORDS and all(t[0].isalpha() for t in toks):
+        initials.setdefault("".join(t[0] for t in toks), set()).add(_canon(toks))
 
 
 def _clause_tokens(text: str) -> list[list[str]]:

@@ -54,7 +54,9 @@ __all__ = ["PreparedRubric", "Scorer", "rubric_key"]
 
 
 def rubric_key(rubric: Rubric) -> tuple[str, int, str]:
-    digest = hashlib.sha256(rubric.model_dump_json().encode()).hexdigest()[:16]
+    """What a prepared rubric depends on: its content and its question's text."""
+    content = rubric.model_dump_json() + "\n" + rubric.question
+    digest = hashlib.sha256(content.encode()).hexdigest()[:16]
     return rubric.question_id, rubric.version, digest
 
 
@@ -111,6 +113,9 @@ class Scorer:
         for rubric in rubrics:
             texts: list[RubricText] = []
             items: list[Item] = []
+            asked = (
+                content_stems(rubric.question) if self.params.question_terms_off else frozenset()
+            )
             groups: tuple[tuple[str, Sequence[KeyPoint | Misconception]], ...] = (
                 ("kp", rubric.key_points),
                 ("mis", rubric.misconceptions),
@@ -123,7 +128,13 @@ class Scorer:
                     for t in dict.fromkeys((entry.text, *entry.paraphrases, *parts)):
                         rows.append(len(texts))
                         texts.append(make_rubric_text(t))
-                    terms = tuple(content_stems(t) for t in getattr(entry, "terms", ()))
+                    # a term the question says ("bf16" in "why bf16 over fp16?") is said by
+                    # every answer on the topic: no evidence of this key point
+                    terms = tuple(
+                        stems
+                        for t in getattr(entry, "terms", ())
+                        if not (stems := content_stems(t)) <= asked
+                    )
                     items.append(Item(kind, idx, tuple(rows), terms))
             sentence_of: dict[int, int] = {}
             if self.params.model_answer_rows:
@@ -164,7 +175,11 @@ class Scorer:
                             items_by_row[r].term_stems if r in items_by_row else no_terms
                             for r in range(n)
                         ],
-                        stem_weights(sentences, self.params.idf_power),
+                        _question_discount(
+                            stem_weights(sentences, self.params.idf_power),
+                            content_stems(rubric.question),
+                            self.params.question_stems,
+                        ),
                     ),
                 )
             )
@@ -188,14 +203,17 @@ class Scorer:
             numbers.judge(r.numeric, ans.text) if r.numeric else None
             for (r, _), ans in zip(pairs, answers, strict=True)
         ]
-        for prep, ans, num in zip(prepared, answers, numeric, strict=True):
+        for (rubric, _), prep, ans, num in zip(pairs, prepared, answers, numeric, strict=True):
             n = len(ans.windows)
             if prep is None or not ans.windows:
                 matched.append(None)
             else:
                 win_emb = emb[offset : offset + n]
                 right = num is not None and num.correct
-                matched.append(Matcher(self.params, prep, ans, win_emb, number_right=right).match())
+                matcher = Matcher(
+                    self.params, prep, ans, win_emb, number_right=right, question=rubric.question
+                )
+                matched.append(matcher.match())
             offset += n
         return [
             self._grade(rubric, ans, m, num)
@@ -327,6 +345,15 @@ def _attach_model_answer(
         Item(i.kind, i.index, i.text_rows + tuple(added.get(k, ())), i.term_stems)
         for k, i in enumerate(items)
     ]
+
+
+def _question_discount(
+    weights: dict[str, float], asked: frozenset[str], factor: float
+) -> dict[str, float]:
+    """``weights`` with the question's own stems scaled by ``factor``."""
+    if factor == 1.0 or not asked:
+        return weights
+    return {s: w * factor if s in asked else w for s, w in weights.items()}
 
 
 def _roles(rubric: Rubric) -> Roles:

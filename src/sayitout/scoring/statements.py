@@ -9,15 +9,25 @@ to the key points. Here:
   its words in fragments of at most three words that hold no function word, no verb
   cue and no symbol of a relation (=, →, ×, ≠ ...). Terse notes that state relations
   ("fp16 overflow (max 65504) → inf → NaN") are not lists.
-* A word is *asked* when its sentence ends with a question mark. Asked words state
-  nothing: a window made mostly of them earns no key point and flags no misconception.
+* A word is *asked* when its sentence ends with a question mark, or when it is part of a
+  run of at least ``READ_BACK_RUN`` words that the question itself says in that order
+  (numbers compared by value, "fifty-layer" as "50-layer"; a read-back in speech often
+  has no question mark, and the question's opening statement has none). Asked words
+  state nothing: a window made mostly of them earns no key point and flags no
+  misconception.
 """
 
 from __future__ import annotations
 
 import re
 
-from sayitout.scoring.text import STOPWORDS, Span
+from sayitout.scoring import numbers
+from sayitout.scoring.lexicon import SMALL_NUMBERS, TENS
+from sayitout.scoring.text import STOPWORDS, Span, stem, words
+
+READ_BACK_RUN = 6
+"""Words in a row, said as the question says them, that make a read-back. Shorter runs
+are an answer echoing the question's phrasing ("on the very first batch, ln 10")."""
 
 _FRAGMENT_SPLIT = re.compile(r"[,;]|\.(?=\s|$)")
 _RELATION = re.compile(r"[=→←↔≠<>×*+/()^√%:]|->|(?<![A-Za-z\d])\d")
@@ -45,9 +55,19 @@ def is_keyword_list(text: str) -> bool:
     return total > 0 and listed / total >= 0.8
 
 
-def asked_words(text: str, ws: list[Span]) -> list[bool]:
-    """Per word: whether its sentence ends with a question mark."""
+def asked_words(
+    text: str,
+    ws: list[Span],
+    question: str = "",
+    found: list[numbers.NumberMention] | None = None,
+) -> list[bool]:
+    """Per word of ``text`` (its words ``ws``, its numbers ``found``): whether it asks
+    rather than states (see the module docstring). Without ``question`` only question
+    marks count."""
     out = [False] * len(ws)
+    if question:
+        for k in _read_back(text, ws, question, found):
+            out[k] = True
     first = 0
     for i, w in enumerate(ws):
         chunk = text[w.start : w.end]
@@ -56,4 +76,47 @@ def asked_words(text: str, ws: list[Span]) -> list[bool]:
                 for k in range(first, i + 1):
                     out[k] = True
             first = i + 1
+    return out
+
+
+def _read_back(
+    text: str, ws: list[Span], question: str, found: list[numbers.NumberMention] | None
+) -> set[int]:
+    """Indices of the words of ``ws`` in runs of ``READ_BACK_RUN`` or more tokens that
+    the question says in the same order."""
+    mine = _tokens(ws, numbers.find_numbers(text) if found is None else found)
+    theirs = [t for t, _ in _tokens(words(question), numbers.find_numbers(question))]
+    grams = {tuple(theirs[i : i + READ_BACK_RUN]) for i in range(len(theirs) - READ_BACK_RUN + 1)}
+    keys = [t for t, _ in mine]
+    hit: set[int] = set()
+    for i in range(len(keys) - READ_BACK_RUN + 1):
+        if tuple(keys[i : i + READ_BACK_RUN]) in grams:
+            hit.update(k for _, k in mine[i : i + READ_BACK_RUN])
+    return hit
+
+
+def _tokens(ws: list[Span], found: list[numbers.NumberMention]) -> list[tuple[str, int]]:
+    """Spelling-free tokens of ``ws``, each with the index of its word: a stated number
+    is one token of its value, a hyphenated word one token per part, other words their
+    stems."""
+    out: list[tuple[str, int]] = []
+    k, last = 0, -1
+    for i, w in enumerate(ws):
+        while k < len(found) and found[k].end <= w.start:
+            k += 1
+        if k < len(found) and found[k].start <= w.start < found[k].end:
+            if k != last:
+                out.append((f"#{found[k].value:g}", i))
+                last = k
+            continue
+        for part in re.split(r"[-/]", w.norm):
+            if not part:
+                continue
+            digits = part.replace(",", "")
+            if part in SMALL_NUMBERS or part in TENS:
+                out.append((f"#{float(SMALL_NUMBERS.get(part, TENS.get(part, 0))):g}", i))
+            elif re.fullmatch(r"\d+(\.\d+)?", digits):
+                out.append((f"#{float(digits):g}", i))
+            else:
+                out.append((stem(part), i))
     return out

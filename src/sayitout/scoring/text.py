@@ -288,7 +288,9 @@ def content_stems(text: str) -> frozenset[str]:
 
 
 _ENGLISH_MARKERS = wordset(
-    "the a an and is are of to it you i that this in for with be so on if we not"
+    """the a an and is are of to it you i that this in for with be so on if we not or
+    but some as at by from my your its they he she was were will would can could has
+    have do does there what which when then than all more just maybe because"""
 )
 
 

@@ -31,13 +31,19 @@ FOLLOW_UP_ANSWER_S = 60.0
 def follow_up_candidates(score: AnswerScore, rubric: Rubric) -> Iterator[tuple[KeyPoint, str]]:
     """``(key point, follow-up question)`` in the order an interviewer would ask them:
     missed points before partly made ones, heavier first, then rubric order; each point's
-    follow-ups in the order written."""
+    follow-ups in the order written. A point whose value the answer already states is
+    not asked about."""
     status = {kp.id: kp.status for kp in score.key_points}
     rank = {"missed": 0, "partial": 1}
     gaps = [
         (rank[status[kp.id]], -kp.weight, i, kp)
         for i, kp in enumerate(rubric.key_points)
-        if kp.follow_ups and status.get(kp.id) in rank
+        if kp.follow_ups
+        and status.get(kp.id) in rank
+        # the answer already gave the value the point turns on ("about 2.3" for "the
+        # loss is minus log of one tenth, ln 10"): asking for it again is asking what
+        # the candidate just said
+        and not states_point_value(score.answer, (kp.text, *kp.paraphrases), rubric.question)
     ]
     for *_, kp in sorted(gaps, key=lambda g: g[:3]):
         for text in kp.follow_ups:
@@ -88,7 +94,7 @@ def score_reply(
     """
     if reply is None or reply.is_empty:
         return FollowUpResult(kp.id, question, "", "missed", 0.0, None, 0.0, recording, None)
-    focused = rubric.model_copy(update={"key_points": [kp], "numeric": None})
+    focused = rubric.model_copy(update={"key_points": [kp], "numeric": None, "question": question})
     result = scorer.score(focused, reply)
     point = next((p for p in result.key_points if p.id == kp.id), None)
     stated_wrong = bool(result.misconceptions)

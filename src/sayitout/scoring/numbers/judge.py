@@ -10,7 +10,8 @@ rubric's unit (or, failing that, the numbers with no unit):
    after a correction ("no wait, it's 112") or, when the lead was approximate ("about
    forty minutes. ... which is 41.7 minutes"), a later result in the same unit refines it;
 3. else the last one introduced by an answer cue ("so", "that's", "which gives", "=")
-   or said as a result rather than an operand, else the last one.
+   or said as a result rather than an operand, else the last one; numbers in a reason's
+   clause after it ("about 2.3, because each class gets one tenth") are passed over.
 
 Numbers said along the way never earn or lose credit by themselves. When the rubric's
 unit is only a label ("512 examples", "73,856 weights"), bare numbers and numbers with
@@ -94,6 +95,10 @@ def pick_answer(
             if lead is not None:
                 return lead
             stated = [m for m in pool if m.cued or not m.operand]
+            # a reason's numbers after a stated result do not replace it ("about 2.3,
+            # because each class gets one tenth")
+            while len(stated) > 1 and stated[-1].justifying:
+                stated.pop()
             return (stated or pool)[-1]
     return mentions[-1]
 

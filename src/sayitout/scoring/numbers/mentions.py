@@ -57,6 +57,9 @@ class NumberMention:
     came before."""
     computed: bool = False
     """The value of an arithmetic chain the candidate said ("4096 x 4096 + 4096")."""
+    justifying: bool = False
+    """Said in a reason's clause ("because each class gets one tenth") and not introduced
+    as a result: never displaces a result stated before it."""
     number_span: tuple[int, int] | None = None
     """Where the number itself is, without an approximation word or unit ("forty one
     point seven" in "about forty one point seven minutes"); None for a chain's value."""
@@ -90,6 +93,21 @@ def _cued(toks: list[Tok], i: int) -> bool:
     if any(tuple(before[-len(cue) :]) == cue for cue in lx.CUES):
         return True
     return any(w in lx.STRONG_CUES for w in before[-3:])
+
+
+def _justifying(text: str, toks: list[Tok], i: int) -> bool:
+    """``toks[i]`` is in a clause that gives a reason ("because", "since"...), with no
+    result cue ("so", "that's", "=") or clause break between the two ("since each class
+    gets a tenth, the loss is 2.3": the reason ends at the comma)."""
+    for k in range(i - 1, -1, -1):
+        if _CLAUSE_BREAK.search(text[toks[k].end : toks[k + 1].start]):
+            return False
+        w = toks[k].text
+        if w in lx.JUSTIFYING:
+            return True
+        if w in lx.STRONG_CUES:
+            return False
+    return False
 
 
 def _corrected(text: str, toks: list[Tok], i: int) -> bool:
@@ -417,6 +435,7 @@ def find_numbers(text: str) -> list[NumberMention]:
                     lead=not (vague or operand) and _is_lead(text, toks, start_i, after, preamble),
                     approximate=start_i < i,
                     corrected=_corrected(text, toks, start_i),
+                    justifying=not _cued(toks, i) and _justifying(text, toks, start_i),
                     number_span=(toks[i].start, toks[expr.end - 1].end),
                 ),
                 start_i,

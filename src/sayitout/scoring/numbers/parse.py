@@ -81,6 +81,11 @@ def _cardinal(toks: list[Tok], i: int) -> tuple[float, int] | None:
                 j += 1
                 continue
             if last in ("unit", "teen"):
+                if _thousands_group(toks, j, total, current):
+                    # "seventy-three eight fifty-six": 73,856 said in groups of three
+                    total, current, last = current * 1000, float(v), "unit"
+                    j += 1
+                    continue
                 break
             if last == "tens" and v >= 10:
                 break
@@ -125,6 +130,19 @@ def _cardinal(toks: list[Tok], i: int) -> tuple[float, int] | None:
     if not used:
         return None
     return total + current, j
+
+
+def _thousands_group(toks: list[Tok], j: int, total: float, current: float) -> bool:
+    """``toks[j:]`` starts a group of three digits said the short way ("eight fifty-six",
+    "eight twelve") right after a number of thousands said without "thousand"
+    ("seventy-three"): a two-digit count of thousands, nothing said before it."""
+    n = len(toks)
+    if total or not 10 <= current < 100 or j + 1 >= n:
+        return False
+    unit, nxt = toks[j].text, toks[j + 1]
+    if nxt.kind != "word" or lx.SMALL_NUMBERS.get(unit, 10) >= 10:
+        return False
+    return nxt.text in lx.TENS or 10 <= lx.SMALL_NUMBERS.get(nxt.text, 0) < 20
 
 
 def _digit_run(toks: list[Tok], i: int) -> tuple[float, int] | None:
