@@ -30,6 +30,7 @@ The last line is JSON.
 from __future__ import annotations
 
 import argparse
+import itertools
 import json
 import os
 import statistics
@@ -131,6 +132,13 @@ def headline(rows: list[dict[str, str]], scores: list[int]) -> dict[str, Any]:
     }
 
 
+def _ordered(by_grade: dict[str, list[int]]) -> bool:
+    """Every answer of a higher grade above every answer of a lower one, over the grades
+    the question has in this part (four test questions have no partial answer)."""
+    present = [by_grade[g] for g in ("strong", "partial", "wrong") if by_grade[g]]
+    return all(min(hi) > max(lo) for hi, lo in itertools.pairwise(present))
+
+
 def agreement(rows: list[dict[str, str]], scores: list[int]) -> dict[str, Any]:
     """The figures of one calibration part."""
     pairs = list(zip(rows, scores, strict=True))
@@ -140,11 +148,7 @@ def agreement(rows: list[dict[str, str]], scores: list[int]) -> dict[str, Any]:
     by_q: dict[str, dict[str, list[int]]] = defaultdict(lambda: defaultdict(list))
     for r, s in pairs:
         by_q[r["question_id"]][r["grade"]].append(s)
-    misordered = sorted(
-        q
-        for q, g in by_q.items()
-        if not (min(g["strong"]) > max(g["partial"]) and min(g["partial"]) > max(g["wrong"]))
-    )
+    misordered = sorted(q for q, g in by_q.items() if not _ordered(g))
     pairs_ok = pairs_all = 0
     for g in by_q.values():
         for hi, lo in (("strong", "partial"), ("partial", "wrong"), ("strong", "wrong")):

@@ -23,6 +23,10 @@ def _light(rubric: Rubric) -> Rubric:
     return rubric.model_copy(update={"key_points": kps, "misconceptions": mis, "hotwords": []})
 
 
+def flagged(result) -> set[str]:
+    return {m.id for m in result.misconceptions}
+
+
 def _bank_rubric(qid: str) -> Rubric:
     from sayitout.bank.loader import load_bank
 
@@ -239,6 +243,19 @@ def test_the_question_s_own_words_are_no_evidence(scorer) -> None:
         "loss scaling; fp16 overflows past about 65,000.",
     )
     assert right.score >= 70
+
+
+def test_a_right_statement_in_the_misconception_s_words_is_not_flagged(scorer) -> None:
+    """'normalises each feature using the statistics across the batch' shares most of
+    its words with the swapped-axes misconception and with a batch-norm key point."""
+    rubric = _bank_rubric("dl-batchnorm-vs-layernorm")
+    said = (
+        "Batch norm computes its averages per channel over all the examples in the batch, "
+        "so it needs reasonably large batches and keeps running averages for test time."
+    )
+    assert "swapped-axes" not in flagged(scorer.score(rubric, said))
+    swap = "Layer norm uses the batch statistics, batch norm works per example."
+    assert "swapped-axes" in flagged(scorer.score(rubric, swap))
 
 
 def test_a_role_swap_earns_neither_entity_s_key_point(scorer) -> None:

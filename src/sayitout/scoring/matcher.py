@@ -41,6 +41,9 @@ from sayitout.speech.transcript import Transcript
 #: How many words after a window are searched for a direction word when the window
 #: itself states none.
 WIDE_AFTER = 12
+#: A key point bound this close to a misconception's binding ties with it
+#: (``Matcher._states_a_point``).
+ROLE_TIE = 0.1
 
 
 @dataclass(frozen=True)
@@ -254,6 +257,22 @@ class Matcher:
                 bound, span = b.bound, b.evidence
         return bound, swapped, span
 
+    def _states_a_point(self, span: tuple[int, int], bound: float) -> bool:
+        """Whether the answer clause at ``span`` binds some key point's clause about the
+        same entity nearly as well as it binds the misconception (``bound``): "batch norm
+        normalises each feature using the statistics across the batch" shares most of its
+        words with "batch norm normalises across the features of each example" and with
+        "batch norm computes statistics across the batch"; a bag of words cannot tell
+        which it says, so the role check does not flag it (the embedding check still
+        may)."""
+        here = [c for c in self.clauses() if (c.start, c.end) == span]
+        for item in self.kp_items:
+            for row in item.text_rows:
+                b = self.prep.roles.bind(self.prep.clauses[row], here)
+                if b.bound >= bound - ROLE_TIE:
+                    return True
+        return False
+
     def _window_for(self, span: tuple[int, int]) -> int | None:
         """The shortest window that holds most of the character span."""
         best, key = None, None
@@ -271,7 +290,11 @@ class Matcher:
         if self.number_right and any(self.prep.texts[r].numbers for r in item.text_rows):
             return None
         bound, swapped, span = self._role_binding(item)
-        if bound >= self.p.role_bound and span is not None:
+        if (
+            bound >= self.p.role_bound
+            and span is not None
+            and not self._states_a_point(span, bound)
+        ):
             j = self._window_for(span)
             if j is not None:
                 return Candidate(1.0, bound, j, None, {"roles": True}), self._quote_span(span)
