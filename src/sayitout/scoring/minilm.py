@@ -116,14 +116,18 @@ class NumpyMiniLM:
         return ids, offsets
 
     # ---------------------------------------------------------------- forward
-    def hidden(self, input_ids: np.ndarray, mask: np.ndarray) -> np.ndarray:
-        """Last hidden states, shape (batch, length, 384), for padded ``input_ids``."""
+    def hidden(
+        self, input_ids: np.ndarray, mask: np.ndarray, token_types: np.ndarray | None = None
+    ) -> np.ndarray:
+        """Last hidden states, shape (batch, length, 384), for padded ``input_ids``;
+        ``token_types`` (0 first segment, 1 second) for a pair, all 0 when omitted."""
         w, t = self.w, self._t
         batch, length = input_ids.shape
+        types = w["embeddings.token_type_embeddings.weight"]
         x = (
             w["embeddings.word_embeddings.weight"][input_ids]
             + w["embeddings.position_embeddings.weight"][:length][None, :, :]
-            + w["embeddings.token_type_embeddings.weight"][0][None, None, :]
+            + (types[0][None, None, :] if token_types is None else types[token_types])
         )
         x = _layer_norm(
             x, w["embeddings.LayerNorm.weight"], w["embeddings.LayerNorm.bias"], self.eps
