@@ -13,7 +13,7 @@ import pytest
 from sayitout.bank.models import Rubric
 from sayitout.scoring.matching import Params, credit
 from sayitout.scoring.roles import Roles
-from sayitout.scoring.statements import asked_words, is_keyword_list
+from sayitout.scoring.statements import asked_words, is_keyword_list, read_back_grams
 from sayitout.scoring.text import looks_english, stem, words
 
 
@@ -109,11 +109,11 @@ def test_the_question_said_back_without_a_question_mark_is_asked() -> None:
         "set. What's the usual fix?"
     )
     said = "A plain fifty-layer network trains worse than an eighteen-layer one. Add skips."
-    flags = asked_words(said, words(said), question)
+    flags = asked_words(said, words(said), read_back_grams(question))
     assert flags == [True] * 10 + [False] * 2
     # echoing a few of the question's words is answering, not reading back
     echo = "On the training set the plain network is worse: add skip connections."
-    assert not any(asked_words(echo, words(echo), question))
+    assert not any(asked_words(echo, words(echo), read_back_grams(question)))
 
 
 def test_initialisms_name_the_rubric_entities() -> None:

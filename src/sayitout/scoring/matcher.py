@@ -72,6 +72,8 @@ class PreparedRubric:
     """Per text row: its clauses, bound to the rubric's entities (empty without roles)."""
     lexicon: Lexicon
     """The rubric's content stems, weighted, for ``matching.lexical_matrix``."""
+    read_back: frozenset[tuple[str, ...]] = frozenset()
+    """What a read-back of the question says (``statements.read_back_grams``)."""
 
 
 @dataclass(frozen=True)
@@ -108,12 +110,10 @@ class Matcher:
         win_emb: np.ndarray,
         *,
         number_right: bool = False,
-        question: str = "",
     ) -> None:
         """``number_right``: the answer's final number is the rubric's; a right
         computation does not state a misconception about the computation, however many
-        of its quantities it shares. ``question``: the question's text (a read-back of it
-        states nothing)."""
+        of its quantities it shares."""
         self.p = params
         self.number_right = number_right
         self.listed = answer.listed
@@ -137,7 +137,7 @@ class Matcher:
         self.match_matrix = (1 - params.lex_weight) * self.sims + params.lex_weight * lex
         self._clauses: list[Clause] | None = None
         self._swaps: dict[tuple[int, int], bool] = {}
-        asked = asked_words(answer.text, answer.words, question, found)
+        asked = asked_words(answer.text, answer.words, prep.read_back, found)
         self._asked = [
             sum(asked[w.first : w.last + 1]) * 2 > w.last - w.first + 1 for w in self.wins
         ]

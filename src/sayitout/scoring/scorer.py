@@ -38,6 +38,7 @@ from sayitout.scoring.result import (
     NumericResult,
 )
 from sayitout.scoring.roles import Roles
+from sayitout.scoring.statements import read_back_grams
 from sayitout.scoring.text import (
     MAX_WINDOW_WORDS,
     Span,
@@ -108,14 +109,13 @@ class Scorer:
             return [self._cache[k] for k in keys]
 
     def _build(self, rubrics: list[Rubric]) -> list[PreparedRubric]:
-        per_rubric: list[tuple[list[RubricText], list[Item], dict[int, int]]] = []
+        per_rubric: list[tuple[list[RubricText], list[Item], dict[int, int], frozenset[str]]] = []
         all_texts: list[str] = []
         for rubric in rubrics:
             texts: list[RubricText] = []
             items: list[Item] = []
-            asked = (
-                content_stems(rubric.question) if self.params.question_terms_off else frozenset()
-            )
+            asked = content_stems(rubric.question)
+            no_term_from = asked if self.params.question_terms_off else frozenset()
             groups: tuple[tuple[str, Sequence[KeyPoint | Misconception]], ...] = (
                 ("kp", rubric.key_points),
                 ("mis", rubric.misconceptions),
@@ -133,7 +133,7 @@ class Scorer:
                     terms = tuple(
                         stems
                         for t in getattr(entry, "terms", ())
-                        if not (stems := content_stems(t)) <= asked
+                        if not (stems := content_stems(t)) <= no_term_from
                     )
                     items.append(Item(kind, idx, tuple(rows), terms))
             sentence_of: dict[int, int] = {}
@@ -144,14 +144,14 @@ class Scorer:
                     if t not in known:
                         sentence_of[len(texts)] = sentence
                         texts.append(make_rubric_text(t))
-            per_rubric.append((texts, items, sentence_of))
+            per_rubric.append((texts, items, sentence_of, asked))
             all_texts.extend(t.text for t in texts)
         emb = self.embedder.encode(all_texts)
         dis = self._distractor_emb()
         base = np.einsum("ik,jk->ij", emb, dis).max(axis=1) if len(emb) else np.zeros(0)
         out = []
         offset = 0
-        for rubric, (texts, items, sentence_of) in zip(rubrics, per_rubric, strict=True):
+        for rubric, (texts, items, sentence_of, asked) in zip(rubrics, per_rubric, strict=True):
             n = len(texts)
             items = _attach_model_answer(
                 items, emb[offset : offset + n], sentence_of, self.params.model_answer_min_cos
@@ -177,10 +177,11 @@ class Scorer:
                         ],
                         _question_discount(
                             stem_weights(sentences, self.params.idf_power),
-                            content_stems(rubric.question),
+                            asked,
                             self.params.question_stems,
                         ),
                     ),
+                    read_back=read_back_grams(rubric.question),
                 )
             )
             offset += n
@@ -203,17 +204,14 @@ class Scorer:
             numbers.judge(r.numeric, ans.text) if r.numeric else None
             for (r, _), ans in zip(pairs, answers, strict=True)
         ]
-        for (rubric, _), prep, ans, num in zip(pairs, prepared, answers, numeric, strict=True):
+        for prep, ans, num in zip(prepared, answers, numeric, strict=True):
             n = len(ans.windows)
             if prep is None or not ans.windows:
                 matched.append(None)
             else:
                 win_emb = emb[offset : offset + n]
                 right = num is not None and num.correct
-                matcher = Matcher(
-                    self.params, prep, ans, win_emb, number_right=right, question=rubric.question
-                )
-                matched.append(matcher.match())
+                matched.append(Matcher(self.params, prep, ans, win_emb, number_right=right).match())
             offset += n
         return [
             self._grade(rubric, ans, m, num)

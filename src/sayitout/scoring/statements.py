@@ -55,18 +55,27 @@ def is_keyword_list(text: str) -> bool:
     return total > 0 and listed / total >= 0.8
 
 
+def read_back_grams(question: str) -> frozenset[tuple[str, ...]]:
+    """The question's runs of ``READ_BACK_RUN`` spelling-free tokens (``_tokens``): what
+    a read-back of it says. Computed once per rubric (``PreparedRubric``)."""
+    theirs = [t for t, _ in _tokens(words(question), numbers.find_numbers(question))]
+    return frozenset(
+        tuple(theirs[i : i + READ_BACK_RUN]) for i in range(len(theirs) - READ_BACK_RUN + 1)
+    )
+
+
 def asked_words(
     text: str,
     ws: list[Span],
-    question: str = "",
+    question: frozenset[tuple[str, ...]] = frozenset(),
     found: list[numbers.NumberMention] | None = None,
 ) -> list[bool]:
     """Per word of ``text`` (its words ``ws``, its numbers ``found``): whether it asks
-    rather than states (see the module docstring). Without ``question`` only question
-    marks count."""
+    rather than states (see the module docstring). ``question``: the question's
+    ``read_back_grams``; without them only question marks count."""
     out = [False] * len(ws)
     if question:
-        for k in _read_back(text, ws, question, found):
+        for k in _read_back(ws, question, numbers.find_numbers(text) if found is None else found):
             out[k] = True
     first = 0
     for i, w in enumerate(ws):
@@ -80,13 +89,11 @@ def asked_words(
 
 
 def _read_back(
-    text: str, ws: list[Span], question: str, found: list[numbers.NumberMention] | None
+    ws: list[Span], grams: frozenset[tuple[str, ...]], found: list[numbers.NumberMention]
 ) -> set[int]:
     """Indices of the words of ``ws`` in runs of ``READ_BACK_RUN`` or more tokens that
-    the question says in the same order."""
-    mine = _tokens(ws, numbers.find_numbers(text) if found is None else found)
-    theirs = [t for t, _ in _tokens(words(question), numbers.find_numbers(question))]
-    grams = {tuple(theirs[i : i + READ_BACK_RUN]) for i in range(len(theirs) - READ_BACK_RUN + 1)}
+    the question says in the same order (its ``grams``)."""
+    mine = _tokens(ws, found)
     keys = [t for t, _ in mine]
     hit: set[int] = set()
     for i in range(len(keys) - READ_BACK_RUN + 1):
