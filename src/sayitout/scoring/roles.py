@@ -43,10 +43,12 @@ _PAUSES = frozenset(
 )
 """Words said right before a speaker starts on something new ("um", "I think")."""
 _NEGATIONS = frozenset(
-    "not no never doesn't don't isn't aren't won't can't cannot didn't wasn't".split()  # noqa: SIM905
+    stem(w)
+    for w in "not no never doesn't don't isn't aren't won't can't cannot didn't wasn't".split()  # noqa: SIM905
 )
 """Said with the content, not content themselves: two clauses that share only "doesn't"
-and one word do not state the same thing (negation is compared on its own)."""
+and one word do not state the same thing (negation is compared on its own). Stemmed, as
+a clause's content is ("never" is "nev")."""
 _FREE_OF = re.compile(r"^[a-z]+-(?:independent|free|agnostic|invariant|less)$")
 """A word that says what a clause does *not* involve ("batch-independent"): its stem is
 no content of the clause (it would otherwise bind "normalises over the batch")."""
