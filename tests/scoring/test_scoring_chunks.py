@@ -79,3 +79,21 @@ def test_a_bare_rubric_credits_the_model_answers_wording(scorer):
     )
     scored = scorer.score(rubric, answer)
     assert scored.key_points[0].earned > 0
+
+
+def test_token_vectors_come_from_the_same_pass_one_per_token(scorer):
+    """What the judge reads: every token of the answer once, from the chunk that holds it
+    most centrally; a window's embedding is the mean of its tokens' vectors."""
+    emb = scorer.embedder
+    short = "The skip connection lets the block learn the identity."
+    (vecs,), (states,) = emb.encode_spans_and_states([short], [[(0, len(short))]])
+    tokens = len(emb._model.tokenizer.encode(short, add_special_tokens=False).ids)
+    assert states.shape == (tokens, 384)
+    mean = states.mean(axis=0)
+    assert np.allclose(vecs[0], mean / np.linalg.norm(mean), atol=1e-5)
+    long = " ".join(["the gradient flows back through the skip connection"] * 40)
+    _, (long_states,) = emb.encode_spans_and_states([long], [[]])
+    n = len(emb._model.tokenizer.encode(long, add_special_tokens=False).ids)
+    assert n > 254 and long_states.shape == (n, 384)  # several chunks, no token twice
+    (nothing,) = emb.encode_spans_and_states([""], [[]])[1]
+    assert nothing.shape == (0, 384)

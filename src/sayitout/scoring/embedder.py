@@ -187,8 +187,9 @@ class Embedder:
         self._model = model
         self.runtime = "numpy"
 
-    def _blas_threads(self) -> Any:
-        """A context limiting NumPy's BLAS threads like torch's (see ``threads``)."""
+    def blas_threads(self) -> Any:
+        """A context limiting NumPy's BLAS threads like torch's (see ``threads``); the judge
+        runs in it too."""
         wanted = self.threads or min(4, max(1, (os.cpu_count() or 2) // 2))
         try:
             from threadpoolctl import threadpool_limits  # type: ignore[import-untyped]
@@ -201,6 +202,12 @@ class Embedder:
     def encode_spans(
         self, texts: list[str], spans: list[list[tuple[int, int]]], batch_size: int = 16
     ) -> list[np.ndarray]:
+        """The embeddings of character spans of ``texts`` (``encode_spans_and_states``)."""
+        return self.encode_spans_and_states(texts, spans, batch_size)[0]
+
+    def encode_spans_and_states(
+        self, texts: list[str], spans: list[list[tuple[int, int]]], batch_size: int = 16
+    ) -> tuple[list[np.ndarray], list[np.ndarray]]:
         """Late chunking: one transformer pass per text, each span pooled from it.
 
         Every text is tokenised once and run through the transformer once (texts longer
@@ -210,10 +217,13 @@ class Embedder:
         of a character span ``(start, end)`` is the mean of the contextual token vectors
         of the tokens inside it, taken from the chunk where the span sits most centrally,
         L2-normalised. The texts of one call are batched together, sorted by length so
-        that little padding is computed. Returns one array (len(spans[i]), 384) per text.
+        that little padding is computed. Returns one array (len(spans[i]), 384) per text,
+        and each text's contextual token vectors (tokens, 384; [CLS] and [SEP] left out,
+        a long text's chunks one after the other, from each chunk the tokens it holds
+        most centrally): what the judge (``scoring.judge``) reads.
         """
         if not texts:
-            return []
+            return [], []
         if self.respell_numbers:
             respelled = [canonical_numbers(t) for t in texts]
             texts = [c.text for c in respelled]
@@ -270,6 +280,22 @@ class Embedder:
             for r, c in enumerate(group):
                 _, s, e = chunks[c]
                 hidden[c] = out[r, 1 : 1 + e - s]
+        states = []
+        for t in range(len(texts)):
+            parts = []
+            mine = per_text[t]
+            for i, c in enumerate(mine):
+                _, s, e = chunks[c]
+                h = hidden[c]
+                assert h is not None
+                # consecutive chunks share tokens: each keeps the half of the overlap nearer it
+                lo = (s + chunks[mine[i - 1]][2]) // 2 if i else s
+                hi = (e + chunks[mine[i + 1]][1]) // 2 if i + 1 < len(mine) else e
+                parts.append(h[lo - s : hi - s])
+            if len(parts) == 1:
+                states.append(parts[0])
+            else:  # several chunks, or none (a text with no tokens)
+                states.append(np.concatenate([np.zeros((0, self.dim), np.float32), *parts]))
         result = []
         for t, text_spans in enumerate(spans):
             off = offsets[t]
@@ -294,12 +320,12 @@ class Embedder:
                 norm = float(np.linalg.norm(v))
                 vecs[k] = v / norm if norm else v
             result.append(vecs)
-        return result
+        return result, states
 
     def _hidden(self, input_ids: np.ndarray, mask: np.ndarray) -> np.ndarray:
         """The transformer's last hidden states for a padded batch, as float32."""
         if self.runtime == "numpy":
-            with self._blas_threads():
+            with self.blas_threads():
                 return np.asarray(self._model.hidden(input_ids, mask.astype(np.float32)))
         import torch
 
@@ -322,7 +348,7 @@ class Embedder:
             texts = [canonical_numbers(t).text for t in texts]
         self.load()
         if self.runtime == "numpy":
-            with self._blas_threads():
+            with self.blas_threads():
                 return np.asarray(self._model.encode(texts, batch_size=self.batch_size))
         vecs = self._model.encode(
             texts,
