@@ -59,6 +59,38 @@ def test_json_contract(capsys: pytest.CaptureFixture[str]) -> None:
     assert "transcript" not in d
 
 
+QUESTION = "Should you lower the learning rate when the loss swings wildly from step to step"
+
+
+def test_an_adhoc_rubric_is_told_its_question(capsys: pytest.CaptureFixture[str]) -> None:
+    rubric = str(FIXTURES / "lr-too-high.yaml")
+    read_back = QUESTION.lower()  # typed back, without the question mark
+    assert main(["score", "--rubric", rubric, "--json", "--text", read_back]) == 0
+    unknown = json.loads(capsys.readouterr().out)
+    argv = ["score", "--rubric", rubric, "--question", QUESTION + "?", "--json"]
+    assert main([*argv, "--text", read_back]) == 0
+    told = json.loads(capsys.readouterr().out)
+    assert told["score"] < unknown["score"]
+    assert main(["score", "dl-noisy-loss", "--question", "x", "--text", "hi"]) == 2
+    assert "--question goes with --rubric" in capsys.readouterr().err
+
+
+def test_a_batch_line_can_carry_its_question(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    rubric = str(FIXTURES / "lr-too-high.yaml")
+    lines = [
+        {"rubric": rubric, "answer": QUESTION.lower()},
+        {"rubric": rubric, "question": QUESTION + "?", "answer": QUESTION.lower()},
+    ]
+    batch = tmp_path / "in.jsonl"
+    batch.write_text("".join(json.dumps(x) + "\n" for x in lines))
+    assert main(["score", "--batch", str(batch)]) == 0
+    unknown, told = (json.loads(x) for x in capsys.readouterr().out.splitlines())
+    assert told["score"] < unknown["score"]
+    assert main(["score", "--batch", str(batch), "--question", "x"]) == 2
+
+
 def test_bank_question(capsys: pytest.CaptureFixture[str]) -> None:
     rc = main(["score", "dl-noisy-loss", "--json", "--text", "lower the learning rate"])
     assert rc == 0

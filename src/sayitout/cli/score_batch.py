@@ -82,6 +82,8 @@ class BatchLine(_Lenient):
     answer: str | BatchTranscript
     question_id: str | None = None
     rubric: str | None = None
+    question: str | None = None
+    """With ``rubric``: the question's text (a rubric file does not hold it)."""
 
     @model_validator(mode="after")
     def _one_rubric(self) -> BatchLine:
@@ -235,7 +237,10 @@ class BatchRubrics:
 
     def get(self, line: BatchLine) -> Rubric:
         if line.rubric:
-            return self.by_file(clean_text(line.rubric))
+            rubric = self.by_file(clean_text(line.rubric))
+            if line.question:
+                rubric = rubric.model_copy(update={"question": clean_text(line.question)})
+            return rubric
         assert line.question_id is not None
         return self.by_id(clean_text(line.question_id))
 

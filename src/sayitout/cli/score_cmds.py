@@ -41,7 +41,7 @@ def register(sub: Any) -> None:
         epilog="examples:\n"
         '  sayitout score dl-noisy-loss --text "I\'d lower the learning rate"\n'
         "  sayitout score dl-noisy-loss --audio answer.wav --json\n"
-        '  sayitout score --rubric my-rubric.yaml --text "..."\n'
+        '  sayitout score --rubric my-rubric.yaml --question "Why ...?" --text "..."\n'
         "  sayitout score --batch answers.jsonl -o scores.jsonl\n"
         "  sayitout score --batch answers.jsonl -o scores.jsonl --resume   # after Ctrl-C\n"
         "batch: one result per non-blank input line, in order, each with its input 'line';\n"
@@ -58,6 +58,12 @@ def register(sub: Any) -> None:
         "--batch", metavar="IN.jsonl", help="score every line of a JSONL file ('-': stdin)"
     )
     p.add_argument("--rubric", metavar="FILE", help="score against this rubric file")
+    p.add_argument(
+        "--question",
+        metavar="TEXT",
+        help="with --rubric: the question's text (a rubric file does not hold it; the "
+        "scorer uses it to tell the question read back from an answer)",
+    )
     p.add_argument("-o", "--output", metavar="OUT.jsonl", help="batch output (default stdout)")
     p.add_argument(
         "--resume",
@@ -106,10 +112,10 @@ def _scorer(args: argparse.Namespace) -> Scorer:
 
 def run_score(args: argparse.Namespace) -> int:
     if args.batch:
-        if args.question_id or args.rubric or args.save or args.json:
+        if args.question_id or args.rubric or args.question or args.save or args.json:
             raise UsageError(
-                "--batch takes no QUESTION_ID, --rubric, --save or --json",
-                "put question_id or rubric on each line of the batch file",
+                "--batch takes no QUESTION_ID, --rubric, --question, --save or --json",
+                "put question_id, or rubric and question, on each line of the batch file",
             )
         return run_batch(args)
     if args.output or args.resume:
@@ -121,6 +127,11 @@ def run_score(args: argparse.Namespace) -> int:
     if not args.question_id and not args.rubric:
         raise UsageError(
             "give a QUESTION_ID or --rubric FILE", "'sayitout questions' lists the question ids"
+        )
+    if args.question is not None and not args.rubric:
+        raise UsageError(
+            "--question goes with --rubric FILE",
+            "a QUESTION_ID's question comes from its deck; drop --question",
         )
     rubric, deck = _resolve_rubric(args)
     if args.audio:
@@ -242,6 +253,9 @@ def _resolve_rubric(args: argparse.Namespace) -> tuple[Rubric, str]:
                 f"{args.rubric} is the rubric of {rubric.question_id!r}, not {args.question_id!r}",
                 "drop QUESTION_ID or give the matching rubric",
             )
+        if args.question:
+            question = _no_surrogates(args.question, "the --question text").strip()
+            rubric = rubric.model_copy(update={"question": question})
         return rubric, "adhoc"
     from sayitout.app_factory import load_bank
 
