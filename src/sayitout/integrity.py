@@ -48,6 +48,9 @@ PINNED: dict[str, dict[str, str]] = {
         "en_US-joe-medium.onnx": "58afce0321b8d9c46d7cdf9c16500cc55a793b4220212dba6b70fb788b3baf06",
         "en_US-joe-medium.onnx.json": "3d6d5410b3795cb1950595247ef8f06190719e6fdbfa3a2356d8ec368e1aad33",
     },
+    "sayitout-judge": {
+        "judge.safetensors": "128254602dde79b12386a79978bdf2deacd883b667104743d54497d6baad2a61",
+    },
 }
 
 # Where each bundled model's files live: (package, folder inside it).
@@ -104,8 +107,18 @@ def verify(name: str, root: Path) -> None:
             _verified.add(key)
 
 
+# Models the project ships itself: their folder under the project's ``assets``.
+PROJECT_MODELS: dict[str, str] = {
+    "sayitout-judge": "models/judge",
+}
+
+
 def package_root(name: str) -> Path:
     """The folder holding bundled model ``name``'s files (its package must be installed)."""
+    if name in PROJECT_MODELS:
+        from sayitout.locations import content_dir
+
+        return content_dir("assets") / PROJECT_MODELS[name]
     package, folder = PACKAGES[name]
     try:
         module = importlib.import_module(package)

@@ -106,7 +106,7 @@ def test_rubric_embeddings_are_cached(scorer, lr_rubric) -> None:
     calls: list[int] = []
     span_calls: list[int] = []
     original = scorer.embedder.encode
-    original_spans = scorer.embedder.encode_spans
+    original_spans = scorer.embedder.encode_spans_and_states
 
     def counting(texts):
         calls.append(len(texts))
@@ -117,14 +117,15 @@ def test_rubric_embeddings_are_cached(scorer, lr_rubric) -> None:
         return original_spans(texts, spans)
 
     scorer.embedder.encode = counting  # type: ignore[method-assign]
-    scorer.embedder.encode_spans = counting_spans  # type: ignore[method-assign]
+    scorer.embedder.encode_spans_and_states = counting_spans  # type: ignore[method-assign]
     try:
         scorer.score(lr_rubric, "lower the learning rate and clip the gradients please")
     finally:
         del scorer.embedder.encode
-        del scorer.embedder.encode_spans
-    assert calls == []  # the rubric side is cached
-    assert span_calls == [1]  # one pass over the one answer
+        del scorer.embedder.encode_spans_and_states
+    assert calls == []  # the rubric side is cached (key point token vectors included)
+    # one pass over the one answer: the windows and the judge read the same pass
+    assert span_calls == [1]
 
 
 def test_long_answer_is_noted(scorer, lr_rubric) -> None:

@@ -1,104 +1,155 @@
-"""The project's own judge of "does this answer state that key point": a cross-encoder
-built on all-MiniLM-L6-v2, run with NumPy.
+"""The project's own judge of "does this answer state that key point", run with NumPy.
 
-It reads "[CLS] answer [SEP] key point [SEP]" (token types 0 then 1) through the shipped
-MiniLM whose top layers were retrained (``bench/train_judge.py``) and a head that maps
-the [CLS] state and the mean of all token states to one logit: the probability that the
-answer states the key point, correctly. The judge's file holds only the changed layers
-and the head (fp16); the frozen lower layers are MiniLM's own, shared with the
-embedder's copy.
+The scorer's ``match`` compares a key point with one window of the answer at a time, by
+embedding cosine and shared words. It misses a point said in other words ("I'd take
+smaller steps, say a tenth" is far from "lower the learning rate") and cannot tell who
+does what to whom. The judge reads the key point *against the whole answer*: the key
+point's tokens pass through two transformer layers (all-MiniLM-L6-v2's last two, retrained
+by ``bench/train_judge.py``) in which they attend to the answer's contextual token vectors
+as well as to each other, and a head maps their mean and maximum to the probability that
+the answer states the key point, correctly.
+
+It costs little because nothing of the answer is run again: its token vectors are the
+ones the embedder already computed for the windows (``Embedder.encode_spans_and_states``,
+one pass per answer), and a key point's vectors are computed once per prepared rubric.
+Per answer the judge projects the answer's vectors to keys and values once per layer,
+then runs the key points' few tokens through the two layers, all key points together.
+
+The weights (``assets/models/judge/judge.safetensors``, fp16, checked against the digest
+pinned in :mod:`sayitout.integrity`) were fitted on development data only: SciEntsBank
+train and the calibration set's development part (``docs/design.md``, "The judge").
 """
 
 from __future__ import annotations
 
-import copy
 from pathlib import Path
-from typing import Any
 
 import numpy as np
 
-HEAD_KEYS = ("judge.head.weight", "judge.head.bias")
-"""The head's tensors in the judge's file; every other tensor replaces MiniLM's own."""
-MAX_LEN = 128
-"""Tokens per pair, [CLS] and both [SEP] included: the premise is cut to fit."""
-MAX_HYPOTHESIS = 48
-"""Tokens of the key point kept at most (key points are one sentence)."""
+from sayitout import integrity
+from sayitout.errors import ModelError
+from sayitout.scoring.minilm import _gelu, _layer_norm
+
+LAYER_KEYS = (
+    "query",
+    "key",
+    "value",
+    "output",
+    "ln1",
+    "ff1",
+    "ff2",
+    "ln2",
+)
+"""The tensors of one judge layer, ``layer.{i}.{key}.weight`` / ``.bias`` in the file."""
+MAX_MEMORY = 512
+"""Answer tokens the judge reads at most (the first ones); training read as many."""
+HEADS = 12
+EPS = 1e-12
+MODEL_NAME = "sayitout-judge"
+"""The judge's name in :mod:`sayitout.integrity`."""
 
 
-def pair_ids(
-    tokenizer: Any, premise: str, hypothesis: str, max_len: int = MAX_LEN
-) -> tuple[list[int], list[int]]:
-    """Token ids and token types of one (premise, hypothesis) pair, BERT's layout; the
-    premise loses its tail when the pair is too long."""
-    cls_id, sep_id = tokenizer.token_to_id("[CLS]"), tokenizer.token_to_id("[SEP]")
-    p = tokenizer.encode(premise, add_special_tokens=False).ids
-    h = tokenizer.encode(hypothesis, add_special_tokens=False).ids[:MAX_HYPOTHESIS]
-    p = p[: max(1, max_len - len(h) - 3)]
-    ids = [cls_id, *p, sep_id, *h, sep_id]
-    return ids, [0] * (len(p) + 2) + [1] * (len(h) + 1)
+class Judge:
+    """``probs(memory, points)``: for each key point's token vectors, the probability that
+    the answer whose token vectors are ``memory`` states it."""
 
-
-class PairJudge:
-    """MiniLM with the judge's layers and head; ``probs`` scores (premise, hypothesis)
-    pairs. ``base`` is the embedder's NumPy MiniLM: its arrays are shared, not copied."""
-
-    def __init__(self, base: Any, weights: dict[str, np.ndarray]) -> None:
-        head_w, head_b = (np.asarray(weights[k], dtype=np.float32) for k in HEAD_KEYS)
-        model = copy.copy(base)
-        model.w = dict(base.w)
-        model._t = dict(base._t)
-        changed = {k: np.asarray(v, dtype=np.float32) for k, v in weights.items()}
-        for key in HEAD_KEYS:
-            changed.pop(key)
-        unknown = [k for k in changed if k not in base.w]
-        if unknown:
-            raise ValueError(f"the judge's file names tensors MiniLM lacks: {unknown[:3]}")
-        for key, value in changed.items():
-            if value.shape != base.w[key].shape:
-                raise ValueError(f"{key}: shape {value.shape}, MiniLM's is {base.w[key].shape}")
-            model.w[key] = value
-            if key.endswith("dense.weight"):
-                model._t[key] = np.ascontiguousarray(value.T)
-        for i in range(model.layers):
-            p = f"encoder.layer.{i}.attention.self."
-            if any(k.startswith(p) for k in changed):
-                qkv = [model.w[p + n + ".weight"] for n in ("query", "key", "value")]
-                model._t[p + "qkv"] = np.ascontiguousarray(np.concatenate(qkv, axis=0).T)
-                model._t[p + "qkv.bias"] = np.concatenate(
-                    [model.w[p + n + ".bias"] for n in ("query", "key", "value")]
-                )
-        self.model = model
-        self.head_w = head_w.reshape(-1)
-        self.head_b = float(head_b.reshape(-1)[0])
+    def __init__(self, weights: dict[str, np.ndarray]) -> None:
+        w = {k: np.asarray(v, dtype=np.float32) for k, v in weights.items()}
+        try:
+            self.layers = int(w["layers"].reshape(-1)[0])
+            self.segment = w["segment"].reshape(-1)
+            self.head_w = w["head.weight"].reshape(-1)
+            self.head_b = float(w["head.bias"].reshape(-1)[0])
+            self._p: list[dict[str, np.ndarray]] = []
+            for i in range(self.layers):
+                layer: dict[str, np.ndarray] = {}
+                for key in LAYER_KEYS:
+                    weight, bias = w[f"layer.{i}.{key}.weight"], w[f"layer.{i}.{key}.bias"]
+                    # x @ W.T: stored transposed once, for linear layers; LayerNorms as is
+                    layer[key] = weight if key.startswith("ln") else np.ascontiguousarray(weight.T)
+                    layer[key + ".b"] = bias
+                self._p.append(layer)
+        except KeyError as exc:
+            raise ValueError(f"the judge's weights lack the tensor {exc.args[0]!r}") from exc
+        self.width = self.segment.shape[0]
+        if self.head_w.shape[0] != 2 * self.width:
+            raise ValueError("the judge's head does not match its width")
 
     @classmethod
-    def from_file(cls, base: Any, path: Path) -> PairJudge:
+    def from_file(cls, path: Path) -> Judge:
         from safetensors.numpy import load_file
 
-        return cls(base, load_file(str(path)))
+        return cls(load_file(str(path)))
 
-    def logits(self, pairs: list[tuple[str, str]], batch_size: int = 16) -> np.ndarray:
-        tok = self.model.tokenizer
-        rows = [pair_ids(tok, p, h) for p, h in pairs]
-        out = np.zeros(len(rows), dtype=np.float32)
-        order = sorted(range(len(rows)), key=lambda r: len(rows[r][0]))
-        for b in range(0, len(order), batch_size):
-            group = order[b : b + batch_size]
-            width = max(len(rows[r][0]) for r in group)
-            ids = np.zeros((len(group), width), dtype=np.int64)
-            types = np.zeros_like(ids)
-            mask = np.zeros((len(group), width), dtype=np.float32)
-            for j, r in enumerate(group):
-                n = len(rows[r][0])
-                ids[j, :n], types[j, :n], mask[j, :n] = rows[r][0], rows[r][1], 1.0
-            h = self.model.hidden(ids, mask, types)
-            mean = (h * mask[:, :, None]).sum(axis=1) / mask.sum(axis=1, keepdims=True)
-            feats = np.concatenate([h[:, 0], mean], axis=1)
-            out[group] = feats @ self.head_w + self.head_b
-        return out
-
-    def probs(self, pairs: list[tuple[str, str]]) -> np.ndarray:
-        """The probability, per pair, that the premise states the hypothesis."""
-        if not pairs:
+    def probs(self, memory: np.ndarray, points: list[np.ndarray]) -> np.ndarray:
+        """One probability per key point (``points``: each a (tokens, 384) array of the key
+        point's contextual token vectors; ``memory``: the answer's, (tokens, 384))."""
+        if not points:
             return np.zeros(0, dtype=np.float32)
-        return np.asarray(1.0 / (1.0 + np.exp(-self.logits(pairs))), dtype=np.float32)
+        if len(memory) == 0:
+            return np.zeros(len(points), dtype=np.float32)
+        memory = np.asarray(memory[:MAX_MEMORY], dtype=np.float32) + self.segment
+        count, width = len(points), self.width
+        longest = max(1, max(len(p) for p in points))
+        padded = np.zeros((count, longest, width), dtype=np.float32)
+        mask = np.zeros((count, longest), dtype=np.float32)
+        for j, point in enumerate(points):
+            padded[j, : len(point)] = point
+            mask[j, : len(point)] = 1.0
+        own_bias = np.where(mask > 0, 0.0, -1e9).astype(np.float32)[:, None, None, :]
+        head = width // HEADS
+        scale = np.float32(1.0 / np.sqrt(head))
+        rows = count * longest
+        x = padded.reshape(rows, width)  # every key point token a row: one product per weight
+        for layer in self._p:
+            # (heads, memory tokens, head width): keys transposed for the product
+            mem_k = (
+                (memory @ layer["key"] + layer["key.b"]).reshape(-1, HEADS, head).transpose(1, 2, 0)
+            )
+            mem_v = (
+                (memory @ layer["value"] + layer["value.b"])
+                .reshape(-1, HEADS, head)
+                .transpose(1, 0, 2)
+            )
+            q, k, v = (
+                (x @ layer[n] + layer[n + ".b"]).reshape(count, longest, HEADS, head)
+                for n in LAYER_KEYS[:3]
+            )
+            q = q * scale
+            # to the answer: all key points' tokens at once, one product per head
+            to_mem = q.transpose(2, 0, 1, 3).reshape(HEADS, rows, head) @ mem_k
+            to_mem = to_mem.reshape(HEADS, count, longest, -1).transpose(1, 0, 2, 3)
+            # to the key point itself: (count, heads, tokens, tokens)
+            to_own = q.transpose(0, 2, 1, 3) @ k.transpose(0, 2, 3, 1) + own_bias
+            top = np.maximum(to_mem.max(axis=-1, keepdims=True), to_own.max(-1, keepdims=True))
+            e_mem, e_own = np.exp(to_mem - top), np.exp(to_own - top)
+            total = e_mem.sum(axis=-1, keepdims=True) + e_own.sum(axis=-1, keepdims=True)
+            from_mem = e_mem.transpose(1, 0, 2, 3).reshape(HEADS, rows, -1) @ mem_v
+            from_mem = from_mem.reshape(HEADS, count, longest, head).transpose(1, 0, 2, 3)
+            ctx = (from_mem + e_own @ v.transpose(0, 2, 1, 3)) / total
+            ctx = ctx.transpose(0, 2, 1, 3).reshape(rows, width)
+            x = _layer_norm(
+                x + ctx @ layer["output"] + layer["output.b"], layer["ln1"], layer["ln1.b"], EPS
+            )
+            mid = _gelu(x @ layer["ff1"] + layer["ff1.b"])
+            x = _layer_norm(
+                x + mid @ layer["ff2"] + layer["ff2.b"], layer["ln2"], layer["ln2.b"], EPS
+            )
+        states = x.reshape(count, longest, width)
+        m = mask[:, :, None]
+        mean = (states * m).sum(axis=1) / np.maximum(m.sum(axis=1), 1.0)
+        top_token = np.where(m > 0, states, -1e4).max(axis=1)
+        logits = np.concatenate([mean, top_token], axis=1) @ self.head_w + self.head_b
+        return np.asarray(1.0 / (1.0 + np.exp(-logits)), dtype=np.float32)
+
+
+def load_bundled_judge() -> Judge:
+    """The judge that ships with sayitout, its file checked against the pinned digest."""
+    root = integrity.verify_bundled(MODEL_NAME)
+    try:
+        return Judge.from_file(root / "judge.safetensors")
+    except (OSError, ValueError) as exc:
+        raise ModelError(
+            f"The bundled judge model could not be read: {exc}",
+            "reinstall sayitout (`make setup`) to restore assets/models/judge",
+        ) from exc

@@ -94,6 +94,16 @@ class Params:
     """Share of a misconception clause's content words that an answer clause must state
     about the same entity for the misconception to count as stated (``roles``)."""
 
+    judge_weight: float = 0.5
+    """How far the judge (``scoring.judge``) raises the ``match`` of a key point the
+    matcher already partly credits (``match`` above ``partial``): by ``judge_weight * (p -
+    judge_center)``, ``p`` the judge's probability that the answer states the key point.
+    0 turns the judge off (it needs ``late_chunking``). 0.5 and 0.2 were fitted on the dev
+    part, each question scored by a judge not fitted on it (``bench/scoring.py
+    --judge-folds``)."""
+    judge_center: float = 0.2
+    """The judge's probability from which it raises ``match``."""
+
     model_answer_rows: bool = True
     """Also match the model answer's sentences (and their clauses), each as a paraphrase
     of the key point it is most similar to (``scorer._attach_model_answer``)."""

@@ -22,6 +22,7 @@ from sayitout.bank.models import KeyPoint, Misconception, Rubric
 from sayitout.scoring import numbers
 from sayitout.scoring.delivery import delivery_metrics
 from sayitout.scoring.embedder import Embedder
+from sayitout.scoring.judge import Judge, load_bundled_judge
 from sayitout.scoring.matcher import AnswerText, Item, Matcher, MatchResult, PreparedRubric
 from sayitout.scoring.matching import (
     DISTRACTORS,
@@ -71,9 +72,13 @@ class Scorer:
         embedder: Embedder | None = None,
         params: Params | None = None,
         threads: int | None = None,
+        judge: Judge | None = None,
     ) -> None:
+        """``judge``: the judge of whether an answer states a key point; None loads the
+        bundled one when ``params`` use it (``Params.judge_weight``)."""
         self.embedder = embedder or Embedder(device, threads=threads)
         self.params = params or Params()
+        self._judge = judge
         self._cache: dict[tuple[str, int, str], PreparedRubric] = {}
         self._lock = threading.Lock()
         self._distractors: np.ndarray | None = None
@@ -82,9 +87,26 @@ class Scorer:
     def model_name(self) -> str:
         return self.embedder.name
 
+    @property
+    def judging(self) -> bool:
+        """Whether key points are also read by the judge (it reads late chunking's
+        token vectors, so it needs that strategy)."""
+        return self.params.judge_weight > 0 and self.params.late_chunking
+
+    @property
+    def judge(self) -> Judge:
+        """The judge, loaded on first use."""
+        if self._judge is None:
+            with self._lock:
+                if self._judge is None:
+                    self._judge = load_bundled_judge()
+        return self._judge
+
     def warm_up(self) -> None:
-        """Load the model and run it once, so the first real answer is fast."""
+        """Load the models and run them once, so the first real answer is fast."""
         self.embedder.load()
+        if self.judging:
+            _ = self.judge
         self._distractor_emb()
         self.embedder.encode(["warm up the model with a short sentence"])
 
@@ -147,11 +169,18 @@ class Scorer:
             per_rubric.append((texts, items, sentence_of, asked))
             all_texts.extend(t.text for t in texts)
         emb = self.embedder.encode(all_texts)
+        point_texts = [kp.text for rubric in rubrics for kp in rubric.key_points]
+        point_states: list[np.ndarray] = []
+        if self.judging and point_texts:
+            _, point_states = self.embedder.encode_spans_and_states(
+                point_texts, [[] for _ in point_texts]
+            )
         dis = self._distractor_emb()
         base = np.einsum("ik,jk->ij", emb, dis).max(axis=1) if len(emb) else np.zeros(0)
         out = []
-        offset = 0
+        offset = point_offset = 0
         for rubric, (texts, items, sentence_of, asked) in zip(rubrics, per_rubric, strict=True):
+            points = len(rubric.key_points) if point_states else 0
             n = len(texts)
             items = _attach_model_answer(
                 items, emb[offset : offset + n], sentence_of, self.params.model_answer_min_cos
@@ -182,9 +211,11 @@ class Scorer:
                         ),
                     ),
                     read_back=read_back_grams(rubric.question),
+                    point_states=tuple(point_states[point_offset : point_offset + points]),
                 )
             )
             offset += n
+            point_offset += points
         return out
 
     # ---- scoring ------------------------------------------------------------
@@ -197,7 +228,8 @@ class Scorer:
         answers = [_answer_text(a) for _, a in pairs]
         need_model = any(a.windows for a in answers)
         prepared = self.prepare_many([r for r, _ in pairs]) if need_model else [None] * len(pairs)
-        emb = self._embed_windows(answers)
+        emb, states = self._embed_windows(answers)
+        answer_states = iter(states)
         matched: list[MatchResult | None] = []
         offset = 0
         numeric = [
@@ -211,26 +243,36 @@ class Scorer:
             else:
                 win_emb = emb[offset : offset + n]
                 right = num is not None and num.correct
-                matched.append(Matcher(self.params, prep, ans, win_emb, number_right=right).match())
+                memory = next(answer_states, None)  # one per answer with windows
+                judged = None
+                if memory is not None and prep.point_states:
+                    with self.embedder.blas_threads():
+                        judged = self.judge.probs(memory, list(prep.point_states))
+                matched.append(
+                    Matcher(
+                        self.params, prep, ans, win_emb, number_right=right, judged=judged
+                    ).match()
+                )
             offset += n
         return [
             self._grade(rubric, ans, m, num)
             for (rubric, _), ans, m, num in zip(pairs, answers, matched, numeric, strict=True)
         ]
 
-    def _embed_windows(self, answers: list[AnswerText]) -> np.ndarray:
-        """The embeddings of every answer's windows, stacked in order."""
+    def _embed_windows(self, answers: list[AnswerText]) -> tuple[np.ndarray, list[np.ndarray]]:
+        """The embeddings of every answer's windows, stacked in order, and (late chunking)
+        the token vectors of every answer that has windows, in order."""
+        empty = np.zeros((0, self.embedder.dim), dtype=np.float32)
         if self.params.late_chunking:
             todo = [a for a in answers if a.windows]
             if not todo:
-                return np.zeros((0, self.embedder.dim), dtype=np.float32)
+                return empty, []
             texts = [a.text[: max(w.end for w in a.windows)] for a in todo]
             spans = [[(w.start, w.end) for w in a.windows] for a in todo]
-            return np.concatenate(self.embedder.encode_spans(texts, spans), axis=0)
+            vectors, states = self.embedder.encode_spans_and_states(texts, spans)
+            return np.concatenate(vectors, axis=0), states
         flat = [w.text for a in answers for w in a.windows]
-        if not flat:
-            return np.zeros((0, self.embedder.dim), dtype=np.float32)
-        return self.embedder.encode(flat)
+        return (self.embedder.encode(flat) if flat else empty), []
 
     def _grade(
         self,

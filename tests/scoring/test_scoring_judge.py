@@ -1,0 +1,93 @@
+"""How the scorer uses the judge (``scoring/judge.py``): it raises the ``match`` of a key
+point the matcher already partly credits, never one with no evidence of its own, never
+lowers one, keeps status, similarity and credit in agreement, never brings back a window
+that was vetoed, and is off when its weight is 0.
+
+A judge is passed in, so these tests say exactly what it answers; the bundled judge's
+behaviour on real answers is held by ``test_scoring_calibration.py``.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from sayitout.scoring.matching import Params, credit
+
+
+class FixedJudge:
+    """Answers ``value`` for every key point; records what it was asked."""
+
+    def __init__(self, value: float) -> None:
+        self.value = value
+        self.calls: list[tuple[int, list[int]]] = []
+
+    def probs(self, memory: np.ndarray, points: list[np.ndarray]) -> np.ndarray:
+        self.calls.append((len(memory), [len(p) for p in points]))
+        return np.full(len(points), self.value, dtype=np.float32)
+
+
+class NoJudge:
+    def probs(self, memory: np.ndarray, points: list[np.ndarray]) -> np.ndarray:
+        raise AssertionError("the judge was asked although it is off")
+
+
+@pytest.fixture(scope="module")
+def make(scorer):
+    from sayitout.scoring import Scorer
+
+    def build(judge, params: Params | None = None) -> Scorer:
+        return Scorer(embedder=scorer.embedder, judge=judge, params=params or Params())
+
+    return build
+
+
+BORDERLINE = "maybe use a smaller step and clip things"
+
+
+def test_the_judge_raises_partly_credited_points_and_credit_follows(make, lr_rubric):
+    p = Params()
+    off = make(NoJudge(), Params(judge_weight=0.0)).score(lr_rubric, BORDERLINE)
+    yes = make(FixedJudge(1.0)).score(lr_rubric, BORDERLINE)
+    no = make(FixedJudge(0.0)).score(lr_rubric, BORDERLINE)
+    assert any(k.similarity > p.partial for k in off.key_points)
+    assert any(k.similarity <= p.partial for k in off.key_points)
+    up = p.judge_weight * (1.0 - p.judge_center)
+    for k_off, k_yes, k_no in zip(off.key_points, yes.key_points, no.key_points, strict=True):
+        raised = k_off.similarity > p.partial
+        expected = min(1.0, k_off.similarity + up) if raised else k_off.similarity
+        assert k_yes.similarity == pytest.approx(expected, abs=1e-3)
+        assert k_no == k_off  # a "no" from the judge takes nothing away
+        # what is shown agrees with what was earned
+        assert k_yes.credit == pytest.approx(credit(k_yes.similarity, p), abs=1e-3)
+        assert k_yes.status == (
+            "covered" if k_yes.credit >= 1 else "partial" if k_yes.credit else "missed"
+        )
+    assert no.score == off.score < yes.score
+
+
+def test_the_judge_reads_the_whole_answer_once_per_rubric_point(make, lr_rubric):
+    judge = FixedJudge(0.5)
+    scorer = make(judge)
+    scorer.score_many([(lr_rubric, BORDERLINE), (lr_rubric, ""), (lr_rubric, "Lower it.")])
+    assert len(judge.calls) == 2  # the empty answer has nothing to read
+    (memory, points), (short_memory, _) = judge.calls
+    assert len(points) == len(lr_rubric.key_points) and all(n > 0 for n in points)
+    assert memory > short_memory > 0
+
+
+def test_a_vetoed_window_stays_vetoed(make, lr_rubric):
+    # "raise the learning rate" states the key point's words the wrong way round
+    answer = "Raise the learning rate so it learns faster."
+    result = make(FixedJudge(1.0)).score(lr_rubric, answer)
+    lower = next(k for k in result.key_points if k.id == "lower-lr")
+    assert lower.credit == 0.0 and lower.status == "missed"
+    assert "raise-lr" in {m.id for m in result.misconceptions}
+
+
+def test_no_judge_when_its_weight_is_zero_or_windows_are_embedded_alone(make, lr_rubric):
+    for params in (Params(judge_weight=0.0), Params.per_window()):
+        scorer = make(NoJudge(), params)
+        assert not scorer.judging
+        assert scorer.score(lr_rubric, BORDERLINE).key_points
+        assert all(s == () for s in [scorer.prepare(lr_rubric).point_states])
