@@ -1,7 +1,7 @@
 """How the scorer uses the judge (``scoring/judge.py``): it raises the ``match`` of a key
 point the matcher already partly credits, never one with no evidence of its own, never
-lowers one, keeps status, similarity and credit in agreement, never brings back a window
-that was vetoed, and is off when its weight is 0.
+lowers one, is asked only when such a point exists, keeps status, similarity and credit in
+agreement, never brings back a window that was vetoed, and is off when its weight is 0.
 
 A judge is passed in, so these tests say exactly what it answers; the bundled judge's
 behaviour on real answers is held by ``test_scoring_calibration.py``.
@@ -54,7 +54,7 @@ def test_the_judge_raises_partly_credited_points_and_credit_follows(make, lr_rub
     assert any(k.similarity <= p.partial for k in off.key_points)
     up = p.judge_weight * (1.0 - p.judge_center)
     for k_off, k_yes, k_no in zip(off.key_points, yes.key_points, no.key_points, strict=True):
-        raised = k_off.similarity > p.partial
+        raised = p.partial < k_off.similarity < p.covered
         expected = min(1.0, k_off.similarity + up) if raised else k_off.similarity
         assert k_yes.similarity == pytest.approx(expected, abs=1e-3)
         assert k_no == k_off  # a "no" from the judge takes nothing away
@@ -66,14 +66,15 @@ def test_the_judge_raises_partly_credited_points_and_credit_follows(make, lr_rub
     assert no.score == off.score < yes.score
 
 
-def test_the_judge_reads_the_whole_answer_once_per_rubric_point(make, lr_rubric):
+def test_the_judge_is_asked_once_and_only_about_partly_credited_points(make, lr_rubric):
     judge = FixedJudge(0.5)
     scorer = make(judge)
-    scorer.score_many([(lr_rubric, BORDERLINE), (lr_rubric, ""), (lr_rubric, "Lower it.")])
-    assert len(judge.calls) == 2  # the empty answer has nothing to read
-    (memory, points), (short_memory, _) = judge.calls
+    covered = "Lower the learning rate."  # covered outright: nothing left to decide
+    scorer.score_many([(lr_rubric, BORDERLINE), (lr_rubric, ""), (lr_rubric, covered)])
+    assert len(judge.calls) == 1
+    ((memory, points),) = judge.calls
     assert len(points) == len(lr_rubric.key_points) and all(n > 0 for n in points)
-    assert memory > short_memory > 0
+    assert memory == len(scorer.embedder.encode_spans_and_states([BORDERLINE], [[]])[1][0])
 
 
 def test_a_vetoed_window_stays_vetoed(make, lr_rubric):

@@ -15,6 +15,7 @@ states the other way round (the correct contrast) is not flagged.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
@@ -113,15 +114,17 @@ class Matcher:
         win_emb: np.ndarray,
         *,
         number_right: bool = False,
-        judged: np.ndarray | None = None,
+        judge: Callable[[], np.ndarray] | None = None,
     ) -> None:
         """``number_right``: the answer's final number is the rubric's; a right
         computation does not state a misconception about the computation, however many
-        of its quantities it shares. ``judged``: per key point, the judge's probability
-        that the answer states it (``scoring.judge``), or None without a judge."""
+        of its quantities it shares. ``judge``: gives, per key point, the judge's
+        probability that the answer states it (``scoring.judge``); called at most once,
+        and only when a key point is partly credited; None without a judge."""
         self.p = params
         self.number_right = number_right
-        self.judged = judged
+        self.judge = judge
+        self._judged: np.ndarray | None = None
         self.listed = answer.listed
         self.prep = prep
         self.answer = answer
@@ -147,10 +150,10 @@ class Matcher:
         self._asked = [
             sum(asked[w.first : w.last + 1]) * 2 > w.last - w.first + 1 for w in self.wins
         ]
-        if judged is not None and sum(asked) * 2 > len(asked):
+        if judge is not None and sum(asked) * 2 > len(asked):
             # mostly the question read back: the judge reads the question's own words as
             # an answer (its key points are about them), so its reading is not evidence
-            self.judged = None
+            self.judge = None
         self.kp_items = [i for i in prep.items if i.kind == "kp"]
         self.mis_items = [i for i in prep.items if i.kind == "mis"]
 
@@ -382,16 +385,19 @@ class Matcher:
 
     def _key_point_result(self, item: Item, c: Candidate) -> KeyPointResult:
         kp = self.prep.rubric.key_points[item.index]
+        p = self.p
         match = max(0.0, c.match) if c.window is not None else 0.0
-        if self.judged is not None and c.window is not None and match > self.p.partial:
+        if self.judge is not None and c.window is not None and p.partial < match < p.covered:
             # the judge read the key point against the whole answer. It only decides how
             # much of a key point the matcher already partly credits: trained on whole
             # strong and wrong answers, it says whether an answer is right more than which
             # point it makes, so a point with no evidence of its own is never shown as
             # covered on its word, and a vetoed window (reversed direction, a wrong
             # number, a role swap) is never brought back
-            p = float(self.judged[item.index])
-            match += max(0.0, self.p.judge_weight * (p - self.p.judge_center))
+            if self._judged is None:
+                self._judged = self.judge()
+            said = float(self._judged[item.index])
+            match += max(0.0, p.judge_weight * (said - p.judge_center))
         earned = round(credit(match, self.p), 4)
         if self.listed:
             earned = min(earned, self.p.list_credit)

@@ -96,11 +96,11 @@ class Params:
 
     judge_weight: float = 0.5
     """How far the judge (``scoring.judge``) raises the ``match`` of a key point the
-    matcher already partly credits (``match`` above ``partial``): by ``judge_weight * (p -
-    judge_center)``, ``p`` the judge's probability that the answer states the key point.
-    0 turns the judge off (it needs ``late_chunking``). 0.5 and 0.2 were fitted on the dev
-    part, each question scored by a judge not fitted on it (``bench/scoring.py
-    --judge-folds``)."""
+    matcher already partly credits (``match`` between ``partial`` and ``covered``): by
+    ``judge_weight * (p - judge_center)``, ``p`` the judge's probability that the answer
+    states the key point. 0 turns the judge off (it needs ``late_chunking``). 0.5 and 0.2
+    were fitted on the dev part, each question scored by a judge not fitted on it
+    (``bench/scoring.py --judge-folds``)."""
     judge_center: float = 0.2
     """The judge's probability from which it raises ``match``."""
 

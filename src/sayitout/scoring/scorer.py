@@ -15,6 +15,7 @@ import hashlib
 import re
 import threading
 from collections.abc import Iterable, Sequence
+from functools import partial
 
 import numpy as np
 
@@ -244,13 +245,12 @@ class Scorer:
                 win_emb = emb[offset : offset + n]
                 right = num is not None and num.correct
                 memory = next(answer_states, None)  # one per answer with windows
-                judged = None
+                judge = None
                 if memory is not None and prep.point_states:
-                    with self.embedder.blas_threads():
-                        judged = self.judge.probs(memory, list(prep.point_states))
+                    judge = partial(self._judge_points, memory, prep.point_states)
                 matched.append(
                     Matcher(
-                        self.params, prep, ans, win_emb, number_right=right, judged=judged
+                        self.params, prep, ans, win_emb, number_right=right, judge=judge
                     ).match()
                 )
             offset += n
@@ -258,6 +258,10 @@ class Scorer:
             self._grade(rubric, ans, m, num)
             for (rubric, _), ans, m, num in zip(pairs, answers, matched, numeric, strict=True)
         ]
+
+    def _judge_points(self, memory: np.ndarray, points: tuple[np.ndarray, ...]) -> np.ndarray:
+        with self.embedder.blas_threads():
+            return self.judge.probs(memory, list(points))
 
     def _embed_windows(self, answers: list[AnswerText]) -> tuple[np.ndarray, list[np.ndarray]]:
         """The embeddings of every answer's windows, stacked in order, and (late chunking)
