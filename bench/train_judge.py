@@ -275,18 +275,10 @@ def predict(model, states: States, pairs: list[tuple[str, str]], size: int = 64)
 # ------------------------------------------------------------------ figures
 
 
-def recall_at(pos: np.ndarray, neg: np.ndarray, rate: float) -> float:
-    return round(float((pos > np.quantile(neg, 1 - rate, method="higher")).mean()), 3)
-
-
-def auc(pos: np.ndarray, neg: np.ndarray) -> float:
-    greater = (pos[:, None] > neg[None, :]).mean() + 0.5 * (pos[:, None] == neg[None, :]).mean()
-    return round(float(greater), 3)
-
-
 def held_dev_figures(model, states: States, held: set[str], bank: Any) -> dict[str, Any]:
     """On the dev questions the model was not fitted on: recall and AUC of the judge
     (key point text only, what the scorer asks) against the scorer's ``match``."""
+    from judge import split_figures  # bench/judge.py: recall at fixed FP rates and AUC
     from sayitout.scoring import Scorer
     from sayitout.scoring.matching import Params
 
@@ -306,13 +298,8 @@ def held_dev_figures(model, states: States, held: set[str], bank: Any) -> dict[s
     out: dict[str, Any] = {
         "pairs": {"strong": int((g == "strong").sum()), "wrong": int((g == "wrong").sum())}
     }
-    for name, values in (("match", np.asarray(match)), ("judge", judged)):
-        pos, neg = values[g == "strong"], values[g == "wrong"]
-        out[name] = {
-            "recall@5%fp": recall_at(pos, neg, 0.05),
-            "recall@10%fp": recall_at(pos, neg, 0.10),
-            "auc": auc(pos, neg),
-        }
+    for name, values in (("match", match), ("judge", judged.tolist())):
+        out[name] = split_figures(values, grades)
     return out
 
 
