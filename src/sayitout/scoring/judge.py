@@ -28,7 +28,7 @@ import numpy as np
 
 from sayitout import integrity
 from sayitout.errors import ModelError
-from sayitout.scoring.minilm import _gelu, _layer_norm
+from sayitout.scoring.minilm import gelu, layer_norm
 
 LAYER_KEYS = (
     "query",
@@ -89,56 +89,49 @@ class Judge:
         if len(memory) == 0:
             return np.zeros(len(points), dtype=np.float32)
         memory = np.asarray(memory[:MAX_MEMORY], dtype=np.float32) + self.segment
-        count, width = len(points), self.width
-        longest = max(1, max(len(p) for p in points))
-        padded = np.zeros((count, longest, width), dtype=np.float32)
-        mask = np.zeros((count, longest), dtype=np.float32)
-        for j, point in enumerate(points):
-            padded[j, : len(point)] = point
-            mask[j, : len(point)] = 1.0
-        own_bias = np.where(mask > 0, 0.0, -1e9).astype(np.float32)[:, None, None, :]
+        lengths = np.array([len(p) for p in points], dtype=np.int64)
+        # Every key point token is a row, without padding: one product per weight, and
+        # each token attends to the answer and to its own key point's tokens only.
+        x = np.concatenate([np.asarray(p, dtype=np.float32) for p in points], axis=0)
+        rows, width = x.shape
+        if rows == 0:
+            return np.zeros(len(points), dtype=np.float32)
+        owner = np.repeat(np.arange(len(points)), lengths)
+        own_bias = np.where(owner[:, None] == owner[None, :], 0.0, -1e9).astype(np.float32)
         head = width // HEADS
         scale = np.float32(1.0 / np.sqrt(head))
-        rows = count * longest
-        x = padded.reshape(rows, width)  # every key point token a row: one product per weight
         for layer in self._p:
-            # (heads, memory tokens, head width): keys transposed for the product
-            mem_k = (
-                (memory @ layer["key"] + layer["key.b"]).reshape(-1, HEADS, head).transpose(1, 2, 0)
-            )
-            mem_v = (
-                (memory @ layer["value"] + layer["value.b"])
-                .reshape(-1, HEADS, head)
-                .transpose(1, 0, 2)
-            )
+            # (heads, head width, memory tokens) and (heads, memory tokens, head width)
+            mem_k = (memory @ layer["key"] + layer["key.b"]).reshape(-1, HEADS, head)
+            mem_v = (memory @ layer["value"] + layer["value.b"]).reshape(-1, HEADS, head)
             q, k, v = (
-                (x @ layer[n] + layer[n + ".b"]).reshape(count, longest, HEADS, head)
+                (x @ layer[n] + layer[n + ".b"]).reshape(rows, HEADS, head).transpose(1, 0, 2)
                 for n in LAYER_KEYS[:3]
             )
             q = q * scale
-            # to the answer: all key points' tokens at once, one product per head
-            to_mem = q.transpose(2, 0, 1, 3).reshape(HEADS, rows, head) @ mem_k
-            to_mem = to_mem.reshape(HEADS, count, longest, -1).transpose(1, 0, 2, 3)
-            # to the key point itself: (count, heads, tokens, tokens)
-            to_own = q.transpose(0, 2, 1, 3) @ k.transpose(0, 2, 3, 1) + own_bias
+            to_mem = q @ mem_k.transpose(1, 2, 0)  # (heads, rows, memory tokens)
+            to_own = q @ k.transpose(0, 2, 1) + own_bias  # (heads, rows, rows)
             top = np.maximum(to_mem.max(axis=-1, keepdims=True), to_own.max(-1, keepdims=True))
-            e_mem, e_own = np.exp(to_mem - top), np.exp(to_own - top)
-            total = e_mem.sum(axis=-1, keepdims=True) + e_own.sum(axis=-1, keepdims=True)
-            from_mem = e_mem.transpose(1, 0, 2, 3).reshape(HEADS, rows, -1) @ mem_v
-            from_mem = from_mem.reshape(HEADS, count, longest, head).transpose(1, 0, 2, 3)
-            ctx = (from_mem + e_own @ v.transpose(0, 2, 1, 3)) / total
-            ctx = ctx.transpose(0, 2, 1, 3).reshape(rows, width)
-            x = _layer_norm(
+            to_mem -= top
+            to_own -= top
+            np.exp(to_mem, out=to_mem)
+            np.exp(to_own, out=to_own)
+            total = to_mem.sum(axis=-1, keepdims=True) + to_own.sum(axis=-1, keepdims=True)
+            ctx = (to_mem @ mem_v.transpose(1, 0, 2) + to_own @ v) / total
+            ctx = ctx.transpose(1, 0, 2).reshape(rows, width)
+            x = layer_norm(
                 x + ctx @ layer["output"] + layer["output.b"], layer["ln1"], layer["ln1.b"], EPS
             )
-            mid = _gelu(x @ layer["ff1"] + layer["ff1.b"])
-            x = _layer_norm(
+            mid = gelu(x @ layer["ff1"] + layer["ff1.b"])
+            x = layer_norm(
                 x + mid @ layer["ff2"] + layer["ff2.b"], layer["ln2"], layer["ln2.b"], EPS
             )
-        states = x.reshape(count, longest, width)
-        m = mask[:, :, None]
-        mean = (states * m).sum(axis=1) / np.maximum(m.sum(axis=1), 1.0)
-        top_token = np.where(m > 0, states, -1e4).max(axis=1)
+        starts = np.concatenate([[0], np.cumsum(lengths)[:-1]])
+        filled = lengths > 0
+        mean = np.zeros((len(points), width), dtype=np.float32)
+        top_token = np.full((len(points), width), -1e4, dtype=np.float32)
+        mean[filled] = np.add.reduceat(x, starts[filled], axis=0) / lengths[filled, None]
+        top_token[filled] = np.maximum.reduceat(x, starts[filled], axis=0)
         logits = np.concatenate([mean, top_token], axis=1) @ self.head_w + self.head_b
         return np.asarray(1.0 / (1.0 + np.exp(-logits)), dtype=np.float32)
 

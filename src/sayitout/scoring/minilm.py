@@ -25,47 +25,64 @@ FFN_ROWS = 128
 """Tokens per block of the feed-forward layers (``NumpyMiniLM._feed_forward``)."""
 
 
-def _erf(x: np.ndarray) -> np.ndarray:
-    """erf to within 1.2e-7 (Numerical Recipes' erfc Chebyshev fit), elementwise, in the
-    input's precision (float32 adds about 3e-7: below what the embeddings resolve)."""
-    z = np.abs(x)
-    t = 1.0 / (1.0 + 0.5 * z)
-    poly = (
-        -z * z
-        - 1.26551223
-        + t
-        * (
-            1.00002368
-            + t
-            * (
-                0.37409196
-                + t
-                * (
-                    0.09678418
-                    + t
-                    * (
-                        -0.18628806
-                        + t
-                        * (
-                            0.27886807
-                            + t
-                            * (-1.13520398 + t * (1.48851587 + t * (-0.82215223 + t * 0.17087277)))
-                        )
-                    )
-                )
-            )
-        )
+_ERFC = tuple(
+    np.float32(c)
+    for c in (
+        -1.26551223,
+        1.00002368,
+        0.37409196,
+        0.09678418,
+        -0.18628806,
+        0.27886807,
+        -1.13520398,
+        1.48851587,
+        -0.82215223,
+        0.17087277,
     )
-    erfc = t * np.exp(poly)
-    return np.asarray(np.where(x >= 0, 1.0 - erfc, erfc - 1.0))
+)
+"""Numerical Recipes' erfc Chebyshev fit (``erfc(z) = t exp(-z^2 + P(t))``, t = 1/(1+z/2)):
+erf to within 1.2e-7, or about 3e-7 in float32, below what the embeddings resolve."""
+GELU_ROWS = 16
+"""Rows of a GELU input computed at a time: the dozen temporaries of a 16 x 1,536 block
+stay in the core's cache. On 128 rows at once they spill, and the same arithmetic took
+about six times as long (``docs/design.md``, "Speed")."""
+_INV_SQRT2 = np.float32(1 / np.sqrt(2.0))
 
 
-def _gelu(x: np.ndarray) -> np.ndarray:
-    # BERT's exact GELU (erf, not the tanh shortcut), in float32 like torch's.
-    return np.asarray(0.5 * x * (1.0 + _erf(x * np.float32(1 / np.sqrt(2.0)))))
+def erf(x: np.ndarray) -> np.ndarray:
+    """erf of a float32 array, elementwise, as a new array."""
+    z = np.abs(x)
+    t = z * np.float32(0.5)
+    t += 1
+    np.reciprocal(t, out=t)
+    p = t * _ERFC[-1]
+    for c in _ERFC[-2:0:-1]:  # Horner, in place
+        p += c
+        p *= t
+    p += _ERFC[0]
+    z *= z
+    p -= z
+    np.exp(p, out=p)
+    p *= t  # erfc(|x|)
+    np.subtract(1, p, out=p)
+    return np.asarray(np.copysign(p, x, out=p))
 
 
-def _layer_norm(x: np.ndarray, weight: np.ndarray, bias: np.ndarray, eps: float) -> np.ndarray:
+def gelu(x: np.ndarray) -> np.ndarray:
+    """BERT's exact GELU (erf, not the tanh shortcut), in float32 like torch's; computed in
+    place, ``GELU_ROWS`` rows at a time, and returned (a copy if ``x`` is not contiguous)."""
+    x = np.ascontiguousarray(x)
+    flat = x.reshape(-1, x.shape[-1])
+    for a in range(0, len(flat), GELU_ROWS):
+        block = flat[a : a + GELU_ROWS]
+        e = erf(block * _INV_SQRT2)
+        e += 1
+        e *= 0.5
+        block *= e
+    return x
+
+
+def layer_norm(x: np.ndarray, weight: np.ndarray, bias: np.ndarray, eps: float) -> np.ndarray:
     mean = x.mean(axis=-1, keepdims=True)
     var = ((x - mean) ** 2).mean(axis=-1, keepdims=True)
     return np.asarray((x - mean) / np.sqrt(var + eps) * weight + bias)
@@ -129,7 +146,7 @@ class NumpyMiniLM:
             + w["embeddings.position_embeddings.weight"][:length][None, :, :]
             + (types[0][None, None, :] if token_types is None else types[token_types])
         )
-        x = _layer_norm(
+        x = layer_norm(
             x, w["embeddings.LayerNorm.weight"], w["embeddings.LayerNorm.bias"], self.eps
         )
         width = x.shape[-1]
@@ -153,7 +170,7 @@ class NumpyMiniLM:
             attn = (
                 ctx @ t[p + "attention.output.dense.weight"] + w[p + "attention.output.dense.bias"]
             )
-            x = _layer_norm(
+            x = layer_norm(
                 attn + x,
                 w[p + "attention.output.LayerNorm.weight"],
                 w[p + "attention.output.LayerNorm.bias"],
@@ -177,8 +194,8 @@ class NumpyMiniLM:
         ln_w, ln_b = w[p + "output.LayerNorm.weight"], w[p + "output.LayerNorm.bias"]
         for a in range(0, len(flat), FFN_ROWS):
             xb = flat[a : a + FFN_ROWS]
-            mid = _gelu(xb @ w1 + b1)
-            out[a : a + FFN_ROWS] = _layer_norm(mid @ w2 + b2 + xb, ln_w, ln_b, self.eps)
+            mid = gelu(xb @ w1 + b1)
+            out[a : a + FFN_ROWS] = layer_norm(mid @ w2 + b2 + xb, ln_w, ln_b, self.eps)
         return out.reshape(shape)
 
     def encode(self, texts: list[str], batch_size: int = 64) -> np.ndarray:
