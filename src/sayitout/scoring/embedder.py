@@ -7,6 +7,7 @@ missing file is an error, never a network call.
 
 from __future__ import annotations
 
+import functools
 import logging
 import os
 import threading
@@ -73,6 +74,18 @@ def chunk_bounds(n: int, body: int, overlap: int) -> list[tuple[int, int]]:
     return [(cuts[i], cuts[i + 1] + overlap) for i in range(k)]
 
 
+@functools.cache
+def _blas_controller() -> Any:
+    """threadpoolctl's view of the loaded BLAS libraries, taken once: taking it scans
+    every loaded shared library, 5 to 10 ms in this process, once per scored answer
+    before it was cached; None without threadpoolctl."""
+    try:
+        from threadpoolctl import ThreadpoolController  # type: ignore[import-untyped]
+    except ImportError:
+        return None
+    return ThreadpoolController()
+
+
 class Embedder:
     """Sentence embeddings, L2-normalised, as float32 rows."""
 
@@ -100,8 +113,9 @@ class Embedder:
         self.device: str | None = None
         self.batch_size = batch_size
         self.threads = threads
-        """torch CPU threads; None: half the cores, at most 4 (1 on a 2-core machine, where
-        two threads spinning against speech recognition were 5x slower than one)."""
+        """CPU threads; None: for torch half the cores, at most 4 (1 on a 2-core machine,
+        where two OpenMP threads spinning against speech recognition were 5x slower than
+        one); for the NumPy model every core, at most 4 (``blas_threads``)."""
         self._model: Any = None
         self._lock = threading.Lock()
         self._tok_lock = threading.Lock()
@@ -188,16 +202,17 @@ class Embedder:
         self.runtime = "numpy"
 
     def blas_threads(self) -> Any:
-        """A context limiting NumPy's BLAS threads like torch's (see ``threads``); the judge
-        runs in it too."""
-        wanted = self.threads or min(4, max(1, (os.cpu_count() or 2) // 2))
-        try:
-            from threadpoolctl import threadpool_limits  # type: ignore[import-untyped]
-        except ImportError:
+        """A context limiting NumPy's BLAS threads (``threads``, else every core, at most
+        4); the judge runs in it too. Unlike torch's OpenMP threads, OpenBLAS's two
+        threads on two cores are faster in the real loop as well: stop-to-score for a
+        120 s answer 0.30 s against 0.37 s with one (``bench/latency.py``, fifth round)."""
+        wanted = self.threads or min(4, os.cpu_count() or 1)
+        controller = _blas_controller()
+        if controller is None:
             import contextlib
 
             return contextlib.nullcontext()
-        return threadpool_limits(wanted, user_api="blas")
+        return controller.limit(limits=wanted, user_api="blas")
 
     def encode_spans(
         self, texts: list[str], spans: list[list[tuple[int, int]]], batch_size: int = 16
