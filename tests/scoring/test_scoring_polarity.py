@@ -4,7 +4,13 @@ from __future__ import annotations
 
 import pytest
 
-from sayitout.scoring.polarity import analyse, direction_conflict, negates, negation_differs
+from sayitout.scoring.polarity import (
+    analyse,
+    direction_conflict,
+    names_opposite,
+    negates,
+    negation_differs,
+)
 from sayitout.scoring.text import content_stems, looks_english, windows, words
 
 
@@ -111,3 +117,27 @@ def test_stems_and_english() -> None:
 def test_up_down_multiply_divide_are_directions(answer: str, conflicts: bool) -> None:
     rubric = analyse("lower the learning rate")
     assert direction_conflict(rubric, analyse(answer)) is conflicts
+
+
+@pytest.mark.parametrize(
+    ("rubric", "answer", "expected"),
+    [
+        ("This is overfitting: it memorises the training set", "that's underfitting", True),
+        ("This is overfitting", "the model is underfitted, too simple", True),
+        ("The model is underfitting, so make it bigger", "classic overfitting", True),
+        ("This is overfitting", "it's overfitting, not underfitting", False),
+        ("This is overfitting", "it's overfitting", False),
+        ("stop early at the best validation loss", "that's underfitting", False),
+    ],
+)
+def test_opposite_terms(rubric: str, answer: str, expected: bool) -> None:
+    """ "Underfitting" does not state "overfitting" (nor the reverse), however close their
+    embeddings; naming both, as a contrast, is not a conflict."""
+    assert names_opposite(content_stems(rubric), analyse(answer)) is expected
+
+
+def test_take_out_negates() -> None:
+    """"Take out the dropout" removes it: it does not state "add dropout"."""
+    rubric = "add dropout or weight decay"
+    assert negates(analyse(rubric), content_stems(rubric), analyse("take out the dropout"))
+    assert not negates(analyse(rubric), content_stems(rubric), analyse("add some dropout"))

@@ -133,6 +133,7 @@ class Matcher:
         # 5-15 ms on a loaded 2-core machine, einsum a tenth of a millisecond
         self.sims = np.einsum("ik,jk->ij", prep.emb, win_emb)  # texts x windows
         self._pol: dict[int, polarity.Polarity] = {}
+        self._whole: polarity.Polarity | None = None
         self._wide: dict[int, polarity.Polarity] = {}
         # numbers and content words are read once for the whole answer, then shared out
         found = answer.numbers
@@ -171,6 +172,12 @@ class Matcher:
             self._pol[j] = self._around(j, 3)
         return self._pol[j]
 
+    def answer_polarity(self) -> polarity.Polarity:
+        """Direction, negation and content words of the whole answer."""
+        if self._whole is None:
+            self._whole = polarity.analyse(self.answer.text)
+        return self._whole
+
     def wide_polarity(self, j: int) -> polarity.Polarity:
         """Direction words further out: "the first thing I change is the learning rate.
         After a while I would lower it" states its direction after the window."""
@@ -205,6 +212,9 @@ class Matcher:
         """The item's best valid window; among windows within 0.02 of the best, the
         shortest (a tighter quote for the same credit)."""
         p = self.p
+        own_text = self.prep.texts[item.text_rows[0]]  # the item's text, then its paraphrases
+        if polarity.names_opposite(own_text.stems, self.answer_polarity()):
+            return Candidate()  # "that's underfitting", and no "overfitting" anywhere
         margin = p.misconception_margin if is_mis else p.min_margin
         scored = []
         for row in item.text_rows:
@@ -387,17 +397,22 @@ class Matcher:
         kp = self.prep.rubric.key_points[item.index]
         p = self.p
         match = max(0.0, c.match) if c.window is not None else 0.0
-        if self.judge is not None and c.window is not None and p.partial < match < p.covered:
-            # the judge read the key point against the whole answer. It only decides how
-            # much of a key point the matcher already partly credits: trained on whole
-            # strong and wrong answers, it says whether an answer is right more than which
-            # point it makes, so a point with no evidence of its own is never shown as
-            # covered on its word, and a vetoed window (reversed direction, a wrong
-            # number, a role swap) is never brought back
+        if (
+            self.judge is not None
+            and c.window is not None
+            and p.judge_from < match
+            and (match < p.covered or p.judge_lower > 0)
+        ):
+            # the judge read the key point against the whole answer; it never brings back
+            # a vetoed window (reversed direction, a wrong number, a role swap)
             if self._judged is None:
                 self._judged = self.judge()
             said = float(self._judged[item.index])
-            match += max(0.0, p.judge_weight * (said - p.judge_center))
+            if said >= p.judge_center:
+                match += p.judge_weight * (said - p.judge_center)
+            else:
+                match -= p.judge_lower * (p.judge_center - said)
+            match = max(0.0, match)
         earned = round(credit(match, self.p), 4)
         if self.listed:
             earned = min(earned, self.p.list_credit)

@@ -95,14 +95,22 @@ class Params:
     about the same entity for the misconception to count as stated (``roles``)."""
 
     judge_weight: float = 0.5
-    """How far the judge (``scoring.judge``) raises the ``match`` of a key point the
-    matcher already partly credits (``match`` between ``partial`` and ``covered``): by
-    ``judge_weight * (p - judge_center)``, ``p`` the judge's probability that the answer
-    states the key point. 0 turns the judge off (it needs ``late_chunking``). 0.5 and 0.2
-    were fitted on the dev part, each question scored by a judge not fitted on it
-    (``bench/scoring.py --judge-folds``)."""
+    """How far the judge (``scoring.judge``) raises a key point's ``match``: by
+    ``judge_weight * (p - judge_center)`` when ``p``, the judge's probability that the
+    answer states the key point, is above ``judge_center``. 0 turns the judge off (it
+    needs ``late_chunking``). The judge's four numbers were fitted on the dev part, each
+    question scored by a judge not fitted on it (``bench/scoring.py --judge-folds``;
+    ``docs/evaluation.md``, fifth round)."""
     judge_center: float = 0.2
-    """The judge's probability from which it raises ``match``."""
+    """The judge's probability above which it raises ``match`` and below which it lowers it."""
+    judge_from: float = 0.36
+    """``match`` above which the judge may move a key point at all. A key point with no
+    valid window (nothing near it, or every near window vetoed: reversed direction, a
+    wrong number, a role swap) is never brought back whatever the judge says. 0.36
+    (``partial``) was the fourth round's restriction to partly credited key points."""
+    judge_lower: float = 0.0
+    """How far the judge lowers a key point it says the answer does not state, covered
+    ones included: by ``judge_lower * (judge_center - p)`` (0: it never lowers)."""
 
     model_answer_rows: bool = True
     """Also match the model answer's sentences (and their clauses), each as a paraphrase

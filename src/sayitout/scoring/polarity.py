@@ -11,7 +11,8 @@ Rules (documented for reviewers and candidates):
   multiply...), down (lower, decrease, reduce, smaller, less, halve, divide...) or no
   change (same, unchanged, leave, constant).
 * A direction word is *negated* when a negation cue (not, n't, never, no, don't,
-  without, avoid, instead of, rather than, stop) comes within the three words before it:
+  without, avoid, instead of, rather than, take out, stop) comes within the three words
+  before it:
   "don't raise it" means down; "instead of increasing it" means down.
 * "too high" (also "a bit high", "slightly high") describes a problem whose fix is the
   opposite direction: it counts as down, so it agrees with "lower it" and with "too
@@ -27,6 +28,10 @@ Rules (documented for reviewers and candidates):
 * Two texts *differ in negation* when one has a negation cue and the other none
   (used only for misconceptions, so "you don't need to shuffle the validation set"
   does not flag the misconception "shuffle the validation set").
+* An answer *names the opposite* of a rubric text when the text names one of a pair of
+  opposite terms (overfitting / underfitting) and the answer names the other and never
+  the first: no part of "that's underfitting, the model is too simple" states "this is
+  overfitting".
 """
 
 from __future__ import annotations
@@ -54,6 +59,8 @@ _DOWN_WORDS = _wordset(
     minimize shorter divide divided dividing"""
 )
 _SAME_WORDS = _wordset("""same unchanged leave constant""")
+_OPPOSITES = (("overfit", "underfit"),)
+"""Stems of terms that embeddings place together and that mean opposite diagnoses."""
 _EXCESS = _wordset("too overly bit slightly somewhat kinda")
 # "up"/"down" after these are not a direction ("warm up", "blow up", "break down")
 _NOT_DIRECTIONAL_BEFORE = _wordset(
@@ -69,8 +76,16 @@ _NEGATIONS = _wordset(
 )
 _CLAUSE_BREAKS = _wordset("""but so and because then which although though i'd i you'd we
     you however while whereas""")
-# "instead" and "rather" negate only as "instead of X" / "rather than X".
-_NEEDS_NEXT = {"instead": "of", "rather": "than"}
+# "instead", "rather" and "take" negate only as "instead of X" / "rather than X" /
+# "take out X" ("take out the dropout").
+_NEEDS_NEXT = {
+    "instead": "of",
+    "rather": "than",
+    "take": "out",
+    "takes": "out",
+    "taking": "out",
+    "took": "out",
+}
 
 
 @dataclass(frozen=True)
@@ -89,6 +104,8 @@ class Polarity:
     negated_stems: frozenset[str] = frozenset()
     """Content-word stems in the scope of a negation: up to five words after the cue,
     stopping at a clause break ("doesn't really depend on the batch" -> depend, batch)."""
+    stems: frozenset[str] = frozenset()
+    """Stems of all the text's content words."""
 
 
 def _tokens(text: str) -> list[str]:
@@ -141,7 +158,7 @@ def analyse(text: str) -> Polarity:
         before = toks[max(0, k - 3) : k]
         flipped = any(_is_negation(toks, max(0, k - 3) + i) for i in range(len(before)))
         # "instead of X" also negates when "of" sits just before the word.
-        if k >= 2 and toks[k - 1] in ("of", "than") and toks[k - 2] in _NEEDS_NEXT:
+        if k >= 2 and _NEEDS_NEXT.get(toks[k - 2]) == toks[k - 1]:
             flipped = True
         dirs = {d}
         if flipped:
@@ -158,7 +175,8 @@ def analyse(text: str) -> Polarity:
             and w not in _NEGATIONS
         )
         mentions.append(Mention(frozenset(dirs), ctx))
-    return Polarity(tuple(mentions), negated, frozenset(scoped))
+    stems = frozenset(stem(w) for w in toks if w not in STOPWORDS)
+    return Polarity(tuple(mentions), negated, frozenset(scoped), stems)
 
 
 def direction_conflict(rubric: Polarity, answer: Polarity) -> bool:
@@ -183,3 +201,16 @@ def negates(rubric: Polarity, rubric_stems: frozenset[str], answer: Polarity) ->
     if rubric.negated:
         return False
     return bool(answer.negated_stems & rubric_stems)
+
+
+def names_opposite(rubric_stems: frozenset[str], answer: Polarity) -> bool:
+    """The answer names the opposite of a term the rubric names, and not the term itself
+    ("underfitting" against "overfitting"); a rubric that names both is not about one."""
+    return any(
+        term in rubric_stems
+        and other not in rubric_stems
+        and other in answer.stems
+        and term not in answer.stems
+        for a, b in _OPPOSITES
+        for term, other in ((a, b), (b, a))
+    )
