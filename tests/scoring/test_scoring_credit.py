@@ -14,7 +14,7 @@ from sayitout.bank.models import Rubric
 from sayitout.scoring.matching import Params, credit
 from sayitout.scoring.roles import Roles
 from sayitout.scoring.statements import asked_words, is_keyword_list, read_back_grams
-from sayitout.scoring.text import looks_english, stem, words
+from sayitout.scoring.text import content_stems, looks_english, stem, words
 
 
 def _light(rubric: Rubric) -> Rubric:
@@ -46,6 +46,14 @@ def _bank_rubric(qid: str) -> Rubric:
 )
 def test_word_families_meet(family: str) -> None:
     assert len({stem(w) for w in family.split()}) == 1
+
+
+def test_short_forms_stand_for_their_words() -> None:
+    """ "Lower LR, clip grads" says the learning rate and the gradients."""
+    said = content_stems("Lower LR, clip grads, check val loss")
+    assert content_stems("lower the learning rate") <= said
+    assert content_stems("clip the gradients") <= said
+    assert content_stems("validation") <= said
 
 
 def test_short_words_keep_their_stems() -> None:
@@ -312,3 +320,17 @@ def test_the_match_matrix_is_lexical_for_every_pair() -> None:
     for r, stems in enumerate(rows):
         for j, win in enumerate(windows):
             assert got[r, j] == pytest.approx(lexical(stems, win, terms[r], weights), abs=1e-6)
+
+
+def test_a_key_point_said_word_for_word_deep_in_a_list_is_credited(scorer) -> None:
+    """Late chunking reads "smaller model," in the context of a long typed list, so its
+    cosine with "a smaller model" falls under the floor; saying the words is evidence."""
+    rubric = _bank_rubric("dl-train-good-val-poor")
+    answer = (
+        "Overfitting (high variance): model memorises the train set. Fixes: more data / "
+        "augmentation, dropout, weight decay (e.g. 0.01–0.1), smaller model, early stopping."
+    )
+    k = next(k for k in scorer.score(rubric, answer).key_points if k.id == "smaller-model")
+    assert k.status == "covered" and k.evidence and "smaller model" in k.evidence, k
+    lone = scorer.score(rubric, "Overfitting. Use a bigger model and train longer.")
+    assert next(k for k in lone.key_points if k.id == "smaller-model").credit == 0

@@ -137,7 +137,7 @@ def test_opposite_terms(rubric: str, answer: str, expected: bool) -> None:
 
 
 def test_take_out_negates() -> None:
-    """"Take out the dropout" removes it: it does not state "add dropout"."""
+    """ "Take out the dropout" removes it: it does not state "add dropout"."""
     rubric = "add dropout or weight decay"
     assert negates(analyse(rubric), content_stems(rubric), analyse("take out the dropout"))
     assert not negates(analyse(rubric), content_stems(rubric), analyse("add some dropout"))

@@ -143,8 +143,8 @@ class Matcher:
             frozenset().union(*per_word[w.first : w.last + 1]) | number_tokens(self._nums[j])
             for j, w in enumerate(self.wins)
         ]
-        lex = lexical_matrix(prep.lexicon, self._stems)
-        self.match_matrix = (1 - params.lex_weight) * self.sims + params.lex_weight * lex
+        self.lex = lexical_matrix(prep.lexicon, self._stems)
+        self.match_matrix = (1 - params.lex_weight) * self.sims + params.lex_weight * self.lex
         self._clauses: list[Clause] | None = None
         self._swaps: dict[tuple[int, int], bool] = {}
         asked = asked_words(answer.text, answer.words, prep.read_back, found)
@@ -221,7 +221,12 @@ class Matcher:
             floor = self.prep.baseline[row] + margin
             directed = not is_mis and bool(self.prep.texts[row].polarity.mentions)
             sims, matches = self.sims[row], self.match_matrix[row]
-            for j in np.flatnonzero(sims >= floor).tolist():
+            near = sims >= floor
+            if not is_mis and len(self.prep.texts[row].stems) >= 2:
+                # every word of a rubric sentence, said: evidence however far the window's
+                # pooled vector drifts ("smaller model," deep in a typed list of fixes)
+                near |= self.lex[row] >= p.lexical_pass
+            for j in np.flatnonzero(near).tolist():
                 if j in exclude:
                     continue
                 match = float(matches[j])

@@ -271,8 +271,25 @@ def stem(word: str) -> str:
     return w
 
 
+#: Abbreviations candidates type and say, with the words they stand for: "lower LR, clip
+#: grads" states "lower the learning rate" and "clip the gradients".
+SHORT_FORMS: dict[str, tuple[str, ...]] = {
+    "lr": ("learn", "rat"),
+    "lrs": ("learn", "rat"),
+    "grad": ("gradient",),
+    "grads": ("gradient",),
+    "val": ("valid",),
+    "param": ("paramet",),
+    "params": ("paramet",),
+    "hparams": ("hyperparamet",),
+    "wd": ("weight", "decay"),
+    "init": ("initial",),
+}
+
+
 def content_stems(text: str) -> frozenset[str]:
-    """Stems of the words that carry meaning (no stopwords or fillers)."""
+    """Stems of the words that carry meaning (no stopwords or fillers); a short form
+    (``SHORT_FORMS``) adds the stems of the words it stands for."""
     out = set()
     for raw in re.split(r"[\s/]+", text):
         for part in re.split(r"(?<=[a-z])-(?=[a-z])", normalise_word(raw)):
@@ -284,6 +301,7 @@ def content_stems(text: str) -> frozenset[str]:
                 and not _NUMERAL.match(part)
             ):
                 out.add(stem(part))
+                out.update(SHORT_FORMS.get(part, ()))
     return frozenset(out)
 
 
