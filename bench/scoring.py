@@ -51,14 +51,14 @@ PARTS = {
 }
 GRADES = {"strong": 2, "partial": 1, "wrong": 0}
 TEST_STYLE_MIX = {
-    "answer_first": 17,
-    "disfluent": 18,
-    "plain_words": 25,
+    "answer_first": 20,
+    "disfluent": 19,
+    "plain_words": 18,
     "typed": 19,
-    "hyphenated": 18,
-    "terse": 17,
+    "hyphenated": 19,
+    "terse": 19,
     "reordered": 18,
-    "incomplete": 29,
+    "incomplete": 33,
     "confident_wrong": 17,
     "reversed": 16,
     "keyword_list": 17,

@@ -133,3 +133,27 @@ def test_new_answers_cover_the_hard_forms(
     assert sum(bool(re.search(r"[×√/]|\bx\b", a)) for a in new) >= 5  # typed symbols
     disfluent = [r["answer"] for r in dev + test if r["style"] == "disfluent"]
     assert all(len(re.findall(r"\b(um|uh)\b", a, re.I)) >= 3 for a in disfluent)
+
+
+LABELS = HERE / "deep-learning-key-points.jsonl"
+NON_ANSWERS = {"keyword_list", "read_back", "dont_know", "off_topic"}
+
+
+def test_key_point_labels_cover_dev_answers(dev: list[dict[str, str]]) -> None:
+    """Every dev answer that says something has its key points labelled (stated, partly,
+    misconceptions asserted), with ids from its rubric; test answers have none."""
+    from sayitout.bank.loader import load_bank
+
+    bank = load_bank(builtin=True, user=False)
+    labels = [json.loads(line) for line in LABELS.read_text(encoding="utf-8").splitlines()]
+    labelled = {(r["question_id"], r["answer"]) for r in labels}
+    assert len(labelled) == len(labels)
+    said = {(r["question_id"], r["answer"]) for r in dev if r["style"] not in NON_ANSWERS}
+    assert labelled == said
+    for row in labels:
+        rubric = bank.rubric(row["question_id"])
+        points = {p.id for p in rubric.key_points}
+        wrong = {m.id for m in rubric.misconceptions}
+        assert set(row["stated"]) <= points and set(row["partly"]) <= points, row
+        assert not set(row["stated"]) & set(row["partly"]), row
+        assert set(row["asserts"]) <= wrong, row
