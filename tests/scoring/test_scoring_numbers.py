@@ -386,6 +386,12 @@ FC = NumericAnswer(value=16781312, tolerance=2000, unit="", accept_units=["param
         (LOSS, "Since each class gets one tenth, the loss is 2.3.", True),
         (LOSS, "Each class gets one tenth, because the loss is so 0.1 for each.", False),
         (LOSS, "It's 0.1, because each class gets 0.1.", False),
+        # an equation inside a reason after the result is the reason's, not the answer
+        (LOSS, "CE = -ln(1/10) = ln 10 ≈ 2.303, since uniform init → p = 0.1 for the class.", True),
+        (LOSS, "since p equals point one the loss equals two point three", True),
+        (LOSS, "It's 2.303? No: since p = 0.1, the loss is 0.1.", False),
+        # "cos" in an equation is a cosine, not "because"
+        (LR, "lr(t) = ½ · 3e-4 · (1 + cos(π·t/T)) → at 500: lr = 0.25 · 3e-4 = 7.5e-5", True),
     ],
 )
 def test_answer_first_and_expressions(numeric: NumericAnswer, text: str, correct: bool) -> None:

@@ -11,7 +11,8 @@ rubric's unit (or, failing that, the numbers with no unit):
    forty minutes. ... which is 41.7 minutes"), a later result in the same unit refines it;
 3. else the last one introduced by an answer cue ("so", "that's", "which gives", "=")
    or said as a result rather than an operand, else the last one; numbers in a reason's
-   clause after it ("about 2.3, because each class gets one tenth") are passed over.
+   clause after it ("about 2.3, because each class gets one tenth"; "ln 10 ≈ 2.303,
+   since p = 0.1 for the true class") are passed over.
 
 Numbers said along the way never earn or lose credit by themselves. When the rubric's
 unit is only a label ("512 examples", "73,856 weights"), bare numbers and numbers with
@@ -96,8 +97,11 @@ def pick_answer(
                 return lead
             stated = [m for m in pool if m.cued or not m.operand]
             # a reason's numbers after a stated result do not replace it ("about 2.3,
-            # because each class gets one tenth")
-            while len(stated) > 1 and stated[-1].justifying:
+            # because each class gets one tenth"; "ln 10 ≈ 2.303, since p = 0.1")
+            while len(stated) > 1 and (
+                stated[-1].justifying
+                or (stated[-1].in_reason and any(not m.in_reason for m in stated[:-1]))
+            ):
                 stated.pop()
             return (stated or pool)[-1]
     return mentions[-1]

@@ -60,6 +60,9 @@ class NumberMention:
     justifying: bool = False
     """Said in a reason's clause ("because each class gets one tenth") and not introduced
     as a result: never displaces a result stated before it."""
+    in_reason: bool = False
+    """Said in a reason's clause, even as an equation's result ("2.303, since p = 0.1 for
+    the true class"): never displaces a result stated before the reason."""
     number_span: tuple[int, int] | None = None
     """Where the number itself is, without an approximation word or unit ("forty one
     point seven" in "about forty one point seven minutes"); None for a chain's value."""
@@ -95,17 +98,19 @@ def _cued(toks: list[Tok], i: int) -> bool:
     return any(w in lx.STRONG_CUES for w in before[-3:])
 
 
-def _justifying(text: str, toks: list[Tok], i: int) -> bool:
+def _justifying(text: str, toks: list[Tok], i: int, equations: bool = False) -> bool:
     """``toks[i]`` is in a clause that gives a reason ("because", "since"...), with no
     result cue ("so", "that's", "=") or clause break between the two ("since each class
-    gets a tenth, the loss is 2.3": the reason ends at the comma)."""
+    gets a tenth, the loss is 2.3": the reason ends at the comma). ``equations``: an
+    equals sign does not end the reason ("since p = 0.1 for the true class"), and only
+    "because" and "since" start one (in an equation "cos" is a cosine)."""
     for k in range(i - 1, -1, -1):
         if _CLAUSE_BREAK.search(text[toks[k].end : toks[k + 1].start]):
             return False
         w = toks[k].text
-        if w in lx.JUSTIFYING:
+        if w in (lx.BECAUSE if equations else lx.JUSTIFYING):
             return True
-        if w in lx.STRONG_CUES:
+        if w in lx.STRONG_CUES and not (equations and w in lx.EQUALS):
             return False
     return False
 
@@ -436,6 +441,7 @@ def find_numbers(text: str) -> list[NumberMention]:
                     approximate=start_i < i,
                     corrected=_corrected(text, toks, start_i),
                     justifying=not _cued(toks, i) and _justifying(text, toks, start_i),
+                    in_reason=_justifying(text, toks, start_i, equations=True),
                     number_span=(toks[i].start, toks[expr.end - 1].end),
                 ),
                 start_i,
