@@ -218,9 +218,9 @@ CUES: tuple[tuple[str, ...], ...] = (
 """Words that introduce a result ("so", "that's", "the answer is")."""
 STRONG_CUES = wordset("answer so that's thats equals = ≈ gives giving comes")
 EQUALS = wordset("equals = ≈")
+"""Result cues that are an equation's sign: inside a reason they belong to the reason."""
 BECAUSE = wordset("because since")
 """The reason words that are never also something else ("cos" is a cosine too)."""
-"""Result cues that are an equation's sign: inside a reason they belong to the reason."""
 APPROX = wordset("about around roughly approximately approx like ~ nearly almost just under over")
 """Approximation words before a number belong to its text."""
 FILLERS = wordset("um uh erm er ah like you know basically")

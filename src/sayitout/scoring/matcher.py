@@ -120,7 +120,8 @@ class Matcher:
         computation does not state a misconception about the computation, however many
         of its quantities it shares. ``judge``: gives, per key point, the judge's
         probability that the answer states it (``scoring.judge``); called at most once,
-        and only when a key point is partly credited; None without a judge."""
+        and only when a key point is within its reach (``Params.judge_from``: by default
+        one the matcher already partly credits); None without a judge."""
         self.p = params
         self.number_right = number_right
         self.judge = judge

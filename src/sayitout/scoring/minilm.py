@@ -45,7 +45,7 @@ erf to within 1.2e-7, or about 3e-7 in float32, below what the embeddings resolv
 GELU_ROWS = 16
 """Rows of a GELU input computed at a time: the dozen temporaries of a 16 x 1,536 block
 stay in the core's cache. On 128 rows at once they spill, and the same arithmetic took
-about six times as long (``docs/design.md``, "Speed")."""
+about six times as long (``docs/evaluation.md``, fifth round, "Speed")."""
 _INV_SQRT2 = np.float32(1 / np.sqrt(2.0))
 
 
