@@ -134,11 +134,11 @@ class Matcher:
         # 5-15 ms on a loaded 2-core machine, einsum a tenth of a millisecond
         self.sims = np.einsum("ik,jk->ij", prep.emb, win_emb)  # texts x windows
         self._pol: dict[int, polarity.Polarity] = {}
-        self._whole: polarity.Polarity | None = None
         self._wide: dict[int, polarity.Polarity] = {}
         # numbers and content words are read once for the whole answer, then shared out
         found = answer.numbers
         per_word = word_stems(answer.text, answer.words, found)
+        self._answer_stems: frozenset[str] = frozenset().union(*per_word)
         self._nums = [[m for m in found if w.start <= m.start < w.end] for w in self.wins]
         self._stems = [
             frozenset().union(*per_word[w.first : w.last + 1]) | number_tokens(self._nums[j])
@@ -172,12 +172,6 @@ class Matcher:
         if j not in self._pol:
             self._pol[j] = self._around(j, 3)
         return self._pol[j]
-
-    def answer_polarity(self) -> polarity.Polarity:
-        """Direction, negation and content words of the whole answer."""
-        if self._whole is None:
-            self._whole = polarity.analyse(self.answer.text)
-        return self._whole
 
     def wide_polarity(self, j: int) -> polarity.Polarity:
         """Direction words further out: "the first thing I change is the learning rate.
@@ -214,7 +208,7 @@ class Matcher:
         shortest (a tighter quote for the same credit)."""
         p = self.p
         own_text = self.prep.texts[item.text_rows[0]]  # the item's text, then its paraphrases
-        if polarity.names_opposite(own_text.stems, self.answer_polarity()):
+        if polarity.names_opposite(own_text.stems, self._answer_stems):
             return Candidate()  # "that's underfitting", and no "overfitting" anywhere
         margin = p.misconception_margin if is_mis else p.min_margin
         scored = []

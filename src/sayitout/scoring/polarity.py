@@ -104,8 +104,6 @@ class Polarity:
     negated_stems: frozenset[str] = frozenset()
     """Content-word stems in the scope of a negation: up to five words after the cue,
     stopping at a clause break ("doesn't really depend on the batch" -> depend, batch)."""
-    stems: frozenset[str] = frozenset()
-    """Stems of all the text's content words."""
 
 
 def _tokens(text: str) -> list[str]:
@@ -175,8 +173,7 @@ def analyse(text: str) -> Polarity:
             and w not in _NEGATIONS
         )
         mentions.append(Mention(frozenset(dirs), ctx))
-    stems = frozenset(stem(w) for w in toks if w not in STOPWORDS)
-    return Polarity(tuple(mentions), negated, frozenset(scoped), stems)
+    return Polarity(tuple(mentions), negated, frozenset(scoped))
 
 
 def direction_conflict(rubric: Polarity, answer: Polarity) -> bool:
@@ -203,14 +200,15 @@ def negates(rubric: Polarity, rubric_stems: frozenset[str], answer: Polarity) ->
     return bool(answer.negated_stems & rubric_stems)
 
 
-def names_opposite(rubric_stems: frozenset[str], answer: Polarity) -> bool:
-    """The answer names the opposite of a term the rubric names, and not the term itself
-    ("underfitting" against "overfitting"); a rubric that names both is not about one."""
+def names_opposite(rubric_stems: frozenset[str], answer_stems: frozenset[str]) -> bool:
+    """The answer (its content stems) names the opposite of a term the rubric names, and
+    not the term itself ("underfitting" against "overfitting"); a rubric that names both
+    is not about one."""
     return any(
         term in rubric_stems
         and other not in rubric_stems
-        and other in answer.stems
-        and term not in answer.stems
+        and other in answer_stems
+        and term not in answer_stems
         for a, b in _OPPOSITES
         for term, other in ((a, b), (b, a))
     )
