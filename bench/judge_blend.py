@@ -32,28 +32,18 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import scoring as bench_scoring  # bench/scoring.py: parts, headline, fold judges
 
-LABELS = bench_scoring.CALIBRATION / "deep-learning-key-points.jsonl"
-
-
-def key_point_labels() -> dict[tuple[str, str], tuple[set[str], set[str]]]:
-    """(question id, answer) -> (stated key point ids, partly stated ones)."""
-    out = {}
-    for line in LABELS.read_text(encoding="utf-8").splitlines():
-        row = json.loads(line)
-        out[row["question_id"], row["answer"]] = (set(row["stated"]), set(row["partly"]))
-    return out
-
 
 def label_agreement(rows: list[dict[str, str]], results: list[Any]) -> dict[str, float]:
-    labels = key_point_labels()
+    labels = bench_scoring.key_point_labels()
     n = {"stated": 0, "stated_covered": 0, "stated_credit": 0}
     n |= {"unstated": 0, "unstated_covered": 0, "unstated_credit": 0}
     for row, result in zip(rows, results, strict=True):
-        stated, partly = labels.get((row["question_id"], row["answer"]), (set(), set()))
+        marks = labels.get((row["question_id"], row["answer"]), {})
         for kp in result.key_points:
-            if kp.id in partly:
+            mark = marks.get(kp.id, 0.0)
+            if mark == 0.5:  # partly stated: neither side
                 continue
-            side = "stated" if kp.id in stated else "unstated"
+            side = "stated" if mark == 1.0 else "unstated"
             n[side] += 1
             n[side + "_covered"] += kp.status == "covered"
             n[side + "_credit"] += kp.credit > 0
@@ -97,13 +87,11 @@ def main() -> int:
     base.prepare_many(list(rubrics.values()))
     folds = bench_scoring.fold_scorers(args.judge_folds, base)
     for overrides, p in zip(variants, params, strict=True):
-        got: dict[int, Any] = {}
-        for fold, seen in folds:
-            scorer = Scorer(embedder=base.embedder, params=p, judge=fold.judge)
-            idx = [i for i, r in enumerate(rows) if r["question_id"] not in seen and i not in got]
-            items = [(rubrics[rows[i]["question_id"]], rows[i]["answer"]) for i in idx]
-            got.update(zip(idx, scorer.score_many(items), strict=True))
-        results = [got[i] for i in range(len(rows))]
+        variant = [
+            (Scorer(embedder=base.embedder, params=p, judge=fold.judge), seen)
+            for fold, seen in folds
+        ]
+        results = bench_scoring.score_by_folds(variant, rows, rubrics)
         scores = [r.score for r in results]
         head = bench_scoring.headline(rows, scores)
         non_answers = [

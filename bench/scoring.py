@@ -49,6 +49,8 @@ PARTS = {
     "dev": CALIBRATION / "deep-learning.jsonl",
     "test": CALIBRATION / "deep-learning-test.jsonl",
 }
+LABELS = CALIBRATION / "deep-learning-key-points.jsonl"
+"""Which key points each dev answer states (``tests/calibration/README.md``)."""
 GRADES = {"strong": 2, "partial": 1, "wrong": 0}
 TEST_STYLE_MIX = {
     "answer_first": 20,
@@ -251,6 +253,32 @@ def long_answer(rows: list[dict[str, str]], qid: str, words: int) -> str:
     return " ".join(out[:words])
 
 
+def key_point_labels() -> dict[tuple[str, str], dict[str, float]]:
+    """(question id, answer) -> {key point id: 1 stated, 0.5 partly}, from the dev part's
+    key point labels; unlisted key points are 0."""
+    out: dict[tuple[str, str], dict[str, float]] = {}
+    for line in LABELS.read_text(encoding="utf-8").splitlines():
+        row = json.loads(line)
+        marks = {kp: 1.0 for kp in row["stated"]} | {kp: 0.5 for kp in row["partly"]}
+        out[row["question_id"], row["answer"]] = marks
+    return out
+
+
+def score_by_folds(
+    folds: list[tuple[Any, set[str]]], rows: list[dict[str, str]], rubric_of: dict
+) -> list[Any]:
+    """Each row's score (``AnswerScore``) by the first fold scorer that was not fitted on
+    its question (``folds``: (scorer, questions fitted on), as ``fold_scorers`` gives)."""
+    got: dict[int, Any] = {}
+    for fold, seen in folds:
+        idx = [i for i, r in enumerate(rows) if r["question_id"] not in seen and i not in got]
+        items = [(rubric_of[rows[i]["question_id"]], rows[i]["answer"]) for i in idx]
+        got.update(zip(idx, fold.score_many(items), strict=True))
+    if len(got) < len(rows):
+        raise SystemExit("--judge-folds: some dev question was fitted on by every fold")
+    return [got[i] for i in range(len(rows))]
+
+
 def fold_scorers(dirs: str, scorer) -> list[tuple[Any, set[str]]]:
     """A scorer per fold judge (``bench/train_judge.py --dev-fold``), sharing ``scorer``'s
     embedder, with the dev questions that judge was fitted on."""
@@ -399,14 +427,7 @@ def main() -> int:
         if name != "dev" or not folds:
             items = [(rubric_of[r["question_id"]], r["answer"]) for r in rows]
             return [x.score for x in scorer.score_many(items)]
-        got: dict[int, int] = {}
-        for fold, seen in folds:
-            idx = [i for i, r in enumerate(rows) if r["question_id"] not in seen and i not in got]
-            items = [(rubric_of[rows[i]["question_id"]], rows[i]["answer"]) for i in idx]
-            got.update(zip(idx, (x.score for x in fold.score_many(items)), strict=True))
-        if len(got) < len(rows):
-            raise SystemExit("--judge-folds: some dev question was fitted on by every fold")
-        return [got[i] for i in range(len(rows))]
+        return [x.score for x in score_by_folds(folds, rows, rubric_of)]
 
     out: dict[str, Any] = {}
     if folds:

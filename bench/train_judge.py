@@ -55,10 +55,12 @@ from typing import Any
 
 import numpy as np
 
-ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+import scoring as bench_scoring  # bench/scoring.py: the dev key point labels
+
+ROOT = Path(__file__).resolve().parents[1]
 DEV = ROOT / "tests" / "calibration" / "deep-learning.jsonl"
-LABELS = ROOT / "tests" / "calibration" / "deep-learning-key-points.jsonl"
 MAX_MEMORY = 512  # the runtime's judge.MAX_MEMORY
 
 
@@ -230,31 +232,20 @@ def dev_rows() -> list[dict[str, str]]:
     return [json.loads(x) for x in DEV.read_text(encoding="utf-8").splitlines() if x.strip()]
 
 
-def key_point_labels() -> dict[tuple[str, str], dict[str, float]]:
-    """(question id, answer) -> {key point id: 1 stated, 0.5 partly}, from the dev part's
-    key point labels (``tests/calibration/README.md``); unlisted key points are 0."""
-    out: dict[tuple[str, str], dict[str, float]] = {}
-    for line in LABELS.read_text(encoding="utf-8").splitlines():
-        row = json.loads(line)
-        marks = {kp: 1.0 for kp in row["stated"]} | {kp: 0.5 for kp in row["partly"]}
-        out[row["question_id"], row["answer"]] = marks
-    return out
-
-
 def dev_pairs(fit: set[str], bank: Any, targets: str, paraphrases: int) -> list[tuple]:
     """Calibration dev pairs of the questions in ``fit``: dev answers against each of their
     key points (the text and paraphrases), targeted by ``targets``:
 
     * ``answer`` (the shipped judge): strong answers 1, wrong answers 0, for every key
       point and all its paraphrases; partial answers are left out.
-    * ``key-point``: every dev answer, each key point by its label (``key_point_labels``:
-      1 stated, 0.5 partly, 0 not), with the text and up to ``paraphrases`` paraphrases;
-      and each key point paraphrase, as a one-sentence answer, against its own key point
-      (1) and its question's other key points (0).
+    * ``key-point``: every dev answer, each key point by its label (bench/scoring.py's
+      ``key_point_labels``: 1 stated, 0.5 partly, 0 not), with the text and up to
+      ``paraphrases`` paraphrases; and each key point paraphrase, as a one-sentence
+      answer, against its own key point (1) and its question's other key points (0).
 
     Plus a key point of another question (0) and the question read back (0)."""
     rng = random.Random(11)
-    labels = key_point_labels()
+    labels = bench_scoring.key_point_labels()
     pairs = []
     for r in dev_rows():
         if r["question_id"] not in fit:
@@ -334,7 +325,7 @@ def held_dev_figures(model, states: States, held: set[str], bank: Any) -> dict[s
     from sayitout.scoring.matching import Params
 
     scorer = Scorer("cpu", embedder=states.embedder, params=Params(judge_weight=0.0))
-    labels = key_point_labels()
+    labels = bench_scoring.key_point_labels()
     rows = [r for r in dev_rows() if r["question_id"] in held]
     pairs, match, grades, stated = [], [], [], []
     for r in rows:
