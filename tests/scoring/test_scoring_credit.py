@@ -99,6 +99,10 @@ def test_short_plain_english_is_english() -> None:
         ("fp16 overflow (max 65504) → inf → NaN. Fix: dynamic loss scaling, or bf16.", False),
         ("Labels ↔ inputs alignment, preprocessing, overfit one batch, grads ≠ 0, LR.", False),
         ("lower the learning rate, add clipping, and check the data is shuffled", False),
+        # a listed term may be a noun phrase with "of" or an article
+        ("Learning rate, gradient clipping, log of zero, fp16, loss scaling, bad data.", True),
+        ("Dropout, augmentation, eval mode, half an epoch, data leakage, easier val set.", True),
+        ("Lower the LR, clip grads, check for log of zero, use bf16.", False),
     ],
 )
 def test_keyword_lists_are_told_from_terse_notes(text: str, listed: bool) -> None:

@@ -508,3 +508,40 @@ def test_a_near_miss_earns_part_of_the_numbers_share(scorer, minutes_rubric) -> 
     assert right.score > close.score > wrong.score
     assert close.numeric is not None and close.numeric.close
     assert close.verdict.startswith("Close, but not the number: 40 minutes")
+
+
+@pytest.mark.parametrize(
+    ("numeric", "text", "correct"),
+    [
+        # a unit stays in its sentence: "73,856. Weights are ..." leads with a bare count
+        (CONV, "73,856. Weights are 3 × 3 × 64 × 128 = 73,728, one bias each, so plus 128.", True),
+        # a number after an operator is an operand, however a result cue came before it
+        (CONV, "3 × 3 × 64 × 128 = 73,728 weights, so plus 128", False),
+        # a precision is no number: "to three decimals"
+        (HE, "the square root of 2/512 is 0.0625, so 0.063 to three decimals", True),
+        (HE, "one sixteenth, which is 0.063 rounded to 3 decimal places", True),
+        # a compound duration, a mixed number
+        (MINUTES, "2,500 seconds, which is forty-one minutes forty seconds", True),
+        (MINUTES, "2500 s, so forty-one and two-thirds minutes", True),
+        (MINUTES, "that's forty one minutes and forty seconds", True),
+        (MINUTES, "about forty minutes and then forty seconds of overhead", False),
+        # an ordinal is no quantity
+        (LR, "at step 500 it's 7.5e-5, in the 1st half of the warmup", True),
+        # a rounding of the result said after it leaves the exact result standing
+        (FC, "4096 × 4096 + 4096 = 16,781,312 params (≈16.8M)", True),
+        (FC, "4096 × 4096 = 16,777,216 (≈16.8M)", False),
+        (LOSS, "p = 1/10 for every class → CE = −ln(1/10) = ln 10 ≈ 2.303", True),
+        (MINUTES, "2,500 s = 41.67 min, so roughly 42 minutes", True),
+        # ... unless it is a correction
+        (FC, "16,781,312, no wait, 16.8 million", False),
+        # a number that describes something else does not replace the answer
+        (GB14, "7e9 × 2 B = 14 GB, so it won't fit a 12 GB card but fits a 24 GB one.", True),
+        (GB14, "seven billion times two bytes, so you need a 14 GB card", True),
+        (GB14, "it needs 28 GB, so a 14 GB card won't do", False),
+        # a spoken number does not run on across a sentence break
+        (LOSS, "ln ten is about two point three. Two point three zero. So roughly 2.30.", True),
+    ],
+)
+def test_which_number_is_the_answer(numeric: NumericAnswer, text: str, correct: bool) -> None:
+    result = judge(numeric, text)
+    assert result.correct is correct, result

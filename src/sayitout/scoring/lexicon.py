@@ -174,8 +174,13 @@ NAME_BEFORE = wordset(
     phi qwen gemma opus claude gemini mobilenet efficientnet densenet inception yolo"""
 )
 """A number right after these is part of a name ("ResNet fifty", "top one", "fp 16")."""
-NAME_AFTER = wordset("grad grads shot shots hot padding")
-"""... and a number right before these ("zero grad", "one hot", "zero shot")."""
+NAME_AFTER = wordset("grad grads shot shots hot padding decimal decimals significant sig dp")
+"""... and a number right before these ("zero grad", "one hot", "zero shot"), or a
+precision ("to three decimals", "two significant figures")."""
+ORDINAL_ENDINGS = wordset("st nd")
+"""Glued to digits, these make an ordinal ("the 2nd half", "1st epoch"): no quantity.
+("16th" is read as the fraction's denominator it usually is.)"""
+ARTICLES = wordset("a an")
 HYPOTHETICAL = wordset(
     """if unless anything instead rather not isn't isnt wasn't never otherwise whereas
     versus vs"""

@@ -6,8 +6,9 @@ validation loss lower than training loss?"). Embeddings and shared words rate bo
 to the key points. Here:
 
 * A *keyword list* is an answer of at least four comma-separated fragments, nearly all of
-  its words in fragments of at most three words that hold no function word, no verb
-  cue and no symbol of a relation (=, →, ×, ≠ ...). Terse notes that state relations
+  its words in fragments of at most three words that hold no function word (but the
+  articles and "of" of a noun phrase: "log of zero", "half an epoch"), no verb cue and no
+  symbol of a relation (=, →, ×, ≠ ...). Terse notes that state relations
   ("fp16 overflow (max 65504) → inf → NaN") are not lists.
 * A word is *asked* when its sentence ends with a question mark, or when it is part of a
   run of at least ``READ_BACK_RUN`` words that the question itself says in that order
@@ -35,6 +36,8 @@ _VERB_CUES = frozenset(
     """not never no use uses using make makes keep keeps check lower raise add clip
     is are was were be means cause causes""".split()  # noqa: SIM905
 )
+_NOUN_PHRASE_WORDS = frozenset({"of", "the", "a", "an"})
+"""Function words a listed term may hold ("log of zero", "overfit a batch")."""
 
 
 def is_keyword_list(text: str) -> bool:
@@ -46,13 +49,16 @@ def is_keyword_list(text: str) -> bool:
     for f in fragments:
         ws = f.lower().split()
         total += len(ws)
-        if (
-            len(ws) <= 3
-            and not _RELATION.search(f)
-            and not any(w.strip("'\"") in STOPWORDS or w in _VERB_CUES for w in ws)
-        ):
+        if len(ws) <= 3 and not _RELATION.search(f) and not any(_states(w) for w in ws):
             listed += len(ws)
     return total > 0 and listed / total >= 0.8
+
+
+def _states(word: str) -> bool:
+    """A word that makes a fragment more than a listed term: a verb cue or a function word
+    other than a noun phrase's."""
+    bare = word.strip("'\"")
+    return word in _VERB_CUES or (bare in STOPWORDS and bare not in _NOUN_PHRASE_WORDS)
 
 
 def read_back_grams(question: str) -> frozenset[tuple[str, ...]]:

@@ -10,9 +10,12 @@ rubric's unit (or, failing that, the numbers with no unit):
    after a correction ("no wait, it's 112") or, when the lead was approximate ("about
    forty minutes. ... which is 41.7 minutes"), a later result in the same unit refines it;
 3. else the last one introduced by an answer cue ("so", "that's", "which gives", "=")
-   or said as a result rather than an operand, else the last one; numbers in a reason's
+   or said as a result rather than an operand (a number right after an operator, as in
+   "so plus 128", is an operand), else the last one. Passed over: numbers in a reason's
    clause after it ("about 2.3, because each class gets one tenth"; "ln 10 ≈ 2.303,
-   since p = 0.1 for the true class") are passed over.
+   since p = 0.1 for the true class") and numbers that describe something else ("14 GB,
+   so it won't fit a 12 GB card"); a rounding of an earlier result ("16,781,312
+   (≈16.8M)", "41.67 minutes, so about 42") leaves that result standing.
 
 Numbers said along the way never earn or lose credit by themselves. When the rubric's
 unit is only a label ("512 examples", "73,856 weights"), bare numbers and numbers with
@@ -36,7 +39,12 @@ from collections.abc import Sequence
 from sayitout.bank.models import NumericAnswer
 from sayitout.scoring import lexicon as lx
 from sayitout.scoring.numbers.mentions import NumberMention, find_numbers
-from sayitout.scoring.numbers.values import bounded, format_number, same_number
+from sayitout.scoring.numbers.values import (
+    bounded,
+    format_number,
+    same_number,
+    significant_digits,
+)
 from sayitout.scoring.result import NumericResult
 
 NEAR_MISS = 0.1
@@ -96,15 +104,35 @@ def pick_answer(
             if lead is not None:
                 return lead
             stated = [m for m in pool if m.cued or not m.operand]
-            # a reason's numbers after a stated result do not replace it ("about 2.3,
-            # because each class gets one tenth"; "ln 10 ≈ 2.303, since p = 0.1")
-            while len(stated) > 1 and (
-                stated[-1].justifying
-                or (stated[-1].in_reason and any(not m.in_reason for m in stated[:-1]))
-            ):
+            while len(stated) > 1:
+                last, before = stated[-1], stated[:-1]
+                rounded = [b for b in before if _rounds(last, b)]
+                if rounded and not last.corrected:
+                    return rounded[-1]  # "16,781,312 (≈16.8M)": the exact result stands
+                if not _passed_over(last, before):
+                    break
                 stated.pop()
             return (stated or pool)[-1]
     return mentions[-1]
+
+
+def _passed_over(m: NumberMention, before: list[NumberMention]) -> bool:
+    """Whether ``m`` leaves the results stated ``before`` it standing: a reason's number
+    ("about 2.3, because each class gets one tenth"; "ln 10 ≈ 2.303, since p = 0.1"), a
+    description of something else ("14 GB, so it won't fit a 12 GB card")."""
+    if m.justifying or m.attributive:
+        return True
+    return m.in_reason and any(not b.in_reason for b in before)
+
+
+def _rounds(m: NumberMention, b: NumberMention) -> bool:
+    """``m`` is ``b`` rounded to fewer significant digits, in the same unit (or none)."""
+    if m.unit is not None and m.unit != b.unit:
+        return False
+    digits = significant_digits(m.value)
+    if m.value == b.value or digits >= significant_digits(b.value) or b.value == 0:
+        return False
+    return same_number(m.value, float(f"{b.value:.{digits}g}"))
 
 
 def judge(numeric: NumericAnswer, text: str) -> NumericResult:

@@ -63,6 +63,9 @@ class NumberMention:
     in_reason: bool = False
     """Said in a reason's clause, even as an equation's result ("2.303, since p = 0.1 for
     the true class"): never displaces a result stated before the reason."""
+    attributive: bool = False
+    """Said as a description of some other thing ("it won't fit a 12 GB card"): never
+    displaces a result stated before it."""
     number_span: tuple[int, int] | None = None
     """Where the number itself is, without an approximation word or unit ("forty one
     point seven" in "about forty one point seven minutes"); None for a chain's value."""
@@ -79,7 +82,7 @@ def _before(toks: list[Tok], i: int, n: int = 5) -> list[str]:
 
 def _operand(toks: list[Tok], i: int, j: int) -> bool:
     before = _before(toks, i, 1)
-    if before and before[0] in lx.OPERAND_BEFORE:
+    if before and (before[0] in lx.OPERAND_BEFORE or before[0] in lx.OPERATOR_AFTER):
         return True
     # followed by an operator: "two thousand divided by", "five hundred over two thousand"
     after = [t.text for t in toks[j : j + 2]]
@@ -93,6 +96,8 @@ def _explicit(toks: list[Tok], i: int) -> bool:
 
 def _cued(toks: list[Tok], i: int) -> bool:
     before = _before(toks, i)
+    if before and before[-1] in lx.OPERATOR_AFTER:
+        return False  # "so plus 128": an operand, whatever came before the operator
     if any(tuple(before[-len(cue) :]) == cue for cue in lx.CUES):
         return True
     return any(w in lx.STRONG_CUES for w in before[-3:])
@@ -151,6 +156,8 @@ def _is_name(toks: list[Tok], i: int, j: int) -> bool:
         nxt = toks[j]
         if nxt.text in lx.NAME_AFTER:
             return True
+        if nxt.text in lx.ORDINAL_ENDINGS and nxt.start == toks[j - 1].end:
+            return True  # "the 2nd half"
         if (
             nxt.text == "-"
             and nxt.start == toks[j - 1].end
@@ -236,6 +243,39 @@ def _is_lead(text: str, toks: list[Tok], start_i: int, end_j: int, preamble: ran
     # a comma is a pause in a disfluent answer ("um, eight, uh, eight per micro batch"),
     # not an answer's end, unless the justification follows ("14 GB, each parameter ...")
     return "," in gap and nxt in ("each", "every", "which", "it's", "its")
+
+
+def _duration_tail(text: str, toks: list[Tok], k: int, factor: float) -> tuple[float, int] | None:
+    """The smaller unit of a compound duration after a number of time units ending at
+    ``toks[k]`` ("forty-one minutes [and] forty seconds", "1 hour 5 minutes") ->
+    (its value in the first unit, index after it)."""
+    if k < len(toks) and toks[k].text == "and":
+        k += 1
+    if k >= len(toks) or _CLAUSE_BREAK.search(text[toks[k - 1].end : toks[k].start]):
+        return None
+    expr = expression(toks, k)
+    if expr is None or expr.value != int(expr.value):
+        return None
+    unit = _unit_at(toks, expr.end)
+    if unit is None or unit[1] != "time" or unit[2] >= factor:
+        return None
+    return expr.value * unit[2] / factor, unit[3]
+
+
+_NOT_DESCRIBED = lx.wordset("of per each every and or in for to so because since than")
+
+
+def _describes(text: str, toks: list[Tok], start_i: int, after: int) -> bool:
+    """The number at ``toks[start_i:after]`` (with its unit) describes a thing named right
+    after it, as in "a 24 GB card", "an 80 GB one"."""
+    return (
+        start_i > 0
+        and toks[start_i - 1].text in lx.ARTICLES
+        and after < len(toks)
+        and toks[after].kind == "word"
+        and toks[after].text not in _NOT_DESCRIBED
+        and not _CLAUSE_BREAK.search(text[toks[after - 1].end : toks[after].start])
+    )
 
 
 @dataclass(frozen=True)
@@ -399,14 +439,22 @@ def find_numbers(text: str) -> list[NumberMention]:
         # approximation words before the number belong to its text
         while start_i > 0 and toks[start_i - 1].text in lx.APPROX and start_i > i - 2:
             start_i -= 1
-        unit = _unit_at(toks, j)
+        # a unit or a counted thing belongs to the number only within its sentence
+        # ("73,856. Weights are ...")
+        attached = j < n and not _SENTENCE_BREAK.search(text[toks[j - 1].end : toks[j].start])
+        unit = _unit_at(toks, j) if attached else None
         canonical = quantity = None
         end_j = j
         if unit:
-            canonical, quantity, _, end_j = unit
+            canonical, quantity, factor, end_j = unit
+            tail = _duration_tail(text, toks, end_j, factor) if quantity == "time" else None
+            if tail is not None:
+                value, end_j = value + tail[0], tail[1]
+                note = note or f"{text[toks[i].start : toks[end_j - 1].end]}"
         rate_end = _is_rate(toks, end_j) or (
             _is_rate(toks, end_j + 1)  # "eight sequences a second": a counted thing per time
-            if end_j < n
+            if attached
+            and end_j < n
             and toks[end_j].kind == "word"
             and toks[end_j].text not in lx.OPERAND_BEFORE
             else None
@@ -416,7 +464,13 @@ def find_numbers(text: str) -> list[NumberMention]:
             canonical = f"{canonical or toks[end_j].text}/s"
             end_j = rate_end
         after = max(end_j, j)
-        if after < n and toks[after].text in lx.COUNTED_THINGS and not unit and not rate_end:
+        if (
+            attached
+            and after < n
+            and toks[after].text in lx.COUNTED_THINGS
+            and not unit
+            and not rate_end
+        ):
             counted_end = after + 1  # "8 GPUs", "4096 biases": a chain may go on after it
         else:
             counted_end = after
@@ -442,6 +496,8 @@ def find_numbers(text: str) -> list[NumberMention]:
                     corrected=_corrected(text, toks, start_i),
                     justifying=not _cued(toks, i) and _justifying(text, toks, start_i),
                     in_reason=_justifying(text, toks, start_i, equations=True),
+                    attributive=bool(unit and not rate_end)
+                    and _describes(text, toks, start_i, after),
                     number_span=(toks[i].start, toks[expr.end - 1].end),
                 ),
                 start_i,

@@ -149,7 +149,7 @@ def _digit_run(toks: list[Tok], i: int) -> tuple[float, int] | None:
     """Digits said one by one: "four oh nine six" -> 4096 (three digits or more)."""
     digits = ""
     j = i
-    while j < len(toks) and toks[j].kind == "word":
+    while j < len(toks) and toks[j].kind == "word" and not (j > i and toks[j].after_break):
         t = toks[j].text
         if t in ("oh", "o", "zero") and digits:
             digits += "0"
@@ -166,7 +166,7 @@ def _digit_run(toks: list[Tok], i: int) -> tuple[float, int] | None:
 def _digits_after_point(toks: list[Tok], i: int) -> tuple[str, int] | None:
     digits = ""
     j = i
-    while j < len(toks) and toks[j].kind == "word":
+    while j < len(toks) and toks[j].kind == "word" and not (j > i and toks[j].after_break):
         t = toks[j].text
         if t in lx.SMALL_NUMBERS and lx.SMALL_NUMBERS[t] < 10:
             digits += str(lx.SMALL_NUMBERS[t])
@@ -203,8 +203,9 @@ def _base(toks: list[Tok], i: int) -> tuple[float, int] | None:
             return None
         value, j = c
         is_decimal = False
-        if [x.text for x in toks[j : j + 3]] == ["and", "a", "half"]:
-            value, j, is_decimal = value + 0.5, j + 3, True
+        mixed = _mixed_fraction(toks, j)
+        if mixed is not None:
+            value, j, is_decimal = value + mixed[0], mixed[1], True
         if j + 1 < n and toks[j].text == "point" and value < 1e6:
             d = _digits_after_point(toks, j + 1)
             if d:
@@ -221,6 +222,22 @@ def _base(toks: list[Tok], i: int) -> tuple[float, int] | None:
         value = bounded(value * lx.SCALES[toks[j].text])
         j += 1
     return value, j
+
+
+def _mixed_fraction(toks: list[Tok], j: int) -> tuple[float, int] | None:
+    """The fraction of a mixed number after a whole one: "and a half", "and a quarter",
+    "and two thirds" ("forty-one and two-thirds minutes") -> (fraction, index after)."""
+    n = len(toks)
+    if j + 2 >= n or toks[j].text != "and":
+        return None
+    num, k = toks[j + 1].text, j + 2
+    count = 1.0 if num in ("a", "an", "one") else lx.SMALL_NUMBERS.get(num)
+    den = lx.ORDINALS.get(toks[k].text) if toks[k].kind == "word" else None
+    if count is None or not den or count >= den:
+        return None
+    if (count == 1) == toks[k].text.endswith("s"):
+        return None  # "and a thirds", "and two third": no fraction
+    return count / den, k + 1
 
 
 def _signed_int(toks: list[Tok], i: int) -> tuple[int, int] | None:

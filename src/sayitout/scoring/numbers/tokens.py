@@ -23,6 +23,7 @@ _TOKEN_RE = re.compile(
     r"|(?P<word>[A-Za-z]+(?:['’][A-Za-z]+)?)"
     r"|(?P<sym>[%/^×*·÷=~≈+()√−⁻¹²³⁴⁵⁶⁷⁸⁹⁰-])"
 )
+_BREAK = re.compile(r"[.!?;:…]")
 _SUPERSCRIPTS = str.maketrans("⁰¹²³⁴⁵⁶⁷⁸⁹", "0123456789")
 _SUPER = "⁻¹²³⁴⁵⁶⁷⁸⁹⁰"
 _CARDINAL_WORDS = frozenset({*lx.SMALL_NUMBERS, *lx.TENS, "hundred", *lx.SCALE_WORDS})
@@ -39,6 +40,9 @@ class Tok:
     start: int
     end: int
     value: float | None = None
+    after_break: bool = False
+    """A sentence break (". ", "? ", ";") comes right before it: a number said one word
+    at a time does not run on across it ("about two point three. Two point three zero")."""
 
 
 def tokenise(text: str) -> list[Tok]:
@@ -48,6 +52,7 @@ def tokenise(text: str) -> list[Tok]:
     """
     toks: list[Tok] = []
     for m in _TOKEN_RE.finditer(text):
+        brk = bool(toks) and bool(_BREAK.search(text[toks[-1].end : m.start()]))
         if m.group("num"):
             raw = m.group("num").replace(",", "")
             try:
@@ -58,9 +63,10 @@ def tokenise(text: str) -> list[Tok]:
             if suf:
                 value *= lx.SUFFIX_SCALES[suf.lower()]
             text_ = m.group() if suf else m.group("num")  # "7B" is a name's shape; "16th" is 16
-            toks.append(Tok(text_, "num", m.start(), m.end(), bounded(value)))
+            toks.append(Tok(text_, "num", m.start(), m.end(), bounded(value), brk))
         elif m.group("word"):
-            toks.append(Tok(m.group().lower().replace("’", "'"), "word", m.start(), m.end()))
+            word = m.group().lower().replace("’", "'")
+            toks.append(Tok(word, "word", m.start(), m.end(), after_break=brk))
         else:
             s = m.group()
             if s in _SUPER:
