@@ -11,6 +11,7 @@ from __future__ import annotations
 import pytest
 
 from sayitout.bank.models import Rubric
+from sayitout.scoring import lexicon as lx
 from sayitout.scoring.matching import Params, credit
 from sayitout.scoring.roles import Roles
 from sayitout.scoring.statements import asked_words, is_keyword_list, read_back_grams
@@ -89,6 +90,43 @@ def test_short_plain_english_is_english() -> None:
     assert looks_english(words("Maybe some shelter or some grass."))
     assert not looks_english(words("El modelo tiene demasiados parámetros y la pérdida no baja"))
     assert not looks_english(words("Il modello ha troppi parametri e la perdita non scende mai"))
+
+
+def test_terse_notes_in_the_rubrics_words_are_english() -> None:
+    """Notes with few function words are English when most of their words are the
+    rubric's; another language that borrows a few technical terms is not."""
+    known = {
+        stem(w)
+        for w in lx.wordset(
+            "compute data budget inference latency memory start small scale scaling law token "
+            "val improve dropout learning rate"
+        )
+    }
+    terse = words(
+        "Scaling laws (~20 tokens/param), compute + data budget, inference "
+        "latency and memory, start small, scale up while val improves."
+    )
+    assert not looks_english(terse)
+    assert looks_english(terse, known)
+    french = words(
+        "Le modèle fait de l'overfitting, il faut ajouter du dropout et réduire "
+        "le learning rate tout de suite"
+    )
+    assert not looks_english(french, known)
+    assert looks_english(
+        words(
+            "Seventy-three thousand, eight hundred fifty-six. "
+            "Three-by-three times sixty-four input channels."
+        )
+    )
+
+
+def test_the_english_note_reads_the_rubric(scorer, lr_rubric) -> None:
+    """A terse note made of the rubric's words gets no "does not look like English"."""
+    said = "Steps too large → overshoots minimum. Lower learning rate 10x, clip gradient norm."
+    assert not any("English" in n for n in scorer.score(lr_rubric, said).notes)
+    foreign = "El modelo tiene demasiados parámetros y la pérdida no baja nunca jamás"
+    assert any("English" in n for n in scorer.score(lr_rubric, foreign).notes)
 
 
 @pytest.mark.parametrize(

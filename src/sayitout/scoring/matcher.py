@@ -92,7 +92,6 @@ class AnswerText:
     """Its words; the words of one stated number are one word ("one tenth")."""
     windows: list[Window]
     truncated: bool
-    english: bool
 
     @property
     def listed(self) -> bool:

@@ -14,7 +14,7 @@ from __future__ import annotations
 import hashlib
 import re
 import threading
-from collections.abc import Iterable, Sequence
+from collections.abc import Collection, Iterable, Sequence
 from functools import partial
 
 import numpy as np
@@ -255,8 +255,10 @@ class Scorer:
                 )
             offset += n
         return [
-            self._grade(rubric, ans, m, num)
-            for (rubric, _), ans, m, num in zip(pairs, answers, matched, numeric, strict=True)
+            self._grade(rubric, ans, m, num, prep.lexicon.index if prep else frozenset())
+            for (rubric, _), prep, ans, m, num in zip(
+                pairs, prepared, answers, matched, numeric, strict=True
+            )
         ]
 
     def _judge_points(self, memory: np.ndarray, points: tuple[np.ndarray, ...]) -> np.ndarray:
@@ -284,7 +286,10 @@ class Scorer:
         ans: AnswerText,
         matched: MatchResult | None,
         numeric: NumericResult | None,
+        vocabulary: Collection[str],
     ) -> AnswerScore:
+        """The score card of one answer. ``vocabulary``: the stems of the rubric's
+        sentences, which count as English words (``looks_english``)."""
         p = self.params
         notes: list[str] = []
         if ans.truncated:
@@ -297,7 +302,7 @@ class Scorer:
                 "The answer lists terms without saying what they do: each key point earns "
                 "at most part of its credit."
             )
-        if not ans.english:
+        if not looks_english(ans.words, vocabulary):
             notes.append("The answer does not look like English; scoring assumes English.")
         if ans.transcript.language and ans.transcript.language != "en":
             notes.append(f"Recognised language was {ans.transcript.language!r}, not English.")
@@ -440,5 +445,4 @@ def _answer_text(answer: Transcript | str) -> AnswerText:
         words=ws,
         windows=wins,
         truncated=truncated,
-        english=looks_english(ws),
     )

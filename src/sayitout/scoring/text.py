@@ -11,6 +11,7 @@ from __future__ import annotations
 import functools
 import re
 import unicodedata
+from collections.abc import Collection
 from dataclasses import dataclass
 
 from sayitout.scoring.lexicon import NUMBER_WORDS, wordset
@@ -315,15 +316,19 @@ _ENGLISH_MARKERS = wordset(
 _ARITHMETIC = wordset("x times plus minus over divided by squared e equals sqrt ln log")
 
 
-def looks_english(ws: list[Span]) -> bool:
-    """False for text that has almost none of the commonest English function words.
-    Numbers and arithmetic ("3 x 3 x 64 x 128 + 128 = 73,856", "three times three") are
-    left out of the count: number-heavy English is English."""
+def looks_english(ws: list[Span], known: Collection[str] = frozenset()) -> bool:
+    """False for text that has almost none of the commonest English function words and
+    is not mostly made of the words of the rubric it answers (``known``: their stems).
+    Numbers and arithmetic ("3 x 3 x 64 x 128 + 128 = 73,856", "three times three",
+    "seventy-three") are left out of the count: number-heavy English is English. Terse
+    notes ("compute + data budget, inference latency, start small") have few function
+    words but speak the rubric's language; an answer in another language that borrows a
+    few technical terms ("il faut ajouter du dropout") does not."""
     ws = [
         w
         for w in ws
         if any(c.isalpha() for c in w.norm)
-        and w.norm not in NUMBER_WORDS
+        and not all(part in NUMBER_WORDS for part in w.norm.split("-"))
         and w.norm not in _ARITHMETIC
     ]
     if len(ws) < 6:
@@ -332,4 +337,7 @@ def looks_english(ws: list[Span]) -> bool:
     if ascii_words / len(ws) < 0.6:
         return False
     markers = sum(1 for w in ws if w.norm in _ENGLISH_MARKERS)
-    return markers / len(ws) >= 0.06
+    if markers / len(ws) >= 0.06:
+        return True
+    told = sum(1 for w in ws if w.norm in _ENGLISH_MARKERS or stem(w.norm) in known)
+    return told / len(ws) >= 0.5
