@@ -12,10 +12,10 @@ import pytest
 
 from sayitout.bank.models import Rubric
 from sayitout.scoring import lexicon as lx
-from sayitout.scoring.matching import Params, credit
+from sayitout.scoring.matching import Params, credit, make_rubric_text
 from sayitout.scoring.roles import Roles
 from sayitout.scoring.statements import asked_words, is_keyword_list, read_back_grams
-from sayitout.scoring.text import content_stems, looks_english, stem, words
+from sayitout.scoring.text import alias_stems, content_stems, looks_english, stem, words
 
 
 def _light(rubric: Rubric) -> Rubric:
@@ -90,6 +90,40 @@ def test_short_plain_english_is_english() -> None:
     assert looks_english(words("Maybe some shelter or some grass."))
     assert not looks_english(words("El modelo tiene demasiados parámetros y la pérdida no baja"))
     assert not looks_english(words("Il modello ha troppi parametri e la perdita non scende mai"))
+
+
+@pytest.mark.parametrize(
+    ("text", "stems"),
+    [
+        ("I'd take smaller steps, say a tenth", {"learn", "rat"}),
+        ("the steps are way too big", {"learn", "rat"}),
+        ("it's memorising the training set", {"overfit"}),
+        ("it learned the examples by heart", {"overfit"}),
+        ("put a cap on the gradient", {"gradient", "clip"}),
+        ("randomly switches off some units", {"dropout"}),
+        ("use the brain float format", {"bf16"}),
+        ("shortcuts around each block", {"skip", "connection", "residual"}),
+        ("a warm-up over the first steps", {"warmup"}),
+        ("the learning rate is too high", set()),
+        ("take 500 steps", set()),
+    ],
+)
+def test_plain_words_stand_for_the_terms(text: str, stems: set[str]) -> None:
+    """An answer's plain words add the stems of the term they stand for."""
+    assert set().union(*alias_stems(text, words(text))) == stems
+
+
+def test_plain_words_earn_the_key_point(scorer, lr_rubric) -> None:
+    """ "A cap on how big a single update can get" is gradient clipping; the rubric's own
+    sentences are read as written."""
+    said = (
+        "The loss jumps around because the updates overshoot. "
+        "I'd put a cap on how big any single update can get."
+    )
+    result = scorer.score(lr_rubric, said)
+    clip = next(k for k in result.key_points if k.id == "clip")
+    assert clip.credit > 0, clip
+    assert make_rubric_text("Take smaller steps.").stems == content_stems("Take smaller steps.")
 
 
 def test_terse_notes_in_the_rubrics_words_are_english() -> None:

@@ -36,7 +36,7 @@ from sayitout.scoring.matching import (
 from sayitout.scoring.result import KeyPointResult, MisconceptionResult, Status
 from sayitout.scoring.roles import Clause, Roles
 from sayitout.scoring.statements import asked_words, is_keyword_list
-from sayitout.scoring.text import Span, Window, tidy_quote
+from sayitout.scoring.text import Span, Window, alias_stems, tidy_quote
 from sayitout.speech.transcript import Transcript
 
 #: How many words after a window are searched for a direction word when the window
@@ -136,7 +136,16 @@ class Matcher:
         self._wide: dict[int, polarity.Polarity] = {}
         # numbers and content words are read once for the whole answer, then shared out
         found = answer.numbers
-        per_word = word_stems(answer.text, answer.words, found)
+        # an answer's words count as the terms they stand for too ("smaller steps": the
+        # learning rate; ``alias_stems``)
+        per_word = [
+            stems | plain
+            for stems, plain in zip(
+                word_stems(answer.text, answer.words, found),
+                alias_stems(answer.text, answer.words),
+                strict=True,
+            )
+        ]
         self._answer_stems: frozenset[str] = frozenset().union(*per_word)
         self._nums = [[m for m in found if w.start <= m.start < w.end] for w in self.wins]
         self._stems = [

@@ -288,6 +288,81 @@ SHORT_FORMS: dict[str, tuple[str, ...]] = {
 }
 
 
+_PLAIN = r"(?:(?:the|its|each|every|a|one|any|single|individual) ){0,2}"
+PLAIN_FORMS: tuple[tuple[re.Pattern[str], tuple[str, ...]], ...] = tuple(
+    (re.compile(rf"\b(?:{pattern})\b"), stems)
+    for pattern, stems in (
+        # the learning rate, as the size of a step
+        (
+            rf"step ?sizes?|size of {_PLAIN}(?:steps?|updates?)"
+            rf"|(?:smaller|bigger|larger|tiny|small|big|large|huge) (?:steps|updates)"
+            rf"|{_PLAIN}(?:steps?|updates?) (?:are |is )?(?:too |way too )?"
+            rf"(?:big|large|small|smaller|bigger|larger)"
+            rf"|how (?:big|large|far) {_PLAIN}(?:steps?|updates?)",
+            ("learn", "rat"),
+        ),
+        (r"memori[sz]\w*|(?:learn\w*|know\w*) (?:\w+ ){0,4}by heart", ("overfit",)),
+        (
+            r"held[- ]out|(?:data|examples?) it (?:has|hasn't|has not|hasn't) (?:never )?seen",
+            ("valid",),
+        ),
+        (
+            r"(?:evaluation|eval|test|testing|inference|prediction) (?:setting|state)"
+            r"|(?:training|train|practice|learning) (?:setting|state)",
+            ("mod",),
+        ),
+        (
+            r"(?:randomly|random) (?:switch|turn|shut|zero|drop|knock|silence)\w* (?:off|out)?",
+            ("dropout",),
+        ),
+        (
+            r"(?:average|averaging|averaged) over more examples"
+            r"|more examples (?:per|in each|for each|before each) (?:step|update)",
+            ("batch", "larg"),
+        ),
+        (
+            rf"(?:cap|limit|clamp)\w* (?:on )?{_PLAIN}(?:how (?:big|large) {_PLAIN})?"
+            rf"(?:updates?|gradients?|steps?)",
+            ("gradient", "clip"),
+        ),
+        (r"brain ?float", ("bf16",)),
+        (r"half[- ](?:precision|size)", ("fp16",)),
+        (r"loss (?:multiplier|scale factor)|multipl\w* the loss", ("los", "scal")),
+        (r"short ?cuts?|skip (?:paths?|routes?)", ("skip", "connection", "residual")),
+        (r"ramp\w* up|start\w* (?:with )?(?:tiny|small|very small) (?:steps|updates)", ("warmup",)),
+        (
+            r"guess\w* (?:evenly|randomly|at random|uniformly)|no better than (?:a )?guess\w*",
+            ("chanc",),
+        ),
+        (r"(?:varied|altered|flipped|cropped|distorted) copies", ("augment",)),
+    )
+)
+"""Plain words for the field's terms ("smaller steps" for the learning rate, "memorising"
+for overfitting, "shortcuts" for skip connections): they add the term's stems to the
+answer's words that say them (``alias_stems``), so an answer told without the jargon
+shares the key point's words. Written from how people explain these ideas, not from
+answers."""
+
+
+def alias_stems(text: str, ws: list[Span]) -> list[frozenset[str]]:
+    """Per word of an answer ``text`` (its words ``ws``): the stems of the terms it also
+    stands for: ``PLAIN_FORMS``, and a hyphenated word's parts joined ("warm-up" meets
+    "warmup"). Only an answer's words get them: a rubric sentence keeps its own stems, so
+    an answer that says the term itself loses nothing."""
+    out: list[set[str]] = [set() for _ in ws]
+    for k, w in enumerate(ws):
+        joined = w.norm.replace("-", "")
+        if joined != w.norm and joined.isalpha() and joined not in STOPWORDS:
+            out[k].add(stem(joined))
+    lowered = text.lower()
+    for pattern, stems in PLAIN_FORMS:
+        for m in pattern.finditer(lowered):
+            for k, w in enumerate(ws):
+                if w.start < m.end() and m.start() < w.end:
+                    out[k].update(stems)
+    return [frozenset(x) for x in out]
+
+
 def content_stems(text: str) -> frozenset[str]:
     """Stems of the words that carry meaning (no stopwords or fillers); a short form
     (``SHORT_FORMS``) adds the stems of the words it stands for."""
