@@ -77,6 +77,10 @@ def test_missed_point_is_followed_up_and_earns_prompted_credit(bank, tmp_path):
     assert scored.score.follow_ups[0].credit == expected
     # the main answer's own key point statuses are untouched: it was still missed unprompted
     assert {k.id: k.status for k in scored.score.key_points}["overfit-one-batch"] == "missed"
+    # ... but the verdict counts it as made when prompted, and names a point never made
+    assert scored.score.prompted_points == {"overfit-one-batch"}
+    assert "(1 more when prompted); you missed: " in scored.score.verdict
+    assert rubric.key_points[1].text[:30].lower() not in scored.score.verdict.lower()
     engine.next_question()
     events.wait(ev.SessionFinished)
     engine.join(5)

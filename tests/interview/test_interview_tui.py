@@ -320,6 +320,8 @@ async def test_practice_follow_up_and_pass_on_the_session_screen(bank, tmp_path)
         await wait_until(pilot, phase(Phase.FEEDBACK), what="the score card")
         card = text_of(app.screen.query_one("#card"))
         assert "when prompted" in card and "follow-up: What quick experiment" in card
+        # the key point the reply made is marked as made when prompted, not missed
+        assert "↪" in card and "prompted: " in card
         assert "prompted (60% of unprompted)" in card
         await pilot.press("n")
         await wait_until(

@@ -410,3 +410,20 @@ def test_a_key_point_said_word_for_word_deep_in_a_list_is_credited(scorer) -> No
     assert k.status == "covered" and k.evidence and "smaller model" in k.evidence, k
     lone = scorer.score(rubric, "Overfitting. Use a bigger model and train longer.")
     assert next(k for k in lone.key_points if k.id == "smaller-model").credit == 0
+
+
+def test_the_verdict_names_a_point_made_only_when_prompted() -> None:
+    """A point a follow-up reply made is no longer "missed" in the verdict line; a point
+    never made comes first."""
+    from sayitout.scoring.result import KeyPointResult
+    from sayitout.scoring.verdict import verdict
+
+    def kp(id_: str, status: str, weight: float = 1.0) -> KeyPointResult:
+        return KeyPointResult(id_, f"Point {id_}.", weight, status, 0.0, None)
+
+    points = [kp("a", "covered"), kp("b", "missed", 3.0), kp("c", "missed")]
+    assert verdict("x", points, None, []) == "Covers 1 of 3 key points; you missed: point b."
+    line = verdict("x", points, None, [], prompted={"b"})
+    assert line == "Covers 1 of 3 key points (1 more when prompted); you missed: point c."
+    line = verdict("x", points, None, [], prompted={"b", "c"})
+    assert line.endswith("(2 more when prompted); made only when prompted: point b.")

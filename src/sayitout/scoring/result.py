@@ -136,6 +136,12 @@ class AnswerScore:
     """Why the answer could not be scored (the attempt is kept; a rescore replaces this)."""
 
     @property
+    def prompted_points(self) -> frozenset[str]:
+        """The ids of the key points the answer missed or only partly made and a
+        follow-up reply then made in full."""
+        return frozenset(f.key_point_id for f in self.follow_ups if f.status == "covered")
+
+    @property
     def unprompted_score(self) -> int:
         """The score the first answer earned on its own, before any follow-up credit."""
         return max(0, round(self.score - sum(f.credit for f in self.follow_ups)))

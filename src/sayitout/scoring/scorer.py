@@ -321,7 +321,7 @@ class Scorer:
         return AnswerScore(
             question_id=rubric.question_id,
             score=score,
-            verdict=verdict(ans.text, kp_results, numeric, mis_results, rubric),
+            verdict=verdict(ans.text, kp_results, numeric, mis_results),
             key_points=tuple(kp_results),
             numeric=numeric,
             misconceptions=tuple(mis_results),

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from sayitout.bank.models import Rubric
+from collections.abc import Collection, Sequence
+
 from sayitout.scoring.matching import Params
 from sayitout.scoring.numbers import format_number
 from sayitout.scoring.result import KeyPointResult, MisconceptionResult, NumericResult
@@ -52,18 +53,22 @@ def _short(text: str, limit: int = 90) -> str:
     return cut.rstrip(",;:") + "…"
 
 
-def _gap(k: KeyPointResult) -> str:
+def _gap(k: KeyPointResult, prompted: Collection[str]) -> str:
+    if k.id in prompted:
+        return "made only when prompted"
     return "you missed" if k.status == "missed" else "only partly"
 
 
 def verdict(
     answer: str,
-    key_points: list[KeyPointResult],
+    key_points: Sequence[KeyPointResult],
     numeric: NumericResult | None,
-    misconceptions: list[MisconceptionResult],
-    rubric: Rubric,
+    misconceptions: Sequence[MisconceptionResult],
+    prompted: Collection[str] = frozenset(),
 ) -> str:
-    """One specific line for the candidate."""
+    """One specific line for the candidate. ``prompted``: the ids of key points a
+    follow-up reply made; the line names the gap that matters most, a point never made
+    before one made only when prompted."""
     if not answer.strip():
         return "Nothing was said, so there is nothing to score."
     covered = [k for k in key_points if k.status == "covered"]
@@ -71,7 +76,7 @@ def verdict(
     # what to work on: the heaviest key point missed outright, else one only partly made
     missed = sorted(
         (k for k in key_points if k.status != "covered"),
-        key=lambda k: (k.status != "missed", -k.weight),
+        key=lambda k: (k.id in prompted, k.status != "missed", -k.weight),
     )
     parts: list[str] = []
     if numeric is not None:
@@ -86,7 +91,7 @@ def verdict(
             label = "Close, but not the number" if numeric.close else "Wrong number"
             parts.append(f"{label}: {heard}, expected {expected}")
         if missed:
-            parts.append(f"{_gap(missed[0])}: {_short(missed[0].text)}")
+            parts.append(f"{_gap(missed[0], prompted)}: {_short(missed[0].text)}")
         elif numeric.correct:
             parts[-1] += ", with every step explained"
     else:
@@ -95,11 +100,16 @@ def verdict(
             parts.append(f"Strong: covers all {n} key points")
         else:
             line = f"Covers {len(covered)} of {n} key points"
-            if partial:
-                line += f" ({len(partial)} more partly)"
+            asked = sum(1 for k in key_points if k.status != "covered" and k.id in prompted)
+            more = [
+                f"{len(partial)} more partly" if partial else "",
+                f"{asked} more when prompted" if asked else "",
+            ]
+            if any(more):
+                line += f" ({', '.join(m for m in more if m)})"
             parts.append(line)
             if missed:
-                parts.append(f"{_gap(missed[0])}: {_short(missed[0].text)}")
+                parts.append(f"{_gap(missed[0], prompted)}: {_short(missed[0].text)}")
     if misconceptions:
         worst = max(misconceptions, key=lambda m: m.penalty)
         extra = f" (+{len(misconceptions) - 1} more)" if len(misconceptions) > 1 else ""

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING
 from sayitout.scoring.matching import Params
 from sayitout.scoring.numbers import states_point_value
 from sayitout.scoring.result import AnswerScore, FollowUpResult, KeyPointResult, status_credit
+from sayitout.scoring.verdict import verdict
 
 if TYPE_CHECKING:
     from sayitout.bank.models import KeyPoint, Rubric
@@ -142,9 +143,20 @@ def with_follow_up(score: AnswerScore, result: FollowUpResult) -> AnswerScore:
     and ``result.credit`` becomes what was actually added."""
     earned = min(100 - score.score, round(result.credit))
     result = dataclasses.replace(result, credit=float(max(0, earned)))
-    return dataclasses.replace(
+    score = dataclasses.replace(
         score, score=score.score + int(result.credit), follow_ups=(*score.follow_ups, result)
     )
+    if score.failed is not None:
+        return score
+    # the line names what to work on: a point made when prompted is no longer "missed"
+    line = verdict(
+        score.answer,
+        score.key_points,
+        score.numeric,
+        score.misconceptions,
+        prompted=score.prompted_points,
+    )
+    return dataclasses.replace(score, verdict=line)
 
 
 def carry_follow_ups(score: AnswerScore, earlier: AnswerScore) -> AnswerScore:

@@ -202,7 +202,7 @@ def _fixes(
             out.append(f"Learn an answer to: {_short(r.text)}")
     missed: list[tuple[float, str]] = []
     for a in last.values():
-        prompted = {f.key_point_id for f in a.score.follow_ups if f.status == "covered"}
+        prompted = a.score.prompted_points
         for k in a.score.key_points:
             if k.status == "missed" and not a.extra.get("passed"):
                 when = "only when asked" if k.id in prompted else "missing"

@@ -26,7 +26,7 @@ from sayitout.report.highlight import evidence_spans
 from sayitout.speech.transcript import Transcript
 from sayitout.store import AttemptRecord, AttemptSummary, Store
 from sayitout.tui.messages import Failed
-from sayitout.tui.widgets.score_card import MARKS
+from sayitout.tui.widgets.score_card import MARKS, PROMPTED_MARK
 
 SEEK_STEP_S = 5.0
 
@@ -244,15 +244,19 @@ class AttemptScreen(Screen):
         assert self.record is not None
         sc = self.record.answer_score
         rows: list[tuple[Text, Text]] = []
+        prompted = sc.prompted_points
         for i, kp in enumerate(sc.key_points, 1):
-            mark, style = MARKS.get(kp.status, ("?", ""))
+            mark, style = PROMPTED_MARK if kp.id in prompted else MARKS.get(kp.status, ("?", ""))
             head = Text(f"{i}. ", style="dim")
             head.append(mark, style=style)
-            line = Text(kp.text, style="" if kp.status != "missed" else "bold")
+            if kp.id in prompted:
+                line = Text.assemble(("prompted: ", style), kp.text)
+            else:
+                line = Text(kp.text, style="" if kp.status != "missed" else "bold")
             if kp.evidence:
                 line.append(f'  "{kp.evidence}"', style="dim italic")
             rows.append((head, line))
-        missed = [kp for kp in sc.key_points if kp.status == "missed"]
+        missed = [kp for kp in sc.key_points if kp.status == "missed" and kp.id not in prompted]
         if missed:
             rows.append(
                 (Text(""), Text(f"Missed {len(missed)} of {len(sc.key_points)}.", style="red"))
@@ -267,6 +271,13 @@ class AttemptScreen(Screen):
             )
         for m in sc.misconceptions:
             rows.append((Text("!", style="red"), Text(f"{m.text} — {m.correction}", style="red")))
+        for f in sc.follow_ups:
+            mark, style = MARKS.get(f.status, ("?", ""))
+            line = Text.assemble(("follow-up: ", "bold magenta"), (f.question, "italic"), "\n")
+            line.append(f'"{f.answer}"' if f.answer else "(passed)", style="dim")
+            if f.credit:
+                line.append(f"  +{f.credit:g} prompted", style="green")
+            rows.append((Text(mark, style=style), line))
         return rows
 
     def keypoints_text(self) -> Text:

@@ -23,6 +23,8 @@ MARKS = {
     "missed": ("✘", "red"),
 }
 """Key point status -> (mark, colour); the attempt screen uses the same marks."""
+PROMPTED_MARK = ("↪", "magenta")
+"""A key point the answer lacked and a follow-up reply made (``prompted_points``)."""
 
 
 def _quote(text: str, limit: int = 160) -> str:
@@ -137,8 +139,13 @@ def render_score(scored: AnswerScored) -> Group:
     numbers = {kp.text: i for i, kp in enumerate(s.key_points, 1)}
     checklist = _checklist()
     for i, kp in enumerate(s.key_points, 1):
-        mark, colour = MARKS.get(kp.status, ("?", ""))
-        checklist.add_row(Text(mark, style=colour), _one_line((f"{i} ", "dim"), kp.text))
+        if kp.id in s.prompted_points:
+            mark, colour = PROMPTED_MARK
+            line = _one_line((f"{i} ", "dim"), ("prompted: ", colour), kp.text)
+        else:
+            mark, colour = MARKS.get(kp.status, ("?", ""))
+            line = _one_line((f"{i} ", "dim"), kp.text)
+        checklist.add_row(Text(mark, style=colour), line)
     number_reason = None
     if s.numeric is not None:
         heard, number_reason = number_line(s.numeric)
