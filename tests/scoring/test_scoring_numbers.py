@@ -538,6 +538,11 @@ def test_a_near_miss_earns_part_of_the_numbers_share(scorer, minutes_rubric) -> 
         (GB14, "7e9 × 2 B = 14 GB, so it won't fit a 12 GB card but fits a 24 GB one.", True),
         (GB14, "seven billion times two bytes, so you need a 14 GB card", True),
         (GB14, "it needs 28 GB, so a 14 GB card won't do", False),
+        # the end of a range after the result does not replace it; a range alone may
+        (LR, "at step 500: 7.5e-5. Afterwards it keeps rising from 7.5e-5 to 3e-4", True),
+        (LR, "it's 7.5e-5 at that point, as it climbs from 0 to 3e-4", True),
+        (LR, "the rate goes 0 → 7.5e-5 by step 500", True),
+        (LR, "it ramps from 0 to 3e-4, so at step 500 it's 3e-4", False),
         # a spoken number does not run on across a sentence break
         (LOSS, "ln ten is about two point three. Two point three zero. So roughly 2.30.", True),
     ],

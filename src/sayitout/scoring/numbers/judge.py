@@ -13,8 +13,9 @@ rubric's unit (or, failing that, the numbers with no unit):
    or said as a result rather than an operand (a number right after an operator, as in
    "so plus 128", is an operand), else the last one. Passed over: numbers in a reason's
    clause after it ("about 2.3, because each class gets one tenth"; "ln 10 ≈ 2.303,
-   since p = 0.1 for the true class") and numbers that describe something else ("14 GB,
-   so it won't fit a 12 GB card"); a rounding of an earlier result ("16,781,312
+   since p = 0.1 for the true class"), numbers that describe something else ("14 GB,
+   so it won't fit a 12 GB card") and the ends of ranges ("1.5e-4; the second half then
+   goes 1.5e-4 → 0"); a rounding of an earlier result ("16,781,312
    (≈16.8M)", "41.67 minutes, so about 42") leaves that result standing.
 
 Numbers said along the way never earn or lose credit by themselves. When the rubric's
@@ -119,8 +120,9 @@ def pick_answer(
 def _passed_over(m: NumberMention, before: list[NumberMention]) -> bool:
     """Whether ``m`` leaves the results stated ``before`` it standing: a reason's number
     ("about 2.3, because each class gets one tenth"; "ln 10 ≈ 2.303, since p = 0.1"), a
-    description of something else ("14 GB, so it won't fit a 12 GB card")."""
-    if m.justifying or m.attributive:
+    description of something else ("14 GB, so it won't fit a 12 GB card") or the end of
+    a range ("... then it decays from 3e-4 to 0")."""
+    if m.justifying or m.attributive or m.bound:
         return True
     return m.in_reason and any(not b.in_reason for b in before)
 

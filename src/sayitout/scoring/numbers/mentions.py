@@ -66,6 +66,9 @@ class NumberMention:
     attributive: bool = False
     """Said as a description of some other thing ("it won't fit a 12 GB card"): never
     displaces a result stated before it."""
+    bound: bool = False
+    """The end of a range ("it decays from 3e-4 to 0"; "1.5e-4, and then it goes 1.5e-4
+    → 0"): never displaces a result stated before it."""
     number_span: tuple[int, int] | None = None
     """Where the number itself is, without an approximation word or unit ("forty one
     point seven" in "about forty one point seven minutes"); None for a chain's value."""
@@ -260,6 +263,27 @@ def _duration_tail(text: str, toks: list[Tok], k: int, factor: float) -> tuple[f
     if unit is None or unit[1] != "time" or unit[2] >= factor:
         return None
     return expr.value * unit[2] / factor, unit[3]
+
+
+_RANGE_TO = re.compile(r"\s*(?:→|->|⟶|to|down to|up to)\s*")
+
+
+def _mark_bounds(text: str, toks: list[Tok], found: list[_Found]) -> list[_Found]:
+    """``found`` with each range's end marked ``bound``: a number right after "to" or an
+    arrow whose start is said "from" ("from 3e-4 to 0") or repeats an earlier result
+    ("= 1.5e-4 ... goes 1.5e-4 → 0"). "goes 3e-4 → 1.5e-4" alone is a result."""
+    out = list(found)
+    for k in range(1, len(out)):
+        start, end = out[k - 1], out[k]
+        if not _RANGE_TO.fullmatch(text[start.mention.end : end.mention.start]):
+            continue
+        said_from = start.start > 0 and toks[start.start - 1].text == "from"
+        repeated = any(
+            f.mention.value == start.mention.value and not f.mention.operand for f in out[: k - 1]
+        )
+        if said_from or repeated:
+            out[k] = replace(end, mention=replace(end.mention, bound=True))
+    return out
 
 
 _NOT_DESCRIBED = lx.wordset("of per each every and or in for to so because since than")
@@ -506,4 +530,4 @@ def find_numbers(text: str) -> list[NumberMention]:
             )
         )
         i = after
-    return _with_chains(text, toks, found, preamble)
+    return _with_chains(text, toks, _mark_bounds(text, toks, found), preamble)
