@@ -82,8 +82,9 @@ def test_size_and_split(dev: list[dict[str, str]], test: list[dict[str, str]]) -
 @pytest.mark.parametrize("part", ["dev", "test"])
 def test_every_question_has_every_grade(part: str, request, deck_ids: set[str]) -> None:
     """Every question has strong and wrong answers in both parts, and partial ones in
-    dev; four test answers that came out word for word as dev answers were dropped, so
-    the test part lacks a partial answer on at most four questions."""
+    dev; test answers that came out word for word as dev answers were dropped (nine,
+    six of them one-line partial answers such as "It's overfitting."), so the test part
+    lacks a partial answer on at most six questions."""
     rows = request.getfixturevalue(part)
     assert {r["question_id"] for r in rows} == deck_ids
     counts = Counter((r["question_id"], r["grade"]) for r in rows)
@@ -91,19 +92,21 @@ def test_every_question_has_every_grade(part: str, request, deck_ids: set[str]) 
         assert counts[qid, "strong"] >= 1, (part, qid)
         assert counts[qid, "wrong"] >= 1, (part, qid)
     no_partial = [q for q in deck_ids if not counts[q, "partial"]]
-    assert len(no_partial) <= (4 if part == "test" else 0), (part, no_partial)
+    assert len(no_partial) <= (6 if part == "test" else 0), (part, no_partial)
 
 
 def test_test_part_is_balanced(test: list[dict[str, str]]) -> None:
     """Eight answers per question were written: four strong in four different styles,
-    one partial, three wrong, one of them a substantive wrong answer."""
+    one partial, three wrong, one of them a substantive wrong answer. Those that came out
+    word for word as dev answers were dropped: at most one per question."""
     by_q: dict[str, list[dict[str, str]]] = {}
     for r in test:
         by_q.setdefault(r["question_id"], []).append(r)
     for qid, rows in by_q.items():
         strong = [r["style"] for r in rows if r["grade"] == "strong"]
-        assert len(strong) == len(set(strong)) == 4, qid
-        assert sum(r["grade"] == "wrong" for r in rows) == 3, qid
+        assert len(strong) == len(set(strong)) >= 3, qid
+        assert 2 <= sum(r["grade"] == "wrong" for r in rows) <= 3, qid
+        assert len(rows) >= 7, qid
         assert any(r["style"] in ("confident_wrong", "reversed") for r in rows), qid
 
 
