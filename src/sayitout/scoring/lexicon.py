@@ -181,6 +181,7 @@ ORDINAL_ENDINGS = wordset("st nd")
 """Glued to digits, these make an ordinal ("the 2nd half", "1st epoch"): no quantity.
 ("16th" is read as the fraction's denominator it usually is.)"""
 ARTICLES = wordset("a an")
+"""Before a number with a unit and a noun, these make it a description ("a 24 GB card")."""
 HYPOTHETICAL = wordset(
     """if unless anything instead rather not isn't isnt wasn't never otherwise whereas
     versus vs"""

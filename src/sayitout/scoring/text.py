@@ -288,22 +288,22 @@ SHORT_FORMS: dict[str, tuple[str, ...]] = {
 }
 
 
-_PLAIN = r"(?:(?:the|its|each|every|a|one|any|single|individual) ){0,2}"
+_DETERMINERS = r"(?:(?:the|its|each|every|a|one|any|single|individual) ){0,2}"
 PLAIN_FORMS: tuple[tuple[re.Pattern[str], tuple[str, ...]], ...] = tuple(
     (re.compile(rf"\b(?:{pattern})\b"), stems)
     for pattern, stems in (
         # the learning rate, as the size of a step
         (
-            rf"step ?sizes?|size of {_PLAIN}(?:steps?|updates?)"
+            rf"step ?sizes?|size of {_DETERMINERS}(?:steps?|updates?)"
             rf"|(?:smaller|bigger|larger|tiny|small|big|large|huge) (?:steps|updates)"
-            rf"|{_PLAIN}(?:steps?|updates?) (?:are |is )?(?:too |way too )?"
+            rf"|{_DETERMINERS}(?:steps?|updates?) (?:are |is )?(?:too |way too )?"
             rf"(?:big|large|small|smaller|bigger|larger)"
-            rf"|how (?:big|large|far) {_PLAIN}(?:steps?|updates?)",
+            rf"|how (?:big|large|far) {_DETERMINERS}(?:steps?|updates?)",
             ("learn", "rat"),
         ),
         (r"memori[sz]\w*|(?:learn\w*|know\w*) (?:\w+ ){0,4}by heart", ("overfit",)),
         (
-            r"held[- ]out|(?:data|examples?) it (?:has|hasn't|has not|hasn't) (?:never )?seen",
+            r"held[- ]out|(?:data|examples?) it (?:has|hasn't|has not) (?:never )?seen",
             ("valid",),
         ),
         (
@@ -321,7 +321,7 @@ PLAIN_FORMS: tuple[tuple[re.Pattern[str], tuple[str, ...]], ...] = tuple(
             ("batch", "larg"),
         ),
         (
-            rf"(?:cap|limit|clamp)\w* (?:on )?{_PLAIN}(?:how (?:big|large) {_PLAIN})?"
+            rf"(?:cap|limit|clamp)\w* (?:on )?{_DETERMINERS}(?:how (?:big|large) {_DETERMINERS})?"
             rf"(?:updates?|gradients?|steps?)",
             ("gradient", "clip"),
         ),

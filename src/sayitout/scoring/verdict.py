@@ -72,7 +72,7 @@ def verdict(
     if not answer.strip():
         return "Nothing was said, so there is nothing to score."
     covered = [k for k in key_points if k.status == "covered"]
-    partial = [k for k in key_points if k.status == "partial"]
+    partial = [k for k in key_points if k.status == "partial" and k.id not in prompted]
     # what to work on: the heaviest key point missed outright, else one only partly made
     missed = sorted(
         (k for k in key_points if k.status != "covered"),

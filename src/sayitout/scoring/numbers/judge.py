@@ -15,8 +15,8 @@ rubric's unit (or, failing that, the numbers with no unit):
    clause after it ("about 2.3, because each class gets one tenth"; "ln 10 ≈ 2.303,
    since p = 0.1 for the true class"), numbers that describe something else ("14 GB,
    so it won't fit a 12 GB card") and the ends of ranges ("1.5e-4; the second half then
-   goes 1.5e-4 → 0"); a rounding of an earlier result ("16,781,312
-   (≈16.8M)", "41.67 minutes, so about 42") leaves that result standing.
+   goes 1.5e-4 → 0"). A rounding of an earlier result ("16,781,312 (≈16.8M)", "41.67
+   minutes, so about 42") leaves that result standing.
 
 Numbers said along the way never earn or lose credit by themselves. When the rubric's
 unit is only a label ("512 examples", "73,856 weights"), bare numbers and numbers with

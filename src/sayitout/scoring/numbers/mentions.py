@@ -474,7 +474,7 @@ def find_numbers(text: str) -> list[NumberMention]:
             tail = _duration_tail(text, toks, end_j, factor) if quantity == "time" else None
             if tail is not None:
                 value, end_j = value + tail[0], tail[1]
-                note = note or f"{text[toks[i].start : toks[end_j - 1].end]}"
+                note = note or text[toks[i].start : toks[end_j - 1].end]
         rate_end = _is_rate(toks, end_j) or (
             _is_rate(toks, end_j + 1)  # "eight sequences a second": a counted thing per time
             if attached
