@@ -427,3 +427,20 @@ def test_the_verdict_names_a_point_made_only_when_prompted() -> None:
     assert line == "Covers 1 of 3 key points (1 more when prompted); you missed: point c."
     line = verdict("x", points, None, [], prompted={"b", "c"})
     assert line.endswith("(2 more when prompted); made only when prompted: point b.")
+
+
+def test_words_inside_numbers_are_found_in_one_pass() -> None:
+    """``word_stems`` gives a word inside a stated number no stems, as the plain overlap
+    test does, on a long number-heavy answer (it was quadratic: seconds at 20,000 words)."""
+    from sayitout.scoring import numbers
+    from sayitout.scoring.matching import word_stems
+
+    text = "7e9 × 2 B = 14 GB, about forty-one point seven minutes; fp16 is 2 bytes. " * 40
+    ws, found = words(text), numbers.find_numbers(text)
+    naive = [
+        frozenset()
+        if any(m.start < w.end and w.start < m.end for m in found)
+        else content_stems(text[w.start : w.end])
+        for w in ws
+    ]
+    assert word_stems(text, ws, found) == naive

@@ -19,6 +19,7 @@ counts.
 
 from __future__ import annotations
 
+import bisect
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -181,9 +182,18 @@ def word_stems(
 ) -> list[frozenset[str]]:
     """Per word: its content stems; none for a word inside a stated number, which counts
     by its value (``number_tokens``) whether said "one tenth", "1/10" or "0.1"."""
+    spans: list[list[int]] = []  # the numbers' spans, overlapping ones merged, in order
+    for m in sorted(found, key=lambda m: m.start):
+        if spans and m.start < spans[-1][1]:
+            spans[-1][1] = max(spans[-1][1], m.end)
+        else:
+            spans.append([m.start, m.end])
+    starts = [a for a, _ in spans]
     out = []
     for w in ws:
-        inside = any(m.start < w.end and w.start < m.end for m in found)
+        # the last number span that starts before the word ends overlaps it if any does
+        k = bisect.bisect_left(starts, w.end) - 1
+        inside = k >= 0 and spans[k][1] > w.start
         out.append(frozenset() if inside else content_stems(text[w.start : w.end]))
     return out
 

@@ -8,6 +8,7 @@ windows; nothing depends on them.
 
 from __future__ import annotations
 
+import bisect
 import functools
 import re
 import unicodedata
@@ -355,11 +356,13 @@ def alias_stems(text: str, ws: list[Span]) -> list[frozenset[str]]:
         if joined != w.norm and joined.isalpha() and joined not in STOPWORDS:
             out[k].add(stem(joined))
     lowered = text.lower()
+    ends = [w.end for w in ws]
     for pattern, stems in PLAIN_FORMS:
         for m in pattern.finditer(lowered):
-            for k, w in enumerate(ws):
-                if w.start < m.end() and m.start() < w.end:
-                    out[k].update(stems)
+            k = bisect.bisect_right(ends, m.start())  # the first word ending after it starts
+            while k < len(ws) and ws[k].start < m.end():
+                out[k].update(stems)
+                k += 1
     return [frozenset(x) for x in out]
 
 

@@ -273,16 +273,15 @@ def _mark_bounds(text: str, toks: list[Tok], found: list[_Found]) -> list[_Found
     arrow whose start is said "from" ("from 3e-4 to 0") or repeats an earlier result
     ("= 1.5e-4 ... goes 1.5e-4 → 0"). "goes 3e-4 → 1.5e-4" alone is a result."""
     out = list(found)
+    results: set[float] = set()  # the values said as results before out[k - 1]
     for k in range(1, len(out)):
         start, end = out[k - 1], out[k]
-        if not _RANGE_TO.fullmatch(text[start.mention.end : end.mention.start]):
-            continue
-        said_from = start.start > 0 and toks[start.start - 1].text == "from"
-        repeated = any(
-            f.mention.value == start.mention.value and not f.mention.operand for f in out[: k - 1]
-        )
-        if said_from or repeated:
-            out[k] = replace(end, mention=replace(end.mention, bound=True))
+        if _RANGE_TO.fullmatch(text[start.mention.end : end.mention.start]):
+            said_from = start.start > 0 and toks[start.start - 1].text == "from"
+            if said_from or start.mention.value in results:
+                out[k] = replace(end, mention=replace(end.mention, bound=True))
+        if not start.mention.operand:
+            results.add(start.mention.value)
     return out
 
 
