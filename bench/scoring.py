@@ -295,6 +295,12 @@ def fold_scorers(dirs: str, scorer) -> list[tuple[Any, set[str]]]:
     return out
 
 
+HUGE_WORDS = 20_000
+HUGE_QUESTION = "dl-7b-bf16-weights"
+"""The one huge answer timed: 20,000 words of this numeric question's answers, numbers
+and all."""
+
+
 def speed(scorer, rubrics: dict, rows: list[dict[str, str]], repeats: int) -> dict[str, Any]:
     qids = sorted(rubrics)[:: max(1, len(rubrics) // 8)][:8]
     answers = {w: [(rubrics[q], long_answer(rows, q, w)) for q in qids] for w in LENGTHS}
@@ -314,8 +320,17 @@ def speed(scorer, rubrics: dict, rows: list[dict[str, str]], repeats: int) -> di
         t0 = time.perf_counter()
         scorer.score_many(items)
         rates.append(len(items) / (time.perf_counter() - t0))
+    # bad input: a pasted essay, far past the words the scorer reads (a clear note, and
+    # no quadratic cost in the words or the numbers it holds)
+    qid = HUGE_QUESTION if HUGE_QUESTION in rubrics else qids[0]
+    rubric, huge = rubrics[qid], long_answer(rows, qid, HUGE_WORDS)
+    t0 = time.perf_counter()
+    scorer.score(rubric, huge)
+    huge_ms = (time.perf_counter() - t0) * 1000
     base = per_length[LENGTHS[0]]
     return {
+        "huge_answer_ms": round(huge_ms, 1),
+        "huge_answer_words": HUGE_WORDS,
         "single_150_words_ms": per_length[150],
         "ms_by_words": {str(k): v for k, v in per_length.items()},
         "ms_per_word_ratio_600_vs_150": round(per_length[600] / 600 / (per_length[150] / 150), 3),
@@ -502,7 +517,8 @@ def main() -> int:
         out["speed"] = sp
         print(
             f"== speed: single 150 words {sp['single_150_words_ms']} ms; by words "
-            f"{sp['ms_by_words']}; batch {sp['batch_answers_per_s']} answers/s"
+            f"{sp['ms_by_words']}; batch {sp['batch_answers_per_s']} answers/s; "
+            f"a {sp['huge_answer_words']:,}-word answer {sp['huge_answer_ms']} ms"
         )
     if args.ab and "dev" in parts:
         rows = parts["dev"]
