@@ -147,6 +147,7 @@ def test_terse_notes_in_the_rubrics_words_are_english() -> None:
         "le learning rate tout de suite"
     )
     assert not looks_english(french, known)
+    assert looks_english(words("7e9 params × 2 B (bf16) = 1.4e10 B = 14 GB"))  # units
     assert looks_english(
         words(
             "Seventy-three thousand, eight hundred fifty-six. "

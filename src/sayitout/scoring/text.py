@@ -15,7 +15,7 @@ import unicodedata
 from collections.abc import Collection
 from dataclasses import dataclass
 
-from sayitout.scoring.lexicon import NUMBER_WORDS, wordset
+from sayitout.scoring.lexicon import NUMBER_WORDS, UNITS, wordset
 
 _WORD_RE = re.compile(r"\S+")
 _STRIP = ".,;:!?\"'()[]{}…“”‘’`"
@@ -397,17 +397,22 @@ _ARITHMETIC = wordset("x times plus minus over divided by squared e equals sqrt 
 def looks_english(ws: list[Span], known: Collection[str] = frozenset()) -> bool:
     """False for text that has almost none of the commonest English function words and
     is not mostly made of the words of the rubric it answers (``known``: their stems).
-    Numbers and arithmetic ("3 x 3 x 64 x 128 + 128 = 73,856", "three times three",
-    "seventy-three") are left out of the count: number-heavy English is English. Terse
-    notes ("compute + data budget, inference latency, start small") have few function
-    words but speak the rubric's language; an answer in another language that borrows a
-    few technical terms ("il faut ajouter du dropout") does not."""
+    Numbers, arithmetic, units and one-letter variables ("3 x 3 x 64 x 128 + 128 =
+    73,856", "three times three", "seventy-three", "7e9", "14 GB", "m + v") are left out
+    of the count: number-heavy English is English. Terse notes ("compute + data budget,
+    inference latency, start small") have few function words but speak the rubric's
+    language; an answer in another language that borrows a few technical terms ("il faut
+    ajouter du dropout") does not."""
     ws = [
         w
         for w in ws
         if any(c.isalpha() for c in w.norm)
+        # "7e9", "bf16", "3x3" and the variables of "m + v" are in no language
+        and not any(c.isdigit() for c in w.norm)
+        and not (len(w.norm) == 1 and w.norm.isascii() and w.norm not in _ENGLISH_MARKERS)
         and not all(part in NUMBER_WORDS for part in w.norm.split("-"))
         and w.norm not in _ARITHMETIC
+        and w.norm not in UNITS
     ]
     if len(ws) < 6:
         return True
