@@ -234,7 +234,7 @@ class Scorer:
         matched: list[MatchResult | None] = []
         offset = 0
         numeric = [
-            numbers.judge(r.numeric, ans.text) if r.numeric else None
+            numbers.judge(r.numeric, ans.text, ans.numbers) if r.numeric else None
             for (r, _), ans in zip(pairs, answers, strict=True)
         ]
         for prep, ans, num in zip(prepared, answers, numeric, strict=True):

@@ -137,9 +137,12 @@ def _rounds(m: NumberMention, b: NumberMention) -> bool:
     return same_number(m.value, float(f"{b.value:.{digits}g}"))
 
 
-def judge(numeric: NumericAnswer, text: str) -> NumericResult:
-    """Judge the candidate's stated answer against the rubric."""
-    mentions = find_numbers(text)
+def judge(
+    numeric: NumericAnswer, text: str, mentions: Sequence[NumberMention] | None = None
+) -> NumericResult:
+    """Judge the candidate's stated answer against the rubric. ``mentions``: the text's
+    numbers (``find_numbers(text)``), when the caller has read them already."""
+    mentions = list(find_numbers(text) if mentions is None else mentions)
     want = unit_info(numeric.unit, numeric.accept_units)
     want_q, want_f = want if want else (None, 1.0)
     unit_label = numeric.unit
