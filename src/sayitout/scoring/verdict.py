@@ -100,10 +100,10 @@ def verdict(
             parts.append(f"Strong: covers all {n} key points")
         else:
             line = f"Covers {len(covered)} of {n} key points"
-            asked = sum(1 for k in key_points if k.status != "covered" and k.id in prompted)
+            made_later = sum(1 for k in key_points if k.status != "covered" and k.id in prompted)
             more = [
                 f"{len(partial)} more partly" if partial else "",
-                f"{asked} more when prompted" if asked else "",
+                f"{made_later} more when prompted" if made_later else "",
             ]
             if any(more):
                 line += f" ({', '.join(m for m in more if m)})"

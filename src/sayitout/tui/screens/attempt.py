@@ -26,7 +26,7 @@ from sayitout.report.highlight import evidence_spans
 from sayitout.speech.transcript import Transcript
 from sayitout.store import AttemptRecord, AttemptSummary, Store
 from sayitout.tui.messages import Failed
-from sayitout.tui.widgets.score_card import MARKS, PROMPTED_MARK
+from sayitout.tui.widgets.score_card import follow_up_row, key_point_mark
 
 SEEK_STEP_S = 5.0
 
@@ -246,7 +246,7 @@ class AttemptScreen(Screen):
         rows: list[tuple[Text, Text]] = []
         prompted = sc.prompted_points
         for i, kp in enumerate(sc.key_points, 1):
-            mark, style = PROMPTED_MARK if kp.id in prompted else MARKS.get(kp.status, ("?", ""))
+            mark, style = key_point_mark(sc, kp)
             head = Text(f"{i}. ", style="dim")
             head.append(mark, style=style)
             if kp.id in prompted:
@@ -271,13 +271,7 @@ class AttemptScreen(Screen):
             )
         for m in sc.misconceptions:
             rows.append((Text("!", style="red"), Text(f"{m.text} — {m.correction}", style="red")))
-        for f in sc.follow_ups:
-            mark, style = MARKS.get(f.status, ("?", ""))
-            line = Text.assemble(("follow-up: ", "bold magenta"), (f.question, "italic"), "\n")
-            line.append(f'"{f.answer}"' if f.answer else "(passed)", style="dim")
-            if f.credit:
-                line.append(f"  +{f.credit:g} prompted", style="green")
-            rows.append((Text(mark, style=style), line))
+        rows.extend(follow_up_row(f, quote_limit=None) for f in sc.follow_ups)
         return rows
 
     def keypoints_text(self) -> Text:

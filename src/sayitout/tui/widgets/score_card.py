@@ -14,8 +14,15 @@ from rich.text import Text
 from textual.widgets import Static
 
 from sayitout.report.bands import score_style
-from sayitout.scoring.result import AnswerScore, DeliveryMetrics, NumericResult
+from sayitout.scoring.result import (
+    AnswerScore,
+    DeliveryMetrics,
+    FollowUpResult,
+    KeyPointResult,
+    NumericResult,
+)
 from sayitout.session.events import AnswerScored
+from sayitout.session.followups import PROMPTED_WORTH
 
 MARKS = {
     "covered": ("✔", "green"),
@@ -139,11 +146,10 @@ def render_score(scored: AnswerScored) -> Group:
     numbers = {kp.text: i for i, kp in enumerate(s.key_points, 1)}
     checklist = _checklist()
     for i, kp in enumerate(s.key_points, 1):
+        mark, colour = key_point_mark(s, kp)
         if kp.id in s.prompted_points:
-            mark, colour = PROMPTED_MARK
             line = _one_line((f"{i} ", "dim"), ("prompted: ", colour), kp.text)
         else:
-            mark, colour = MARKS.get(kp.status, ("?", ""))
             line = _one_line((f"{i} ", "dim"), kp.text)
         checklist.add_row(Text(mark, style=colour), line)
     number_reason = None
@@ -198,17 +204,30 @@ def _details(s: AnswerScore, number_reason: str | None) -> RenderableType | None
     return Group(Text("What you said", style="bold underline"), grid)
 
 
+def key_point_mark(s: AnswerScore, kp: KeyPointResult) -> tuple[str, str]:
+    """(mark, colour) of a key point: its status's, or ``PROMPTED_MARK`` when the answer
+    lacked it and a follow-up reply made it."""
+    return PROMPTED_MARK if kp.id in s.prompted_points else MARKS.get(kp.status, ("?", ""))
+
+
+def follow_up_row(f: FollowUpResult, quote_limit: int | None = 160) -> tuple[Text, Text]:
+    """(mark, cell) of one follow-up turn: what was asked, what the reply said (cut at
+    ``quote_limit`` characters; None: whole), the prompted credit."""
+    mark, colour = MARKS.get(f.status, ("?", ""))
+    cell = Text.assemble(("follow-up: ", "bold magenta"), (f.question, "italic"))
+    cell.append("\n")
+    reply = f.answer if quote_limit is None else _quote(f.answer, quote_limit)
+    cell.append(f'"{reply}"' if f.answer else "(passed)", style="dim")
+    if f.credit:
+        cell.append(f"  +{f.credit:g} prompted ({PROMPTED_WORTH:.0%} of unprompted)", style="green")
+    return Text(mark, style=colour), cell
+
+
 def follow_up_lines(s: AnswerScore) -> Table:
-    """The follow-up turns: what was asked, what the reply said, the prompted credit."""
+    """The follow-up turns (``follow_up_row``)."""
     grid = _checklist()
     for f in s.follow_ups:
-        mark, colour = MARKS.get(f.status, ("?", ""))
-        cell = Text.assemble(("follow-up: ", "bold magenta"), (f.question, "italic"))
-        cell.append("\n")
-        cell.append(f'"{_quote(f.answer)}"' if f.answer else "(passed)", style="dim")
-        if f.credit:
-            cell.append(f"  +{f.credit:g} prompted (60% of unprompted)", style="green")
-        grid.add_row(Text(mark, style=colour), cell)
+        grid.add_row(*follow_up_row(f))
     return grid
 
 
