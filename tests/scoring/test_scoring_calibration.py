@@ -145,16 +145,19 @@ def test_original_bands(scored) -> None:
 # ------------------------------------------------------------------ whole parts
 
 # Floors a little under what the scorer reached. Raise them as the scorer improves; never
-# lower them to let a change through. The parts were remade three times on 2026-12-01:
+# lower them to let a change through. The parts were remade four times on 2026-12-01:
 # each time the test part, once read, joined development and a fresh test part was
-# written. The sixth round's floors: dev from SCORER_VERSION 2026.12.9 scoring the 966 dev
-# answers with the shipped judge (fitted on 442 of them: a regression guard, not a
-# measure); test from 2026.12.9's reading of the fresh test part (its only reading, with
-# the round's start scorer beside it: docs/evaluation.md, "sixth round").
+# written. The seventh round's parts (21:10 UTC) start with the floors of the round's
+# start scorer, SCORER_VERSION 2026.12.9, a little under its figures on them: dev (1,221
+# answers, scored with the shipped judge, fitted on 442 of them: a regression guard, not a
+# measure) 0.882 / 94.4 % / 91.2 % / 94.3 %; test 0.850 / 91.5 % / 84.9 % / 92.0 %, from
+# the round's one reading of its test part, start and end scorers side by side
+# (docs/evaluation.md, "seventh round"), so that every commit of the round passes.
 DEV_FLOOR = {"spearman": 0.87, "strong_ge70": 0.93, "wrong_le30": 0.91, "pairwise": 0.93}
-TEST_FLOOR = {"spearman": 0.87, "strong_ge70": 0.92, "wrong_le30": 0.85, "pairwise": 0.94}
-MEAN_WRONG_MAX = {"dev": 12.0, "test": 18.0}
-"""The highest mean score of a part's wrong answers (dev 11.5, test 15.8 in 2026.12.9)."""
+TEST_FLOOR = {"spearman": 0.84, "strong_ge70": 0.91, "wrong_le30": 0.84, "pairwise": 0.91}
+MEAN_WRONG_MAX = {"dev": 13.0, "test": 18.0}
+"""The highest mean score of a part's wrong answers (2026.12.9 on the seventh round's
+parts: dev 12.4, test 16.3)."""
 # 2026.12.4 reached dev 0.862 / 85.9 % / 95.8 % / 93.7 %, test 0.827 / 84.1 % / 88.9 % / 93.5 %;
 # 2026.12.5 dev 0.880 / 89.8 % / 95.8 % / 94.3 %, test 0.846 / 90.9 % / 87.9 % / 92.7 %
 # (the parts of the fourth round); on the fifth round's parts, 2026.12.5 test 0.825 /
