@@ -545,6 +545,9 @@ def test_a_near_miss_earns_part_of_the_numbers_share(scorer, minutes_rubric) -> 
         (LR, "it ramps from 0 to 3e-4, so at step 500 it's 3e-4", False),
         # a spoken number does not run on across a sentence break
         (LOSS, "ln ten is about two point three. Two point three zero. So roughly 2.30.", True),
+        # a computation followed by a comma goes on; it does not lead as the answer
+        (FC, "so it's 4096 times 4096, which is 2 to the 24, plus the biases, so 16,781,312", True),
+        (FC, "4096 times 4096. Each output has its weights, then plus the biases.", False),
     ],
 )
 def test_which_number_is_the_answer(numeric: NumericAnswer, text: str, correct: bool) -> None:

@@ -231,10 +231,14 @@ def _preamble(text: str, toks: list[Tok]) -> range:
     return range(first, k + 1)
 
 
-def _is_lead(text: str, toks: list[Tok], start_i: int, end_j: int, preamble: range) -> bool:
+def _is_lead(
+    text: str, toks: list[Tok], start_i: int, end_j: int, preamble: range, *, computed: bool = False
+) -> bool:
     """The number at ``toks[start_i:end_j]`` opens the answer, said as the answer: only
     preamble words before it (``start_i in preamble``), and a sentence break or a
-    justification ("because", "since") right after it."""
+    justification ("because", "since") right after it. A computation followed by a comma
+    goes on ("4096 times 4096, which is 2 to the 24, ... plus the biases"): it leads only
+    before a sentence break or a justification."""
     if start_i not in preamble:
         return False
     if end_j >= len(toks):
@@ -243,6 +247,8 @@ def _is_lead(text: str, toks: list[Tok], start_i: int, end_j: int, preamble: ran
     nxt = toks[end_j].text
     if _SENTENCE_BREAK.search(gap) or nxt in lx.JUSTIFICATION:
         return True
+    if computed:
+        return False
     # a comma is a pause in a disfluent answer ("um, eight, uh, eight per micro batch"),
     # not an answer's end, unless the justification follows ("14 GB, each parameter ...")
     return "," in gap and nxt in ("each", "every", "which", "it's", "its")
@@ -421,7 +427,8 @@ def _with_chains(
                     vague=False,
                     computed=True,
                     number_span=None,
-                    lead=not operand and _is_lead(text, toks, head.start, tail.after, preamble),
+                    lead=not operand
+                    and _is_lead(text, toks, head.start, tail.after, preamble, computed=True),
                 )
             )
         k = last + 1
