@@ -21,7 +21,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from sayitout.bank.models import Rubric
-from sayitout.scoring import numbers, polarity
+from sayitout.scoring import numbers, polarity, sequence
 from sayitout.scoring.matching import (
     Candidate,
     Lexicon,
@@ -134,6 +134,7 @@ class Matcher:
         self.sims = np.einsum("ik,jk->ij", prep.emb, win_emb)  # texts x windows
         self._pol: dict[int, polarity.Polarity] = {}
         self._wide: dict[int, polarity.Polarity] = {}
+        self._answer_orders: tuple[sequence.Order, ...] | None = None
         # numbers and content words are read once for the whole answer, then shared out
         found = answer.numbers
         # an answer's words count as the terms they stand for too ("smaller steps": the
@@ -168,24 +169,24 @@ class Matcher:
         self.mis_items = [i for i in prep.items if i.kind == "mis"]
 
     # ---- what a window says --------------------------------------------------
-    def _around(self, j: int, after: int) -> polarity.Polarity:
+    def _around(self, j: int, after: int) -> str:
         ws, w = self.answer.words, self.wins[j]
         start = ws[max(0, w.first - 3)].start
         end = ws[min(len(ws) - 1, w.last + after)].end
-        return polarity.analyse(self.answer.text[start:end])
+        return self.answer.text[start:end]
 
     def window_polarity(self, j: int) -> polarity.Polarity:
         """Direction and negation of window ``j``, with three words either side (a
         negation just outside the window still counts)."""
         if j not in self._pol:
-            self._pol[j] = self._around(j, 3)
+            self._pol[j] = polarity.analyse(self._around(j, 3))
         return self._pol[j]
 
     def wide_polarity(self, j: int) -> polarity.Polarity:
         """Direction words further out: "the first thing I change is the learning rate.
         After a while I would lower it" states its direction after the window."""
         if j not in self._wide:
-            self._wide[j] = self._around(j, WIDE_AFTER)
+            self._wide[j] = polarity.analyse(self._around(j, WIDE_AFTER))
         return self._wide[j]
 
     def clauses(self) -> list[Clause]:
@@ -218,6 +219,8 @@ class Matcher:
         own_text = self.prep.texts[item.text_rows[0]]  # the item's text, then its paraphrases
         if polarity.names_opposite(own_text.stems, self._answer_stems):
             return Candidate()  # "that's underfitting", and no "overfitting" anywhere
+        if self._reordered(item):
+            return Candidate()  # "augment before you split", and never the other way
         margin = p.misconception_margin if is_mis else p.min_margin
         scored = []
         for row in item.text_rows:
@@ -252,6 +255,18 @@ class Matcher:
             elif _length(self.wins[j]) < _length(self.wins[cand.window]):
                 cand = Candidate(cand.match, cand.cos, j, row)
         return cand
+
+    def _reordered(self, item: Item) -> bool:
+        """Whether the answer puts the steps of one of the item's sentences the other way
+        round ("augment before you split" against "split by original image before
+        augmenting") and never their way: then no sentence of the item has evidence, not
+        even one that names the steps without their order ("do a group split")."""
+        steps = [o for row in item.text_rows for o in self.prep.texts[row].orders]
+        if not steps:
+            return False
+        if self._answer_orders is None:
+            self._answer_orders = sequence.orders(self.answer.text)
+        return sequence.reversed_order(tuple(steps), self._answer_orders)
 
     def _swapped_at(self, item: Item, j: int) -> bool:
         """Whether window ``j`` states the item's content about the other entity (a role

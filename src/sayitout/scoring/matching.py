@@ -26,7 +26,7 @@ from typing import Any
 
 import numpy as np
 
-from sayitout.scoring import numbers, polarity
+from sayitout.scoring import numbers, polarity, sequence
 from sayitout.scoring.text import Span, content_stems, words
 
 #: Generic answers with no content: a rubric sentence's similarity to them is its
@@ -159,6 +159,8 @@ class RubricText:
     stems: frozenset[str]
     polarity: polarity.Polarity
     numbers: tuple[numbers.NumberMention, ...]
+    orders: tuple[sequence.Order, ...] = ()
+    """The step orders it states ("split before augmenting")."""
 
 
 @dataclass
@@ -206,6 +208,7 @@ def make_rubric_text(text: str) -> RubricText:
         stems=stems | number_tokens(found),
         polarity=polarity.analyse(text),
         numbers=found,
+        orders=sequence.orders(text),
     )
 
 

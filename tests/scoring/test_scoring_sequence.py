@@ -1,0 +1,84 @@
+"""Step order: "augment before you split" does not state "split before augmenting"."""
+
+from __future__ import annotations
+
+import pytest
+
+from sayitout.bank.models import Rubric
+from sayitout.scoring.sequence import Order, orders, reversed_order
+
+SPLIT_FIRST = orders("Split by original image before augmenting, so every copy lands in one set.")
+
+
+def _order(first: str, second: str) -> Order:
+    return Order(frozenset(first.split()), frozenset(second.split()))
+
+
+def test_orders_read_from_each_cue() -> None:
+    assert (_order("split original imag", "augment"),) == SPLIT_FIRST
+    assert orders("split first, then augment") == (_order("split", "augment"),)
+    assert orders("augment everything and then split") == (_order("augment everyth", "split"),)
+    assert orders("augment after splitting") == (_order("split", "augment"),)
+    # a leading cue orders its clause against the rest of the sentence
+    assert orders("Before augmenting, split by source.") == (_order("split sourc", "augment"),)
+    assert orders("After splitting, augment.") == (_order("split", "augment"),)
+    assert orders("warm up, followed by cosine decay") == (_order("warm", "cosin decay"),)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "don't augment before you split",  # negated
+        "never augment before the split",
+        "if you augment before you split, copies leak",  # a condition, not a claim
+        "if it fits in memory, then augment it",  # a consequence, not a step
+        "augment the photos and split them",  # no order said
+    ],
+)
+def test_no_order_stated(text: str) -> None:
+    assert not reversed_order(SPLIT_FIRST, orders(text))
+
+
+@pytest.mark.parametrize(
+    ("text", "reversed_"),
+    [
+        ("Augment before you split.", True),
+        ("You need to split after augmenting, not before.", True),
+        ("augment, then split randomly", True),
+        ("split first, then augment", False),
+        # the mistake described and the fix given in order: the fix stands
+        ("They augmented before splitting. Split by original first, then augment.", False),
+    ],
+)
+def test_reversed_order(text: str, reversed_: bool) -> None:
+    assert reversed_order(SPLIT_FIRST, orders(text)) is reversed_
+
+
+LEAK = Rubric.model_validate(
+    {
+        "question_id": "test-leak",
+        "version": 1,
+        "key_points": [
+            {
+                "id": "split-first",
+                "text": "Split by original image before augmenting, so every copy of one "
+                "photo lands in the same set.",
+                "paraphrases": ["do a group split by the source image"],
+            },
+            {
+                "id": "clean-validation",
+                "text": "Validate on clean originals, with no augmented copies.",
+            },
+        ],
+        "model_answer": "Split by original image first, then augment the training set only.",
+    }
+)
+
+
+def test_an_answer_that_reverses_the_steps_earns_nothing_for_them(scorer) -> None:
+    right = scorer.score(LEAK, "Group split by the source image first, then augment the copies.")
+    wrong = scorer.score(LEAK, "Augment the images first, then split them by source image.")
+    assert right.key_points[0].status == "covered"
+    assert wrong.key_points[0].status == "missed"
+    # the paraphrase without an order gives no way round it
+    assert wrong.key_points[0].evidence is None
