@@ -21,7 +21,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from sayitout.bank.models import Rubric
-from sayitout.scoring import numbers, polarity, sequence
+from sayitout.scoring import numbers, phases, polarity, sequence
 from sayitout.scoring.matching import (
     Candidate,
     Lexicon,
@@ -134,7 +134,9 @@ class Matcher:
         self.sims = np.einsum("ik,jk->ij", prep.emb, win_emb)  # texts x windows
         self._pol: dict[int, polarity.Polarity] = {}
         self._wide: dict[int, polarity.Polarity] = {}
-        self._answer_orders: tuple[sequence.Order, ...] | None = None
+        self._answer_claims: (
+            tuple[tuple[sequence.Order, ...], tuple[phases.Setting, ...]] | None
+        ) = None
         # numbers and content words are read once for the whole answer, then shared out
         found = answer.numbers
         # an answer's words count as the terms they stand for too ("smaller steps": the
@@ -219,7 +221,7 @@ class Matcher:
         own_text = self.prep.texts[item.text_rows[0]]  # the item's text, then its paraphrases
         if polarity.names_opposite(own_text.stems, self._answer_stems):
             return Candidate()  # "that's underfitting", and no "overfitting" anywhere
-        if self._reordered(item):
+        if self._contradicted(item):
             return Candidate()  # "augment before you split", and never the other way
         margin = p.misconception_margin if is_mis else p.min_margin
         scored = []
@@ -256,17 +258,25 @@ class Matcher:
                 cand = Candidate(cand.match, cand.cos, j, row)
         return cand
 
-    def _reordered(self, item: Item) -> bool:
-        """Whether the answer puts the steps of one of the item's sentences the other way
-        round ("augment before you split" against "split by original image before
-        augmenting") and never their way: then no sentence of the item has evidence, not
-        even one that names the steps without their order ("do a group split")."""
-        steps = [o for row in item.text_rows for o in self.prep.texts[row].orders]
-        if not steps:
+    def _contradicted(self, item: Item) -> bool:
+        """Whether the answer states one of the item's sentences the other way round and
+        never its way: the steps in the other order ("augment before you split" against
+        "split by original image before augmenting", ``sequence``) or a switch the other
+        way in a phase ("dropout is active during evaluation" against "off during
+        validation", ``phases``). Then no sentence of the item has evidence, not even one
+        that says neither ("do a group split")."""
+        texts = [self.prep.texts[row] for row in item.text_rows]
+        steps = tuple(o for t in texts for o in t.orders)
+        switches = tuple(s for t in texts for s in t.settings)
+        if not steps and not switches:
             return False
-        if self._answer_orders is None:
-            self._answer_orders = sequence.orders(self.answer.text)
-        return sequence.reversed_order(tuple(steps), self._answer_orders)
+        if self._answer_claims is None:
+            self._answer_claims = (
+                sequence.orders(self.answer.text),
+                phases.settings(self.answer.text),
+            )
+        orders, settings = self._answer_claims
+        return sequence.reversed_order(steps, orders) or phases.contradicts(switches, settings)
 
     def _swapped_at(self, item: Item, j: int) -> bool:
         """Whether window ``j`` states the item's content about the other entity (a role

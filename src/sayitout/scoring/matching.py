@@ -26,7 +26,7 @@ from typing import Any
 
 import numpy as np
 
-from sayitout.scoring import numbers, polarity, sequence
+from sayitout.scoring import numbers, phases, polarity, sequence
 from sayitout.scoring.text import Span, content_stems, words
 
 #: Generic answers with no content: a rubric sentence's similarity to them is its
@@ -161,6 +161,8 @@ class RubricText:
     numbers: tuple[numbers.NumberMention, ...]
     orders: tuple[sequence.Order, ...] = ()
     """The step orders it states ("split before augmenting")."""
+    settings: tuple[phases.Setting, ...] = ()
+    """The switches it binds to a phase ("dropout is on during training")."""
 
 
 @dataclass
@@ -209,6 +211,7 @@ def make_rubric_text(text: str) -> RubricText:
         polarity=polarity.analyse(text),
         numbers=found,
         orders=sequence.orders(text),
+        settings=phases.settings(text),
     )
 
 

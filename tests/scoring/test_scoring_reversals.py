@@ -1,10 +1,13 @@
-"""Step order: "augment before you split" does not state "split before augmenting"."""
+"""Claims a bag of words cannot tell from their reversal: the order of steps ("augment
+before you split" is not "split before augmenting") and a switch in a phase ("dropout is
+active during evaluation" is not "off during validation")."""
 
 from __future__ import annotations
 
 import pytest
 
 from sayitout.bank.models import Rubric
+from sayitout.scoring.phases import EVALUATION, OFF, ON, TRAINING, contradicts, settings
 from sayitout.scoring.sequence import Order, orders, reversed_order
 
 SPLIT_FIRST = orders("Split by original image before augmenting, so every copy lands in one set.")
@@ -82,3 +85,57 @@ def test_an_answer_that_reverses_the_steps_earns_nothing_for_them(scorer) -> Non
     assert wrong.key_points[0].status == "missed"
     # the paraphrase without an order gives no way round it
     assert wrong.key_points[0].evidence is None
+
+
+DROPOUT = settings("Dropout is on during training and off during validation, so it's a handicap.")
+
+
+@pytest.mark.parametrize(
+    ("text", "contradicted"),
+    [
+        ("Dropout is only active at validation time, so validation looks better.", True),
+        ("Dropout is active during evaluation and switched off during training.", True),
+        ("Because dropout is only used at evaluation, it averages sub-networks.", True),
+        ("Dropout isn't active during training.", True),
+        ("At eval time dropout is turned off, so the model is stronger.", False),
+        ("turn off dropout during eval", False),
+        # "on" as a preposition, and a switch about something else
+        ("we evaluate on the validation set and dropout is off", False),
+        ("because of dropout, during training some neurons are off", False),
+        # a mode is not a phase: in evaluation one may still be in train mode
+        ("In eval mode dropout is active", False),
+    ],
+)
+def test_a_switch_the_other_way_in_a_phase(text: str, contradicted: bool) -> None:
+    assert contradicts(DROPOUT, settings(text)) is contradicted
+
+
+def test_what_a_switch_is_about() -> None:
+    first, second = DROPOUT
+    assert (first.switch, first.phase, first.about) == (ON, TRAINING, "dropout")
+    # "off during validation" goes on about dropout
+    assert (second.switch, second.phase, second.about) == (OFF, EVALUATION, "dropout")
+
+
+BELOW = Rubric.model_validate(
+    {
+        "question_id": "test-val-below-train",
+        "version": 1,
+        "key_points": [
+            {
+                "id": "dropout-train-only",
+                "text": "Dropout is on during training and off during validation.",
+                "paraphrases": ["the training loss is measured with dropout noise"],
+            },
+            {"id": "epoch-average", "text": "Training loss is averaged over the epoch."},
+        ],
+        "model_answer": "Dropout is on during training and off during validation.",
+    }
+)
+
+
+def test_an_answer_that_switches_the_phases_earns_nothing_for_it(scorer) -> None:
+    right = scorer.score(BELOW, "Dropout is active while training and off at validation time.")
+    wrong = scorer.score(BELOW, "Dropout is only active at validation time, so it looks better.")
+    assert right.key_points[0].status == "covered"
+    assert wrong.key_points[0].status == "missed"

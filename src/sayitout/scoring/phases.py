@@ -1,0 +1,147 @@
+"""What is on in training and what in evaluation: a switch bound to a phase.
+
+"Dropout is on during training and off during validation" and "dropout is active during
+evaluation and switched off during training" share every content word, and MiniLM places
+them together (cosine 0.9); one explains a validation loss below the training loss, the
+other gets it backwards. Before a key point is credited, the switches its sentence binds
+to a phase are compared with the ones the answer binds.
+
+Rules (documented for reviewers and candidates):
+
+* A *setting* is a switch word (on, active, enabled / off, inactive, disabled; a
+  negation within the two words before it turns it over: "isn't active" is off; "on" only
+  after a verb of state or before a phase, not as a preposition) and a
+  phase word in the same clause: training (training, train) or evaluation (evaluation,
+  eval, validation, val, inference, test, testing, serving), "used" counting as on. A
+  phase word right before
+  "mode" ("train mode", "eval mode") is a *mode*, which is another thing: in evaluation
+  one may still be in train mode.
+* Clauses end at punctuation and at linking words (and, but, while, whereas, so...).
+* A setting is about the nearest content word before its switch ("dropout is active"),
+  else the nearest after it ("turn off dropout"), else what the clause before it in the
+  sentence was about ("dropout is on in training and off in validation"). "Some neurons
+  are off during training" is about neurons, not dropout.
+* An answer setting *contradicts* a rubric setting when both are about the same thing
+  and it puts the opposite switch on the same phase ("active during evaluation" against
+  "off during validation").
+* An answer contradicts a rubric sentence when one of its settings contradicts one of the
+  sentence's and none agrees with any of them.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from sayitout.scoring.lexicon import wordset
+from sayitout.scoring.text import STOPWORDS, normalise_word, stem
+
+ON, OFF = 1, -1
+TRAINING, EVALUATION = "training", "evaluation"
+_SWITCHES = {
+    **dict.fromkeys(("on", "active", "enabled", "applied", "used"), ON),
+    **dict.fromkeys(("off", "inactive", "disabled"), OFF),
+}
+_PHASES = {
+    **dict.fromkeys(("training", "train"), TRAINING),
+    **dict.fromkeys(
+        ("evaluation", "eval", "validation", "val", "inference", "test", "testing", "serving"),
+        EVALUATION,
+    ),
+}
+_MODE_WORDS = wordset("mode modes")
+_ON_AFTER = wordset("""is are was were be been being it's stays stay stayed remains remain
+    turned turn turns switched switch switches left keep keeps kept still""")
+_ON_BEFORE = wordset("during in at when while for only throughout")
+""""on" is a switch after a verb of state ("is on", "left on") or before a phase ("on
+during training"); otherwise it is a preposition ("evaluate on the validation set")."""
+_LINKS = wordset("and but while whereas so because since which whilst though although then")
+_NEGATIONS = wordset("not no never isn't isnt aren't arent wasn't wasnt doesn't doesnt")
+_NOT_ABOUT = STOPWORDS | _ON_AFTER | _ON_BEFORE | _MODE_WORDS | wordset("time only")
+_SENTENCE = re.compile(r"(?<=[.!?;])\s+")
+_CLAUSE_PUNCT = ",;:()"
+
+
+@dataclass(frozen=True)
+class Setting:
+    """A switch bound to a phase, and what it switches."""
+
+    switch: int
+    phase: str
+    about: str
+    """The stem of what is switched ("dropout")."""
+
+
+def _clauses(sentence: str) -> list[list[str]]:
+    out: list[list[str]] = [[]]
+    for raw in sentence.split():
+        w = normalise_word(raw)
+        if w in _LINKS and out[-1]:
+            out.append([])
+            continue
+        if w:
+            out[-1].append(w)
+        if raw[-1:] in _CLAUSE_PUNCT and out[-1]:
+            out.append([])
+    return [c for c in out if c]
+
+
+def _switch_on(clause: list[str], i: int) -> bool:
+    before = clause[i - 1] if i else ""
+    after = clause[i + 1] if i + 1 < len(clause) else ""
+    return before in _ON_AFTER or after in _ON_BEFORE or not after
+
+
+def _content(w: str) -> bool:
+    return w.isalpha() and w not in _NOT_ABOUT and w not in _SWITCHES and w not in _PHASES
+
+
+def _subject(clause: list[str], i: int) -> str | None:
+    """What the switch at ``i`` is about: the nearest content word before it ("dropout
+    is active"), else after it ("turn off dropout"), within the clause."""
+    before = [w for w in clause[:i] if _content(w)]
+    if before:
+        return stem(before[-1])
+    after = [w for w in clause[i + 1 :] if _content(w)]
+    return stem(after[0]) if after else None
+
+
+def settings(text: str) -> tuple[Setting, ...]:
+    """The settings ``text`` states (see the module docstring)."""
+    out: list[Setting] = []
+    for sentence in _SENTENCE.split(text):
+        subject: str | None = None  # a clause with none goes on about the one before
+        for clause in _clauses(sentence):
+            switch, about = None, None
+            for i, w in enumerate(clause):
+                if w not in _SWITCHES or (w == "on" and not _switch_on(clause, i)):
+                    continue
+                flip = any(v in _NEGATIONS or v.endswith("n't") for v in clause[max(0, i - 2) : i])
+                switch = -_SWITCHES[w] if flip else _SWITCHES[w]
+                about = _subject(clause, i)
+            subject = about or subject
+            bound = {
+                _PHASES[w]
+                for i, w in enumerate(clause)
+                if w in _PHASES and not (i + 1 < len(clause) and clause[i + 1] in _MODE_WORDS)
+            }
+            if switch is not None and subject is not None and len(bound) == 1:
+                out.append(Setting(switch, bound.pop(), subject))
+    return tuple(out)
+
+
+def contradicts(rubric: tuple[Setting, ...], answer: tuple[Setting, ...]) -> bool:
+    """True when some answer setting puts the opposite switch on a phase of the rubric
+    sentence's settings, about the same thing, and none agrees with them."""
+    if not rubric or not answer:
+        return False
+    agrees = opposite = False
+    for r in rubric:
+        for a in answer:
+            if a.phase != r.phase or a.about != r.about:
+                continue
+            if a.switch == r.switch:
+                agrees = True
+            else:
+                opposite = True
+    return opposite and not agrees
