@@ -336,6 +336,60 @@ PLAIN_FORMS: tuple[tuple[re.Pattern[str], tuple[str, ...]], ...] = tuple(
             ("chanc",),
         ),
         (r"(?:varied|altered|flipped|cropped|distorted) copies", ("augment",)),
+        # the seventh round's additions, by the same rule
+        (
+            r"in[- ]between (?:results|values|outputs)|intermediate (?:results|values|outputs)"
+            r"|what (?:each|every) layer (?:produces|outputs|computes)",
+            ("activ",),
+        ),
+        (
+            r"(?:add|adds|adding|sum|sums|summing|collect\w*|pil\w*) up (?:the )?"
+            r"(?:corrections|gradients|updates|changes)"
+            r"|(?:corrections|gradients|updates|changes) (?:add|pile|build) up",
+            ("gradient", "accumul"),
+        ),
+        (
+            r"running averages? of (?:the )?(?:squared )?(?:gradients?|gradient sizes?|updates)"
+            r"|(?:average|history) of (?:past |recent )?(?:squared )?gradients?"
+            r"|how big (?:its|the|each weight's) (?:updates|gradients) (?:have )?(?:usually )?been",
+            ("adam", "moment", "estim"),
+        ),
+        (
+            r"(?:spill|spills|spilled|spilling|go|goes|went|blow|blows|blew|turn|turns|turned)"
+            r" (?:over )?(?:into|to) infinity"
+            r"|too (?:big|large) (?:for|to) (?:the format|fit|store)",
+            ("overflow",),
+        ),
+        (
+            r"round\w* (?:down )?to zero|(?:tiny|small) (?:values|numbers|updates) vanish",
+            ("underflow",),
+        ),
+        (r"not[- ]a[- ]number", ("nan",)),
+        (
+            r"keep[- ]the[- ]weights[- ]small|pull\w* (?:the )?weights? (?:toward|towards|to) zero"
+            r"|shrink\w* (?:the |every |each )?weights?",
+            ("weight", "decay"),
+        ),
+        (
+            r"(?:saved|stored|kept) (?:running )?(?:averages|statistics|stats)"
+            r"|averages? (?:it )?(?:saved|stored|kept) (?:during|from) training",
+            ("run", "averag", "statistic"),
+        ),
+        (
+            r"(?:whatever|the) examples (?:happen to be |that happen to be )?in the (?:current )?"
+            r"(?:group|batch|mini-?batch)",
+            ("batch", "statistic"),
+        ),
+        (
+            r"labels? (?:got |get |are |were |being )?(?:scrambled|shuffled|mixed up|misaligned)"
+            r"|(?:right|correct) answers? (?:still )?(?:lined|line) up",
+            ("label",),
+        ),
+        (
+            r"(?:work|works|do|does|did) (?:well )?on (?:new|unseen|fresh)"
+            r" (?:data|examples|photos)",
+            ("general",),
+        ),
     )
 )
 """Plain words for the field's terms ("smaller steps" for the learning rate, "memorising"
