@@ -156,3 +156,36 @@ def test_pass_is_stored_as_a_failed_passed_attempt_with_the_model_answer(bank, t
         [entry] = schedule(store, [Q1])
         assert entry.state == "learning"  # rated Again: back within minutes
         assert (entry.due - attempt.created_at).total_seconds() < 15 * 60
+
+
+def test_a_reply_that_makes_the_next_point_too_is_not_asked_it(bank, tmp_path):
+    """Asked how to tell a bug from tuning, the reply also says how to check the loop:
+    that point earns prompted credit as volunteered, and the second follow-up goes to
+    the next point still open."""
+    engine, events = start(bank, tmp_path, follow_ups=2)
+    events.phase(ev.Phase.AWAITING_ANSWER)
+    engine.type_answer(CHANCE_ONLY)
+    first = events.wait(ev.FollowUpAsked)
+    assert first.key_point_id == "overfit-one-batch"
+    events.phase(ev.Phase.AWAITING_ANSWER)
+    engine.type_answer(OVERFIT + " And check zero grad, backward, optimiser step in the loop.")
+    followed = events.wait(ev.FollowUpScored)
+    assert followed.result.key_point_id == "overfit-one-batch"  # the asked point's turn
+    second = events.wait(ev.FollowUpAsked)
+    assert second.key_point_id not in ("overfit-one-batch", "check-update-loop")
+    events.phase(ev.Phase.AWAITING_ANSWER)
+    engine.pass_question()
+    scored = events.wait(ev.AnswerScored)
+    turns = [(f.key_point_id, f.volunteered, f.status) for f in scored.score.follow_ups]
+    assert turns[:2] == [
+        ("overfit-one-batch", False, "covered"),
+        ("check-update-loop", True, "covered"),
+    ]
+    assert {"overfit-one-batch", "check-update-loop"} <= scored.score.prompted_points
+    engine.next_question()
+    events.wait(ev.SessionFinished)
+    engine.join(5)
+    with Store.open(tmp_path / "db.sqlite") as store:
+        kept = store.attempt(scored.attempt_id).answer_score.follow_ups
+        assert [f.volunteered for f in kept] == [False, True, False]
+        assert kept[1].recording is None  # the asked turn holds the reply's recording

@@ -97,6 +97,27 @@ def test_history_one_attempt_in_full(capsys: pytest.CaptureFixture[str]) -> None
     assert "No attempt with id 999" in capsys.readouterr().err
 
 
+def test_history_marks_points_made_when_prompted(capsys: pytest.CaptureFixture[str]) -> None:
+    """A point a follow-up reply made reads "prompted", and one made in a reply about
+    another point reads as also made there, not as a second follow-up."""
+    import dataclasses
+
+    from sayitout.scoring.result import FollowUpResult
+
+    qid, text = "dl-fp16-nan", "lower the learning rate"
+    reply = "I'd clip the gradients, and add warmup."
+    score = make_score(qid, text, [*KPS, ("c", "Add warmup", "missed")], score=40)
+    asked = FollowUpResult("b", "What stops one bad batch?", reply, "covered", 0.8, reply, 5.0)
+    also = dataclasses.replace(asked, key_point_id="c", evidence="add warmup", volunteered=True)
+    score = dataclasses.replace(score, score=50, follow_ups=(asked, also))
+    with Store.open() as store:
+        aid = store.save_attempt(None, qid, "deep-learning", make_transcript(text), score, None)
+    assert main(["history", "--attempt", str(aid)]) == 0
+    out = capsys.readouterr().out
+    assert "↪ prompted: Clip the gradients" in out and "↪ prompted: Add warmup" in out
+    assert out.count("Follow-up: ") == 1 and 'also made: "add warmup" (+5 prompted)' in out
+
+
 def test_report_command_writes_files(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:

@@ -11,7 +11,12 @@ import pytest
 
 from sayitout.bank.loader import load_bank
 from sayitout.scoring.numbers import states_point_value
-from sayitout.session.followups import follow_up_candidates, score_reply
+from sayitout.session.followups import (
+    already_credited,
+    follow_up_candidates,
+    score_reply,
+    with_follow_up,
+)
 from sayitout.speech.transcript import Transcript
 
 POINT = (
@@ -57,7 +62,7 @@ def test_no_value_in_the_point_means_no_opinion() -> None:
 def test_terse_replies_to_a_value_follow_up(scorer, reply: str, status: str) -> None:
     rubric = load_bank().rubric("dl-initial-loss")
     kp = next(k for k in rubric.key_points if k.id == "uniform-one-tenth")
-    result = score_reply(scorer, rubric, kp, kp.follow_ups[0], Transcript(text=reply, duration=2))
+    [result] = score_reply(scorer, rubric, kp, kp.follow_ups[0], Transcript(text=reply, duration=2))
     assert result.status == status
     assert (result.credit > 0) == (status == "covered")
 
@@ -68,7 +73,7 @@ def test_the_follow_up_read_back_earns_nothing(scorer) -> None:
     kp = next(k for k in rubric.key_points if k.id == "bn-train-eval-differ")
     asked = kp.follow_ups[0]
     said = asked.rstrip("?") + ", that's the question."
-    result = score_reply(scorer, rubric, kp, asked, Transcript(text=said, duration=3))
+    [result] = score_reply(scorer, rubric, kp, asked, Transcript(text=said, duration=3))
     assert result.status == "missed", result
 
 
@@ -82,3 +87,40 @@ def test_no_follow_up_asks_for_a_value_the_answer_gave(scorer) -> None:
     vague = scorer.score(rubric, "It should be the chance level loss, nothing too big.")
     asked = [kp.id for kp, _ in follow_up_candidates(vague, rubric)]
     assert asked[:2] == ["uniform-one-tenth", "minus-log-one-tenth"]
+
+
+def test_a_reply_earns_the_other_points_it_makes(scorer) -> None:
+    """Asked only for the tenth, "one tenth, so the loss is minus the log of a tenth, which
+    is ln 10, about 2.3" also makes the next point: it earns it (volunteered), and the
+    follow-up for it is not asked."""
+    rubric = load_bank().rubric("dl-initial-loss")
+    answer = scorer.score(rubric, "It should be the chance level loss, nothing too big.")
+    kp = next(k for k in rubric.key_points if k.id == "uniform-one-tenth")
+    reply = "One tenth, so the loss is minus the log of one tenth, which is ln 10, about 2.3."
+    results = score_reply(
+        scorer, rubric, kp, kp.follow_ups[0], Transcript(text=reply, duration=4), answer=answer
+    )
+    assert [(r.key_point_id, r.volunteered) for r in results][:2] == [
+        ("uniform-one-tenth", False),
+        ("minus-log-one-tenth", True),
+    ]
+    assert all(r.status == "covered" and r.credit > 0 for r in results)
+    for r in results:
+        answer = with_follow_up(answer, r)
+    assert {"uniform-one-tenth", "minus-log-one-tenth"} <= answer.prompted_points
+    assert already_credited(answer, "minus-log-one-tenth")  # so the engine skips it
+
+
+def test_a_reply_that_makes_only_the_asked_point_volunteers_nothing(scorer) -> None:
+    rubric = load_bank().rubric("dl-initial-loss")
+    answer = scorer.score(rubric, "It should be the chance level loss, nothing too big.")
+    kp = next(k for k in rubric.key_points if k.id == "uniform-one-tenth")
+    results = score_reply(
+        scorer,
+        rubric,
+        kp,
+        kp.follow_ups[0],
+        Transcript(text="one tenth", duration=1),
+        answer=answer,
+    )
+    assert [r.key_point_id for r in results] == ["uniform-one-tenth"]

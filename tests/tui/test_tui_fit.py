@@ -114,3 +114,25 @@ def test_number_line_drops_a_reason_that_repeats_it():
     assert number_line(n(kept, True))[1] == kept
     converted = "Heard 2300 m, which is 2.3 km; the answer is 2.3 km."
     assert number_line(n(converted, True))[1] == converted
+
+
+def test_a_volunteered_point_reads_as_made_in_the_reply_above():
+    from sayitout.scoring.result import FollowUpResult
+    from sayitout.tui.widgets.score_card import follow_up_row
+
+    reply = "One tenth, so the loss is minus the log of a tenth."
+    asked = FollowUpResult("p1", "What probability?", reply, "covered", 0.8, reply, 7.0)
+    also = FollowUpResult(
+        "p2",
+        "What probability?",
+        reply,
+        "covered",
+        0.7,
+        "the loss is minus the log",
+        9.0,
+        volunteered=True,
+    )
+    assert follow_up_row(asked)[1].plain.startswith("follow-up: What probability?")
+    cell = follow_up_row(also)[1].plain
+    assert cell.startswith('also made in that reply: "the loss is minus the log"')
+    assert "What probability?" not in cell and "+9 prompted" in cell

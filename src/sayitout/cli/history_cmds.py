@@ -204,6 +204,9 @@ def _follow_up_text(record: AttemptRecord) -> list[str]:
     out = []
     for f in record.answer_score.follow_ups:
         credit = f" (+{f.credit:g} prompted)" if f.credit else ""
+        if f.volunteered:  # made in the reply above without being asked
+            out.append(f'  also made: "{f.evidence or f.answer}"{credit}')
+            continue
         out += [f"Follow-up: {f.question}", f"  {f.answer or '(passed)'} -> {f.status}{credit}"]
     return out
 
@@ -274,8 +277,11 @@ def _record_text(record: AttemptRecord, bank: Any) -> str:
         f"  {record.text}",
         "",
     ]
+    prompted = sc.prompted_points
     for kp in sc.key_points:
         mark = {"covered": "✓", "partial": "~", "missed": "✗"}.get(kp.status, "?")
+        if kp.id in prompted:  # the answer lacked it; a follow-up reply made it
+            mark = "↪ prompted:"
         line = f"  {mark} {kp.text}"
         if kp.evidence:
             line += f'  — "{kp.evidence}"'

@@ -109,8 +109,12 @@ class FollowUpResult:
     """Points (0..100 scale) the reply added to the answer's score: prompted credit, worth
     ``PROMPTED_WORTH`` of the same point said unprompted."""
     recording: str | None = None
-    """The reply's recording file name (None when typed)."""
+    """The reply's recording file name (None when typed, and on a volunteered point: the
+    asked point's turn holds it)."""
     duration_s: float | None = None
+    volunteered: bool = False
+    """The reply made this point in full without being asked about it (the follow-up was
+    about another point): it earns the same prompted credit."""
 
 
 @dataclass(frozen=True)

@@ -239,21 +239,24 @@ class AnswerFlow:
             self._set_phase(Phase.PROCESSING)
             self._emit(ev.Processing("scoring"))
             try:
-                result = score_reply(
+                results = score_reply(
                     self.services.scorer,
                     rubric,
                     kp,
                     text,
                     reply,
                     recording=self._saver.stored_name(recording.path if recording else None),
+                    answer=score,
                 )
             except Exception as exc:  # the answer is saved; a failed follow-up ends them
                 log.exception("scoring a follow-up of %s failed", question.id)
                 self._emit(ev.Notice(f"The follow-up reply could not be scored: {exc}"))
                 break
-            score = with_follow_up(score, result)
+            turn = len(score.follow_ups)  # the asked point's result, then volunteered ones
+            for result in results:
+                score = with_follow_up(score, result)
             self._saver.rescore(attempt_id, score)
-            self._emit(ev.FollowUpScored(self._index, score.follow_ups[-1]))
+            self._emit(ev.FollowUpScored(self._index, score.follow_ups[turn]))
         return score
 
     def _follow_up_reply(

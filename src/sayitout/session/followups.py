@@ -4,7 +4,9 @@ An interviewer probes what an answer left out. After an answer is scored, the ke
 it missed that have a follow-up in the rubric are asked about, heaviest first (a partly
 made point comes after the missed ones). The reply is scored against that one key point;
 what it earns counts as *prompted* credit, worth ``PROMPTED_WORTH`` of the same point made
-unprompted, and is added to the answer's score.
+unprompted, and is added to the answer's score. A reply that also makes another point the
+answer lacked, in full and without stating a misconception, earns that point's prompted
+credit too (*volunteered*), and is not asked about it again.
 """
 
 from __future__ import annotations
@@ -85,16 +87,20 @@ def score_reply(
     reply: Transcript | None,
     *,
     recording: str | None = None,
-) -> FollowUpResult:
-    """Judge ``reply`` (None: the candidate passed) against ``kp`` alone.
+    answer: AnswerScore | None = None,
+) -> list[FollowUpResult]:
+    """Judge ``reply`` (None: the candidate passed) against ``kp``, then against the other
+    points ``answer`` lacked: the asked point's result first, then any volunteered ones.
 
     The rubric's misconceptions stay in, so a reply that states the point the wrong way
     round is not credited; numbers are left out (the question is about this one point).
     A reply that states the value the point turns on (and the follow-up question does not
     give) covers it, however short: the similarity kept is still the embedding match.
+    The asked point is judged on its own, as if the rubric had no other point, so what
+    the other points are does not change its credit.
     """
     if reply is None or reply.is_empty:
-        return FollowUpResult(kp.id, question, "", "missed", 0.0, None, 0.0, recording, None)
+        return [FollowUpResult(kp.id, question, "", "missed", 0.0, None, 0.0, recording, None)]
     focused = rubric.model_copy(update={"key_points": [kp], "numeric": None, "question": question})
     result = scorer.score(focused, reply)
     point = next((p for p in result.key_points if p.id == kp.id), None)
@@ -117,7 +123,7 @@ def score_reply(
     status = point.status if point is not None else "missed"
     if stated_wrong and status == "covered":
         status = "partial"
-    return FollowUpResult(
+    asked = FollowUpResult(
         key_point_id=kp.id,
         question=question,
         answer=reply.text,
@@ -128,6 +134,52 @@ def score_reply(
         recording=recording,
         duration_s=reply.duration,
     )
+    if answer is None or stated_wrong:
+        return [asked]
+    return [asked, *_volunteered(scorer, rubric, kp, question, reply, answer)]
+
+
+def _volunteered(
+    scorer: AnswerScorer,
+    rubric: Rubric,
+    asked: KeyPoint,
+    question: str,
+    reply: Transcript,
+    answer: AnswerScore,
+) -> list[FollowUpResult]:
+    """The other points ``answer`` lacked that ``reply`` makes in full ("one tenth, so
+    the loss is minus log of a tenth" asked only for the tenth)."""
+    status = {k.id: k.status for k in answer.key_points}
+    done = answer.prompted_points
+    open_points = [
+        k
+        for k in rubric.key_points
+        if k.id != asked.id and status.get(k.id) in ("missed", "partial") and k.id not in done
+    ]
+    if not open_points:
+        return []
+    focused = rubric.model_copy(
+        update={"key_points": open_points, "numeric": None, "question": question}
+    )
+    result = scorer.score(focused, reply)
+    if result.misconceptions:
+        return []
+    by_id = {k.id: k for k in open_points}
+    return [
+        FollowUpResult(
+            key_point_id=p.id,
+            question=question,
+            answer=reply.text,
+            status="covered",
+            similarity=p.similarity,
+            evidence=p.evidence,
+            credit=credit_for(rubric, by_id[p.id], "covered", earned=p.earned),
+            duration_s=reply.duration,
+            volunteered=True,
+        )
+        for p in result.key_points
+        if p.status == "covered" and p.id in by_id
+    ]
 
 
 def _earned(point: KeyPointResult | None, stated_wrong: bool) -> float | None:

@@ -98,8 +98,12 @@ def render_report(report: InterviewReport) -> Group:
             parts.append(grid)
         for f in q.follow_ups:
             mark, colour = _MARK.get(f.status, ("?", ""))
-            follow = Text("      Follow-up: ", style="magenta")
-            follow.append(f.question, style="italic")
+            if f.volunteered:  # made in the reply above, unasked
+                follow = Text("      Also made in that reply: ", style="magenta")
+                follow.append(f'"{f.evidence or f.answer}"', style="italic")
+            else:
+                follow = Text("      Follow-up: ", style="magenta")
+                follow.append(f.question, style="italic")
             follow.append(f"  {mark}", style=colour)
             if f.credit:
                 follow.append(f" +{f.credit:g}", style="green")

@@ -214,10 +214,16 @@ def follow_up_row(f: FollowUpResult, quote_limit: int | None = 160) -> tuple[Tex
     """(mark, cell) of one follow-up turn: what was asked, what the reply said (cut at
     ``quote_limit`` characters; None: whole), the prompted credit."""
     mark, colour = MARKS.get(f.status, ("?", ""))
-    cell = Text.assemble(("follow-up: ", "bold magenta"), (f.question, "italic"))
-    cell.append("\n")
-    reply = f.answer if quote_limit is None else _quote(f.answer, quote_limit)
-    cell.append(f'"{reply}"' if f.answer else "(passed)", style="dim")
+    if f.volunteered:
+        # the reply above it, about another point, made this one too
+        evidence = f.evidence or f.answer
+        said = evidence if quote_limit is None else _quote(evidence, quote_limit)
+        cell = Text.assemble(("also made in that reply: ", "bold magenta"), (f'"{said}"', "dim"))
+    else:
+        cell = Text.assemble(("follow-up: ", "bold magenta"), (f.question, "italic"))
+        cell.append("\n")
+        reply = f.answer if quote_limit is None else _quote(f.answer, quote_limit)
+        cell.append(f'"{reply}"' if f.answer else "(passed)", style="dim")
     if f.credit:
         cell.append(f"  +{f.credit:g} prompted ({PROMPTED_WORTH:.0%} of unprompted)", style="green")
     return Text(mark, style=colour), cell
