@@ -131,8 +131,14 @@ def test_rubric_embeddings_are_cached(scorer, lr_rubric) -> None:
 def test_long_answer_is_noted(scorer, lr_rubric) -> None:
     text = ("the learning rate is too high so lower it and clip the gradients " * 800).strip()
     r = scorer.score(lr_rubric, text)
-    assert any("Long answer" in n for n in r.notes)
+    assert "Long answer (10,400 words): key points were matched in the first 1,500 words only." in (
+        r.notes
+    )
     assert status(r, "lower-lr") == "covered"
+    # words are counted as written, though the matcher reads "16,781,312 weights" as one
+    numbers = ("it has 16,781,312 weights and 4,096 biases " * 1500).strip()
+    note = next(n for n in scorer.score(lr_rubric, numbers).notes if "Long answer" in n)
+    assert note.startswith("Long answer (10,500 words)") and "first 1,750 words" in note
 
 
 def test_non_english_scores_low_with_a_note(scorer, lr_rubric) -> None:

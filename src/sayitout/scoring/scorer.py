@@ -293,9 +293,12 @@ class Scorer:
         p = self.params
         notes: list[str] = []
         if ans.truncated:
+            # counted as written: the matcher's words count "16,781,312 parameters" once
+            said = len(ans.text.split())
+            read = len(ans.text[: ans.words[MAX_WINDOW_WORDS - 1].end].split())
             notes.append(
-                f"Long answer ({len(ans.words):,} words): key points were matched in the first "
-                f"{MAX_WINDOW_WORDS:,} words only."
+                f"Long answer ({said:,} words): key points were matched in the first "
+                f"{read:,} words only."
             )
         if ans.listed:
             notes.append(
