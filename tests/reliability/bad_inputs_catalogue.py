@@ -456,6 +456,23 @@ CASES: list[Case] = [
         "asks for the numeric block with value, tolerance, unit",
     ),
     Case(
+        "rubric-numeric-mistake-is-right",
+        "rubric",
+        "a known numeric mistake within the tolerance of the right answer",
+        check_bank(
+            rubrics={
+                "mine-open": GOOD_OPEN_RUBRIC,
+                "mine-number": GOOD_NUMBER_RUBRIC.replace(
+                    "  accept_units: [gigabytes]\n",
+                    "  accept_units: [gigabytes]\n  mistakes:\n  - value: 4.05\n    why: a slip\n",
+                ),
+            }
+        ),
+        2,
+        ("mine-number.yaml", "within the tolerance"),
+        "says the mistake is the right answer and how to fix it",
+    ),
+    Case(
         "rubric-duplicate-key-point-ids",
         "rubric",
         "two key points with the same id",

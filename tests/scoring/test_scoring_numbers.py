@@ -6,7 +6,7 @@ import math
 
 import pytest
 
-from sayitout.bank.models import NumericAnswer
+from sayitout.bank.models import NumericAnswer, NumericMistake
 from sayitout.scoring.numbers import find_numbers, judge, same_number
 from sayitout.scoring.numbers.canonical import canonical_numbers
 from sayitout.scoring.text import looks_english, words
@@ -553,3 +553,46 @@ def test_a_near_miss_earns_part_of_the_numbers_share(scorer, minutes_rubric) -> 
 def test_which_number_is_the_answer(numeric: NumericAnswer, text: str, correct: bool) -> None:
     result = judge(numeric, text)
     assert result.correct is correct, result
+
+
+CONV_SLIPS = CONV.model_copy(
+    update={
+        "mistakes": [
+            NumericMistake(value=73728, why="that leaves out the 128 biases", partial=True),
+            NumericMistake(value=73792, why="that is one bias per input channel"),
+        ]
+    }
+)
+
+
+@pytest.mark.parametrize(
+    ("text", "close", "reason"),
+    [
+        # a known wrong computation: named, and no near-miss credit however close
+        (
+            "3 × 3 × 64 × 128 = 73,728, plus one bias per input channel: 73,792",
+            False,
+            "Heard 73,792: that is one bias per input channel. The answer is 73,856.",
+        ),
+        # a known slip that keeps most of the work right: named, still a near miss
+        (
+            "3 × 3 × 64 × 128 = 73,728 parameters",
+            True,
+            "that leaves out the 128 biases. Close, but the answer is 73,856.",
+        ),
+        # an unknown near miss is a near miss as before
+        ("about 73,900 parameters or so, 73,950", True, "close, but the answer is 73,856"),
+    ],
+)
+def test_known_mistakes_are_named(text: str, close: bool, reason: str) -> None:
+    r = judge(CONV_SLIPS, text)
+    assert not r.correct and r.close is close
+    assert reason in r.reason, r.reason
+
+
+def test_the_right_answer_is_never_a_mistake() -> None:
+    assert judge(CONV_SLIPS, "73,856 parameters").correct
+    with pytest.raises(ValueError, match="within the tolerance of the right answer"):
+        NumericAnswer(
+            value=73856, tolerance=50, mistakes=[NumericMistake(value=73880, why="a slip")]
+        )

@@ -100,6 +100,21 @@ class Misconception(_Strict):
     _id = field_validator("id")(_check_id)
 
 
+class NumericMistake(_Strict):
+    """A wrong result candidates reach by a known slip, and what the slip is."""
+
+    value: float
+    """The wrong result, in the rubric's unit."""
+    why: str = Field(min_length=1)
+    """What gives it, said to the candidate ("one bias per input channel; a conv layer has
+    one per output channel, 128")."""
+    partial: bool = False
+    """Whether it still earns near-miss credit (most of the work right, as with a
+    forgotten bias); a wrong computation earns none, however close its value."""
+    tolerance: float | None = Field(None, ge=0)
+    """Absolute tolerance for recognising it; the rubric's own when left out."""
+
+
 class NumericAnswer(_Strict):
     value: float
     """The right answer, in ``unit``."""
@@ -110,6 +125,18 @@ class NumericAnswer(_Strict):
     pure number. A right number with the wrong unit is wrong."""
     accept_units: list[str] = Field(default_factory=list)
     """Other spellings of ``unit`` that count as the same unit (``gigabytes``, ``gig``)."""
+    mistakes: list[NumericMistake] = Field(default_factory=list)
+    """Known wrong results and the slip behind each: the feedback names the slip."""
+
+    @model_validator(mode="after")
+    def _mistakes_are_wrong(self) -> NumericAnswer:
+        for m in self.mistakes:
+            if abs(m.value - self.value) <= self.tolerance:
+                raise ValueError(
+                    f"the mistake {m.value:g} is within the tolerance of the right answer "
+                    f"{self.value:g}: give a wrong value, or narrow the tolerance"
+                )
+        return self
 
 
 class Rubric(_Strict):

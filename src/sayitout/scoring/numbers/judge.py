@@ -18,6 +18,10 @@ rubric's unit (or, failing that, the numbers with no unit):
    goes 1.5e-4 → 0"). A rounding of an earlier result ("16,781,312 (≈16.8M)", "41.67
    minutes, so about 42") leaves that result standing.
 
+A stated answer that is one of the rubric's known mistakes (``NumericAnswer.mistakes``:
+73,792 for 73,856 is a bias per input channel) is told what the slip is, and earns no
+near-miss credit unless the mistake says so (a forgotten bias does).
+
 Numbers said along the way never earn or lose credit by themselves. When the rubric's
 unit is only a label ("512 examples", "73,856 weights"), bare numbers and numbers with
 that unit compete on equal terms, so a later bare final answer beats an earlier "128
@@ -37,7 +41,7 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 
-from sayitout.bank.models import NumericAnswer
+from sayitout.bank.models import NumericAnswer, NumericMistake
 from sayitout.scoring import lexicon as lx
 from sayitout.scoring.numbers.mentions import NumberMention, find_numbers
 from sayitout.scoring.numbers.values import (
@@ -214,6 +218,9 @@ def judge(
         and numeric.value != 0
         and abs(value - numeric.value) <= NEAR_MISS * abs(numeric.value)
     )
+    slip = None if correct or m.vague else _known_mistake(numeric, value)
+    if slip is not None:
+        close = slip.partial  # a wrong computation is no near miss, however close
     how = f" ({m.note})" if m.note else ""
     said = " ".join(x for x in (format_number(m.value), m.unit or "") if x)
     but = "close, but the answer is" if close else "the answer is"
@@ -227,6 +234,8 @@ def judge(
             reason = f"Right: {shown}{how}."
     elif m.vague:
         reason = f'Heard only "{m.text}"; say the exact number: {expected_txt}.'
+    elif slip is not None:
+        reason = f"Heard {said}{how}: {slip.why.rstrip('.')}. {but.capitalize()} {expected_txt}."
     elif converted:
         is_ = f"{format_number(value)} {unit_label}"
         reason = f"Heard {said}, which is {is_}; {but} {expected_txt}."
@@ -241,6 +250,15 @@ def judge(
         correct=correct,
         close=close,
     )
+
+
+def _known_mistake(numeric: NumericAnswer, value: float) -> NumericMistake | None:
+    """The rubric's known mistake that ``value`` (in the rubric's unit) is, if any."""
+    for slip in numeric.mistakes:
+        tol = numeric.tolerance if slip.tolerance is None else slip.tolerance
+        if abs(value - slip.value) <= tol + 1e-9 * max(1.0, abs(slip.value)):
+            return slip
+    return None
 
 
 def states_point_value(reply: str, point_texts: Sequence[str], asked: str = "") -> bool:
