@@ -62,6 +62,13 @@ def test_negation_scope_blocks_credit() -> None:
     # a negated direction is for the direction check, not the negation scope
     said = "don't raise the learning rate, lower it"
     assert not negates(analyse("lower the learning rate"), content_stems("lower it"), analyse(said))
+    # a negated likeness says two things differ: it affirms a key point about a change
+    kp = "the distribution in production has shifted"
+    said = "production data just isn't distributed like the data it was trained on"
+    assert not negates(analyse(kp), content_stems(kp), analyse(said))
+    kp = "the data has changed since training"
+    said = "the data hasn't changed since training"
+    assert negates(analyse(kp), content_stems(kp), analyse(said))
 
 
 def test_negation_parity_for_misconceptions() -> None:

@@ -74,6 +74,9 @@ _NEGATIONS = _wordset(
     wouldn't wouldnt shouldn't shouldnt can't cant cannot without avoid avoiding stop nor
     neither hardly instead rather off disable disabled disabling remove removing"""
 )
+_LIKENESS = _wordset("like same identical match matches similar equal")
+"""A negation of a likeness says two things differ ("isn't distributed like the training
+data"): it negates none of the words around it."""
 _CLAUSE_BREAKS = _wordset("""but so and because then which although though i'd i you'd we
     you however while whereas""")
 # "instead", "rather" and "take" negate only as "instead of X" / "rather than X" /
@@ -136,8 +139,13 @@ def analyse(text: str) -> Polarity:
                 if w in _CLAUSE_BREAKS:
                     break
                 scope.append(w)
-            # "don't raise the learning rate" is a direction, judged by direction_conflict
-            if not any(w in _UP_WORDS or w in _DOWN_WORDS or w in _SAME_WORDS for w in scope):
+            # "don't raise the learning rate" is a direction, judged by direction_conflict;
+            # "isn't distributed like the training data" says they differ, not that
+            # nothing is distributed
+            if not any(
+                w in _UP_WORDS or w in _DOWN_WORDS or w in _SAME_WORDS or w in _LIKENESS
+                for w in scope
+            ):
                 scoped.update(stem(w) for w in scope if w not in STOPWORDS | _NEGATIONS)
     for k, t in enumerate(toks):
         if t in ("up", "down"):
