@@ -184,6 +184,8 @@ def test_the_english_note_reads_the_rubric(scorer, lr_rubric) -> None:
         ("Learning rate, gradient clipping, log of zero, fp16, loss scaling, bad data.", True),
         ("Dropout, augmentation, eval mode, half an epoch, data leakage, easier val set.", True),
         ("Lower the LR, clip grads, check for log of zero, use bf16.", False),
+        # ... whose "of" and articles do not count toward its three words
+        ("Cross-entropy, softmax, uniform distribution, log of the number of classes.", True),
     ],
 )
 def test_keyword_lists_are_told_from_terse_notes(text: str, listed: bool) -> None:

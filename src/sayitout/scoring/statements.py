@@ -7,8 +7,9 @@ to the key points. Here:
 
 * A *keyword list* is an answer of at least four comma-separated fragments, nearly all of
   its words in fragments of at most three words that hold no function word (but the
-  articles and "of" of a noun phrase: "log of zero", "half an epoch"), no verb cue and no
-  symbol of a relation (=, →, ×, ≠ ...). Terse notes that state relations
+  articles and "of" of a noun phrase, which are not counted: "log of zero", "half an
+  epoch", "log of the number of classes"), no verb cue and no symbol of a relation (=,
+  →, ×, ≠ ...). Terse notes that state relations
   ("fp16 overflow (max 65504) → inf → NaN") are not lists.
 * A word is *asked* when its sentence ends with a question mark, or when it is part of a
   run of at least ``READ_BACK_RUN`` words that the question itself says in that order
@@ -49,7 +50,8 @@ def is_keyword_list(text: str) -> bool:
     for f in fragments:
         ws = f.lower().split()
         total += len(ws)
-        if len(ws) <= 3 and not _RELATION.search(f) and not any(_states(w) for w in ws):
+        core = [w for w in ws if w not in _NOUN_PHRASE_WORDS]
+        if len(core) <= 3 and not _RELATION.search(f) and not any(_states(w) for w in ws):
             listed += len(ws)
     return total > 0 and listed / total >= 0.8
 
