@@ -119,6 +119,8 @@ def test_stems_and_english() -> None:
         ("turn the learning rate down", False),
         ("multiply the learning rate by ten", True),
         ("divide the learning rate by ten", False),
+        ("ramp the learning rate to its peak", True),
+        ("ramp the learning rate down to zero", False),
     ],
 )
 def test_up_down_multiply_divide_are_directions(answer: str, conflicts: bool) -> None:
@@ -148,3 +150,10 @@ def test_take_out_negates() -> None:
     rubric = "add dropout or weight decay"
     assert negates(analyse(rubric), content_stems(rubric), analyse("take out the dropout"))
     assert not negates(analyse(rubric), content_stems(rubric), analyse("add some dropout"))
+
+
+def test_a_ramp_to_the_peak_then_a_decay_states_the_warmup() -> None:
+    """The decay after the ramp is not the only direction the answer states."""
+    rubric = analyse("ramp the learning rate up linearly, then decay")
+    said = analyse("Ramp LR 0 → peak over ~1-4k steps, then decay.")
+    assert not direction_conflict(rubric, said)

@@ -8,8 +8,8 @@ compared here.
 Rules (documented for reviewers and candidates):
 
 * A *direction word* says up (raise, increase, higher, bigger, more, double,
-  multiply...), down (lower, decrease, reduce, smaller, less, halve, divide...) or no
-  change (same, unchanged, leave, constant).
+  multiply, ramp unless "down" follows...), down (lower, decrease, reduce, smaller,
+  less, halve, divide...) or no change (same, unchanged, leave, constant).
 * A direction word is *negated* when a negation cue (not, n't, never, no, don't,
   without, avoid, instead of, rather than, take out, stop) comes within the three words
   before it:
@@ -58,6 +58,8 @@ _DOWN_WORDS = _wordset(
     cutting drop dropping halve halving halved downward downwards decay decaying minimise
     minimize shorter divide divided dividing"""
 )
+_RAMPS = _wordset("ramp ramps ramped ramping")
+"""Going up, unless "down" follows ("ramp the rate down")."""
 _SAME_WORDS = _wordset("""same unchanged leave constant""")
 _OPPOSITES = (("overfit", "underfit"),)
 """Stems of terms that embeddings place together and that mean opposite diagnoses."""
@@ -153,6 +155,11 @@ def analyse(text: str) -> Polarity:
             if k == 0 or toks[k - 1] in _NOT_DIRECTIONAL_BEFORE:
                 continue
             d = UP if t == "up" else DOWN
+        elif t in _RAMPS:
+            # "ramp the learning rate to its peak" goes up; "ramp it down" says so itself
+            if "down" in toks[k + 1 : k + 4]:
+                continue
+            d = UP
         elif t in _UP_WORDS:
             d = UP
         elif t in _DOWN_WORDS:
