@@ -62,6 +62,11 @@ def test_negation_scope_blocks_credit() -> None:
     # a negated direction is for the direction check, not the negation scope
     said = "don't raise the learning rate, lower it"
     assert not negates(analyse("lower the learning rate"), content_stems("lower it"), analyse(said))
+    # forgetting to turn something off leaves it on
+    kp = "dropout stays on and randomly zeroes units"
+    said = "I forgot to turn off dropout"
+    assert not negates(analyse(kp), content_stems(kp), analyse(said))
+    assert negates(analyse(kp), content_stems(kp), analyse("I turned off dropout"))
     # a negated likeness says two things differ: it affirms a key point about a change
     kp = "the distribution in production has shifted"
     said = "production data just isn't distributed like the data it was trained on"

@@ -24,7 +24,8 @@ Rules (documented for reviewers and candidates):
 * A key point is not credited by words that negate it: a content word of the key
   point within five words after a negation cue, before a clause break ("the learning
   rate doesn't really depend on the batch size" does not credit "scale the learning
-  rate with the batch size").
+  rate with the batch size"). "Forgot to" or "failed to" before the cue undoes it
+  ("I forgot to turn off dropout" says dropout was on).
 * Two texts *differ in negation* when one has a negation cue and the other none
   (used only for misconceptions, so "you don't need to shuffle the validation set"
   does not flag the misconception "shuffle the validation set").
@@ -76,6 +77,8 @@ _NEGATIONS = _wordset(
     wouldn't wouldnt shouldn't shouldnt can't cant cannot without avoid avoiding stop nor
     neither hardly instead rather off disable disabled disabling remove removing"""
 )
+_UNDONE = _wordset("forgot forget forgets forgetting forgotten neglected failed")
+"""Words that undo the negation after them ("forgot to turn off dropout": it is on)."""
 _LIKENESS = _wordset("like same identical match matches similar equal")
 """A negation of a likeness says two things differ ("isn't distributed like the training
 data"): it negates none of the words around it."""
@@ -143,11 +146,11 @@ def analyse(text: str) -> Polarity:
                 scope.append(w)
             # "don't raise the learning rate" is a direction, judged by direction_conflict;
             # "isn't distributed like the training data" says they differ, not that
-            # nothing is distributed
+            # nothing is distributed; "forgot to turn off dropout" leaves it on
             if not any(
                 w in _UP_WORDS or w in _DOWN_WORDS or w in _SAME_WORDS or w in _LIKENESS
                 for w in scope
-            ):
+            ) and not any(w in _UNDONE for w in toks[max(0, k - 3) : k]):
                 scoped.update(stem(w) for w in scope if w not in STOPWORDS | _NEGATIONS)
     for k, t in enumerate(toks):
         if t in ("up", "down"):
