@@ -57,36 +57,6 @@ def test_reversed_order(text: str, reversed_: bool) -> None:
     assert reversed_order(SPLIT_FIRST, orders(text)) is reversed_
 
 
-LEAK = Rubric.model_validate(
-    {
-        "question_id": "test-leak",
-        "version": 1,
-        "key_points": [
-            {
-                "id": "split-first",
-                "text": "Split by original image before augmenting, so every copy of one "
-                "photo lands in the same set.",
-                "paraphrases": ["do a group split by the source image"],
-            },
-            {
-                "id": "clean-validation",
-                "text": "Validate on clean originals, with no augmented copies.",
-            },
-        ],
-        "model_answer": "Split by original image first, then augment the training set only.",
-    }
-)
-
-
-def test_an_answer_that_reverses_the_steps_earns_nothing_for_them(scorer) -> None:
-    right = scorer.score(LEAK, "Group split by the source image first, then augment the copies.")
-    wrong = scorer.score(LEAK, "Augment the images first, then split them by source image.")
-    assert right.key_points[0].status == "covered"
-    assert wrong.key_points[0].status == "missed"
-    # the paraphrase without an order gives no way round it
-    assert wrong.key_points[0].evidence is None
-
-
 DROPOUT = settings("Dropout is on during training and off during validation, so it's a handicap.")
 
 
@@ -117,25 +87,46 @@ def test_what_a_switch_is_about() -> None:
     assert (second.switch, second.phase, second.about) == (OFF, EVALUATION, "dropout")
 
 
-BELOW = Rubric.model_validate(
-    {
-        "question_id": "test-val-below-train",
-        "version": 1,
-        "key_points": [
-            {
-                "id": "dropout-train-only",
-                "text": "Dropout is on during training and off during validation.",
-                "paraphrases": ["the training loss is measured with dropout noise"],
-            },
-            {"id": "epoch-average", "text": "Training loss is averaged over the epoch."},
-        ],
-        "model_answer": "Dropout is on during training and off during validation.",
-    }
+def _rubric(text: str, paraphrase: str) -> Rubric:
+    """A one-claim rubric, with a paraphrase that names the claim's words and no order."""
+    return Rubric.model_validate(
+        {
+            "question_id": "test-reversal",
+            "key_points": [
+                {"id": "claim", "text": text, "paraphrases": [paraphrase]},
+                {"id": "other", "text": "Training loss is averaged over the epoch."},
+            ],
+            "model_answer": text,
+        }
+    )
+
+
+@pytest.mark.parametrize(
+    ("rubric", "right", "wrong"),
+    [
+        (
+            _rubric(
+                "Split by original image before augmenting, so every copy lands in one set.",
+                "do a group split by the source image",
+            ),
+            "Group split by the source image first, then augment the copies.",
+            "Augment the images first, then split them by source image.",
+        ),
+        (
+            _rubric(
+                "Dropout is on during training and off during validation.",
+                "the training loss is measured with dropout noise",
+            ),
+            "Dropout is active while training and off at validation time.",
+            "Dropout is only active at validation time, so it looks better.",
+        ),
+    ],
 )
-
-
-def test_an_answer_that_switches_the_phases_earns_nothing_for_it(scorer) -> None:
-    right = scorer.score(BELOW, "Dropout is active while training and off at validation time.")
-    wrong = scorer.score(BELOW, "Dropout is only active at validation time, so it looks better.")
-    assert right.key_points[0].status == "covered"
-    assert wrong.key_points[0].status == "missed"
+def test_an_answer_that_reverses_the_claim_earns_nothing_for_it(
+    scorer, rubric: Rubric, right: str, wrong: str
+) -> None:
+    assert scorer.score(rubric, right).key_points[0].status == "covered"
+    reversed_ = scorer.score(rubric, wrong).key_points[0]
+    assert reversed_.status == "missed"
+    # the paraphrase without an order or a phase gives no way round it
+    assert reversed_.evidence is None
