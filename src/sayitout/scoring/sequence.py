@@ -2,8 +2,8 @@
 
 "Split by original image before augmenting" and "augment before you split" share every
 content word, and MiniLM places them close together; they are opposite answers to a
-question about leakage. Before a window is taken as evidence of a key point, the steps it
-puts in order are compared with the order the key point's sentence gives.
+question about leakage. Before a key point is credited, the orders the whole answer states
+are compared with the orders its sentences give (``Matcher._contradicted``).
 
 Rules (documented for reviewers and candidates):
 
