@@ -18,6 +18,17 @@ def wordset(words: str) -> frozenset[str]:
     return frozenset(words.split())
 
 
+NOT_WORDS = wordset("not no never dont doesnt didnt isnt arent wasnt shouldnt mustnt")
+"""Words that deny what follows them, with any word ending in "n't" (``denies``): the
+plain negations that the order and phase checks read. (``polarity`` also counts cues
+such as "without", "avoid" and "take out".)"""
+
+
+def denies(word: str) -> bool:
+    """Whether a (normalised) word is a plain negation: ``NOT_WORDS`` or "...n't"."""
+    return word in NOT_WORDS or word.endswith("n't")
+
+
 # ---- number words ------------------------------------------------------------------------
 
 SMALL_NUMBERS: dict[str, int] = {

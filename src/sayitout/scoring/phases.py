@@ -33,7 +33,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from sayitout.scoring.lexicon import wordset
+from sayitout.scoring.lexicon import denies, wordset
 from sayitout.scoring.text import STOPWORDS, normalise_word, stem
 
 ON, OFF = 1, -1
@@ -56,7 +56,6 @@ _ON_BEFORE = wordset("during in at when while for only throughout")
 """"on" is a switch after a verb of state ("is on", "left on") or before a phase ("on
 during training"); otherwise it is a preposition ("evaluate on the validation set")."""
 _LINKS = wordset("and but while whereas so because since which whilst though although then")
-_NEGATIONS = wordset("not no never isn't isnt aren't arent wasn't wasnt doesn't doesnt")
 _NOT_ABOUT = STOPWORDS | _ON_AFTER | _ON_BEFORE | _MODE_WORDS | wordset("time only")
 _SENTENCE = re.compile(r"(?<=[.!?;])\s+")
 _CLAUSE_PUNCT = ",;:()"
@@ -116,7 +115,7 @@ def settings(text: str) -> tuple[Setting, ...]:
             for i, w in enumerate(clause):
                 if w not in _SWITCHES or (w == "on" and not _switch_on(clause, i)):
                     continue
-                flip = any(v in _NEGATIONS or v.endswith("n't") for v in clause[max(0, i - 2) : i])
+                flip = any(denies(v) for v in clause[max(0, i - 2) : i])
                 switch = -_SWITCHES[w] if flip else _SWITCHES[w]
                 about = _subject(clause, i)
             subject = about or subject

@@ -26,7 +26,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from sayitout.scoring.lexicon import wordset
+from sayitout.scoring.lexicon import denies, wordset
 from sayitout.scoring.text import STOPWORDS, normalise_word, stem
 
 _SIDE_WORDS = 3
@@ -44,12 +44,9 @@ _LINKS = wordset(
     though although however otherwise"""
 )
 _CONDITIONS = wordset("if unless whether suppose imagine")
-_NEGATIONS = wordset("""not no never don't dont doesn't doesnt didn't didnt shouldn't
-    shouldnt mustn't mustnt avoid""")
 _NOT_CONTENT = (
     STOPWORDS
     | _LINKS
-    | _NEGATIONS
     | _FORWARD
     | _BACKWARD
     | wordset(
@@ -87,7 +84,7 @@ def _tokens(text: str) -> list[Token]:
 
 
 def _negation(w: str) -> bool:
-    return w in _NEGATIONS or w.endswith("n't")
+    return denies(w) or w == "avoid"  # "avoid augmenting before the split"
 
 
 def _side(
