@@ -204,12 +204,11 @@ def judge(
             heard=m.value,
             heard_unit=m.unit,
         )
-    tol = numeric.tolerance + 1e-9 * max(1.0, abs(numeric.value))
-    correct = abs(value - numeric.value) <= tol and not m.vague
+    correct = _within(value, numeric.value, numeric.tolerance) and not m.vague
     if not correct and not m.vague and m.quantity == "ratio" and want_q is None:
         # a plain-number answer said as a percentage: "10 percent" for 0.1
         as_fraction = m.value * lx.UNITS["percent"].factor
-        if abs(as_fraction - numeric.value) <= tol:
+        if _within(as_fraction, numeric.value, numeric.tolerance):
             value, correct = as_fraction, True
             converted = f"{format_number(m.value)} {m.unit} is {format_number(value)}"
     close = (
@@ -256,9 +255,14 @@ def _known_mistake(numeric: NumericAnswer, value: float) -> NumericMistake | Non
     """The rubric's known mistake that ``value`` (in the rubric's unit) is, if any."""
     for slip in numeric.mistakes:
         tol = numeric.tolerance if slip.tolerance is None else slip.tolerance
-        if abs(value - slip.value) <= tol + 1e-9 * max(1.0, abs(slip.value)):
+        if _within(value, slip.value, tol):
             return slip
     return None
+
+
+def _within(value: float, target: float, tolerance: float) -> bool:
+    """``value`` is ``target`` within ``tolerance``, plus a hair for float rounding."""
+    return abs(value - target) <= tolerance + 1e-9 * max(1.0, abs(target))
 
 
 def states_point_value(reply: str, point_texts: Sequence[str], asked: str = "") -> bool:
