@@ -82,9 +82,9 @@ def test_size_and_split(dev: list[dict[str, str]], test: list[dict[str, str]]) -
 @pytest.mark.parametrize("part", ["dev", "test"])
 def test_every_question_has_every_grade(part: str, request, deck_ids: set[str]) -> None:
     """Every question has strong and wrong answers in both parts, and partial ones in
-    dev; test answers that came out word for word as dev answers were dropped (nine,
-    six of them one-line partial answers such as "It's overfitting."), so the test part
-    lacks a partial answer on at most six questions."""
+    dev; test answers that came out the same as dev answers were dropped (eleven in the
+    eighth round, eight of them one-line partial answers such as "It's overfitting."),
+    so the test part lacks a partial answer on at most eight questions."""
     rows = request.getfixturevalue(part)
     assert {r["question_id"] for r in rows} == deck_ids
     counts = Counter((r["question_id"], r["grade"]) for r in rows)
@@ -92,13 +92,13 @@ def test_every_question_has_every_grade(part: str, request, deck_ids: set[str]) 
         assert counts[qid, "strong"] >= 1, (part, qid)
         assert counts[qid, "wrong"] >= 1, (part, qid)
     no_partial = [q for q in deck_ids if not counts[q, "partial"]]
-    assert len(no_partial) <= (6 if part == "test" else 0), (part, no_partial)
+    assert len(no_partial) <= (8 if part == "test" else 0), (part, no_partial)
 
 
 def test_test_part_is_balanced(test: list[dict[str, str]]) -> None:
     """Eight answers per question were written: four strong in four different styles,
     one partial, three wrong, one of them a substantive wrong answer. Those that came out
-    word for word as dev answers were dropped: at most one per question."""
+    the same as dev answers were dropped: at most two per question."""
     by_q: dict[str, list[dict[str, str]]] = {}
     for r in test:
         by_q.setdefault(r["question_id"], []).append(r)
@@ -106,7 +106,7 @@ def test_test_part_is_balanced(test: list[dict[str, str]]) -> None:
         strong = [r["style"] for r in rows if r["grade"] == "strong"]
         assert len(strong) == len(set(strong)) >= 3, qid
         assert 2 <= sum(r["grade"] == "wrong" for r in rows) <= 3, qid
-        assert len(rows) >= 7, qid
+        assert len(rows) >= 6, qid
         assert any(r["style"] in ("confident_wrong", "reversed") for r in rows), qid
 
 
