@@ -353,6 +353,24 @@ def test_a_right_statement_in_the_misconception_s_words_is_not_flagged(scorer) -
     assert "swapped-axes" in flagged(scorer.score(rubric, swap))
 
 
+def test_the_correct_contrast_is_not_flagged_as_the_swap(scorer) -> None:
+    """A right answer's "layer norm normalises across the features of each example, so
+    it's independent of the batch" binds the swap's "layer norm ... across the batch" as
+    well as it binds the layer-norm key point; it also states the swap's other clause the
+    right way round."""
+    rubric = _bank_rubric("dl-batchnorm-vs-layernorm")
+    right = scorer.score(
+        rubric,
+        "Batch norm for CNNs with decent batches, layer norm for transformers and small "
+        "batches. Batch norm normalises each channel using statistics across the batch, so "
+        "it keeps running averages for inference. Layer norm normalises across the features "
+        "of each individual example, so it's independent of the batch and identical at "
+        "train and test.",
+    )
+    assert "swapped-axes" not in flagged(right)
+    assert right.score >= 90
+
+
 def test_a_role_swap_earns_neither_entity_s_key_point(scorer) -> None:
     rubric = _bank_rubric("dl-batchnorm-vs-layernorm")
     swap = scorer.score(rubric, "Batch norm works per example and layer norm uses the batch.")

@@ -346,18 +346,15 @@ class Matcher:
         if self.number_right and any(self.prep.texts[r].numbers for r in item.text_rows):
             return None
         bound, swapped, span = self._role_binding(item)
-        if (
-            bound >= self.p.role_bound
-            and span is not None
-            and not self._states_a_point(span, bound)
-        ):
+        ambiguous = span is not None and self._states_a_point(span, bound)
+        if bound >= self.p.role_bound and span is not None and not ambiguous:
             j = self._window_for(span)
             if j is not None:
                 return Candidate(1.0, bound, j, None, {"roles": True}), self._quote_span(span)
         c = self.best(item, True)
         if c.window is None or c.match < self.p.misconception:
             return None
-        if swapped and bound < self.p.role_bound:
+        if swapped and (bound < self.p.role_bound or ambiguous):
             return None  # the answer states the correct contrast, the other way round
         return c, self.quote(c.window)
 
