@@ -44,6 +44,9 @@ def conflict(rubric: str, answer: str) -> bool:
         ("multiply the learning rate by four", "lower the learning rate four times", True),
         # about different things: the batch goes up, the learning rate comes down
         ("lower the learning rate", "increase the batch size and lower the learning rate", False),
+        # the direction about the same word decides: more precision, but a smaller range
+        ("fp16 has more range than bf16", "fp16 has more precision but a way smaller range", True),
+        ("fp16 has more range than bf16", "fp16 has more range but less precision", False),
         # no direction on one side: nothing to conflict
         ("check the data pipeline", "increase the learning rate", False),
     ],

@@ -18,9 +18,11 @@ Rules (documented for reviewers and candidates):
   opposite direction: it counts as down, so it agrees with "lower it" and with "too
   high", and conflicts with "raise it" and "too low".
 * Two texts *conflict in direction* when the rubric text has a direction about some
-  object and every direction the candidate states about that object (the content
-  words within four words of the direction word, falling back to all the candidate's
-  directions when no object is shared) is the opposite one.
+  object and every direction the candidate states about that object is the opposite
+  one. What a direction is about: first the content word right after it ("more
+  *precision*, but a smaller *range*" says nothing up about range); when the candidate
+  qualifies no such word, the content words within four words of the direction word;
+  when none is shared either, all the candidate's directions.
 * A key point is not credited by words that negate it: a content word of the key
   point within five words after a negation cue, before a clause break ("the learning
   rate doesn't really depend on the batch size" does not credit "scale the learning
@@ -102,6 +104,9 @@ class Mention:
     """The directions this mention agrees with (two for "too high")."""
     context: frozenset[str]
     """Stems of the content words near the direction word: what it is about."""
+    object: str | None = None
+    """Stem of the content word right after the direction word, when one follows within
+    two words ("more *precision*", "lower the *learning* rate"): what it qualifies."""
 
 
 @dataclass(frozen=True)
@@ -160,7 +165,7 @@ def analyse(text: str) -> Polarity:
             d = UP if t == "up" else DOWN
         elif t in _RAMPS:
             # "ramp the learning rate to its peak" goes up; "ramp it down" says so itself
-            if "down" in toks[k + 1 : k + 4]:
+            if "down" in toks[k + 1 : k + 6]:
                 continue
             d = UP
         elif t in _UP_WORDS:
@@ -190,7 +195,15 @@ def analyse(text: str) -> Polarity:
             and w not in _DOWN_WORDS
             and w not in _NEGATIONS
         )
-        mentions.append(Mention(frozenset(dirs), ctx))
+        obj = next(
+            (
+                stem(w)
+                for w in toks[k + 1 : k + 3]
+                if w not in STOPWORDS and w not in _UP_WORDS and w not in _DOWN_WORDS
+            ),
+            None,
+        )
+        mentions.append(Mention(frozenset(dirs), ctx, obj))
     return Polarity(tuple(mentions), negated, frozenset(scoped))
 
 
@@ -199,7 +212,13 @@ def direction_conflict(rubric: Polarity, answer: Polarity) -> bool:
     if not rubric.mentions or not answer.mentions:
         return False
     for r in rubric.mentions:
-        related = [a for a in answer.mentions if a.context & r.context] or list(answer.mentions)
+        # the directions about the same object decide ("more precision, but a smaller
+        # range" does not say "more range"); else those with shared context words
+        related = (
+            [a for a in answer.mentions if r.object is not None and a.object == r.object]
+            or [a for a in answer.mentions if a.context & r.context]
+            or list(answer.mentions)
+        )
         if not any(a.directions & r.directions for a in related):
             return True
     return False
