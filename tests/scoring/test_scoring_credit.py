@@ -238,6 +238,36 @@ def test_roles_bind_the_same_entity_and_see_a_swap() -> None:
     assert b.bound == 0.0 and b.swapped
 
 
+def test_what_a_clause_is_taken_across_must_agree() -> None:
+    roles = Roles.for_rubric(
+        [],
+        ["Layer norm normalises across the batch, and batch norm across the features."],
+        ["Batch norm normalises over the batch.", "Layer norm normalises each example."],
+    )
+    mis = roles.clauses("batch norm normalises across the features of each example")
+    right = roles.clauses("batch norm normalises each feature across the batch")
+    assert roles.bind(mis, right).bound == 0.0
+    said = roles.clauses("batch norm normalises over all the features of one example")
+    assert roles.bind(mis, said).bound > 0  # "over" and "across" are one
+    # the samples in the mini-batch are the batch
+    across = roles.clauses("layer norm averages each feature across the samples in the batch")
+    assert roles.bind(roles.clauses("layer norm normalises across the batch"), across).bound > 0
+
+
+def test_a_phrase_that_opens_a_sentence_belongs_to_the_entity_after_it() -> None:
+    roles = Roles.for_rubric(
+        [],
+        ["Layer norm normalises across the batch, and batch norm across the features."],
+        ["Batch norm normalises over the batch.", "Layer norm normalises each example."],
+    )
+    clauses = roles.clauses("I'd use layer norm. For a CNN with big batches, batch norm.")
+    assert [c.entity for c in clauses] == ["layernorm", "batchnorm"]
+    assert "cnn" in clauses[1].stems and "cnn" not in clauses[0].stems
+    # inside a sentence it stays with the entity before it
+    clauses = roles.clauses("So for transformers, where batches are small, batch norm wins.")
+    assert "smal" not in clauses[-1].stems
+
+
 # ---- with the model -------------------------------------------------------------------
 def test_status_and_similarity_agree_with_credit(scorer, lr_rubric) -> None:
     p = scorer.params

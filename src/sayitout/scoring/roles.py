@@ -15,10 +15,14 @@ bindings:
   rubric has the same initials.
 * A clause ends at punctuation or before a linking word (and, but, while, whereas,
   so, because...); a clause that names no entity belongs to the one before it ("uses
-  the mean and variance of the batch" stays one clause).
+  the mean and variance of the batch" stays one clause), except a phrase that opens a
+  sentence and ends in a comma right before an entity ("For a CNN with big batches,
+  batch norm."), which belongs to that entity.
 * An answer clause *binds* a rubric clause when it names the same entity and states at
   least half of the rubric clause's content words (at least two when it has two), with
-  the same negation. It *swaps* it when it states that content about the other entity.
+  the same negation, and, when both say what something is taken across or over, over
+  the same thing ("across the batch" is not "across the features"). It *swaps* it when
+  it states that content about the other entity.
 
 A misconception whose clauses the answer binds is stated, whatever the embeddings say;
 one the answer only swaps (it states the correct contrast) is not.
@@ -49,6 +53,8 @@ _NEGATIONS = frozenset(
 """Said with the content, not content themselves: two clauses that share only "doesn't"
 and one word do not state the same thing (negation is compared on its own). Stemmed, as
 a clause's content is ("never" is "nev")."""
+_OVER = frozenset(("across", "over"))
+_OVER_SKIP = frozenset("own all whole entire".split())  # noqa: SIM905
 _FREE_OF = re.compile(r"^[a-z]+-(?:independent|free|agnostic|invariant|less)$")
 """A word that says what a clause does *not* involve ("batch-independent"): its stem is
 no content of the clause (it would otherwise bind "normalises over the batch")."""
@@ -72,6 +78,9 @@ class Clause:
     negated: bool
     start: int
     end: int
+    over: frozenset[str] = frozenset()
+    """What the clause says something is taken across or over: stems of the first
+    content words after "across" or "over" ("across the *samples* in the *mini-batch*")."""
 
 
 @dataclass(frozen=True)
@@ -160,7 +169,9 @@ class Roles:
         if first < len(ws):
             raw.append((first, len(ws) - 1))
         out: list[Clause] = []
-        for a, z in self._split_at_entities(norms, raw):
+        ranges = self._split_at_entities(norms, raw)
+        ahead: tuple[frozenset[str], bool, int, frozenset[str]] | None = None
+        for n, (a, z) in enumerate(ranges):
             entity = None
             content: list[str] = []
             i = a
@@ -176,13 +187,33 @@ class Roles:
                 i += 1
             stems = content_stems(" ".join(content))
             neg = polarity.analyse(" ".join(norms[a : z + 1])).negated
+            over = _over(norms[a : z + 1])
+            if ahead is not None:
+                stems, neg, a, over = stems | ahead[0], neg or ahead[1], ahead[2], over | ahead[3]
+                ahead = None
+            if (
+                entity is None
+                and (a == 0 or text[ws[a - 1].end - 1] in ".!?")
+                and text[ws[z].end - 1] == ","
+                and n + 1 < len(ranges)
+                and self._entity_at(norms, ranges[n + 1][0]) is not None
+            ):
+                # "For a CNN with a healthy batch size, batch norm.": a phrase that opens
+                # a sentence belongs to the entity that follows it
+                ahead = (stems, neg, a, over)
+                continue
             if entity is None and out:
                 prev = out[-1]
                 out[-1] = Clause(
-                    prev.entity, prev.stems | stems, prev.negated or neg, prev.start, ws[z].end
+                    prev.entity,
+                    prev.stems | stems,
+                    prev.negated or neg,
+                    prev.start,
+                    ws[z].end,
+                    prev.over | over,
                 )
                 continue
-            out.append(Clause(entity, stems, neg, ws[a].start, ws[z].end))
+            out.append(Clause(entity, stems, neg, ws[a].start, ws[z].end, over))
         return out
 
     def _split_at_entities(
@@ -218,6 +249,8 @@ class Roles:
             for a in answer:
                 if a.entity is None or a.entity not in self.entities:
                     continue
+                if r.over and a.over and not r.over & a.over:
+                    continue  # "across the batch" is not "across the features"
                 shared = len((r.stems & a.stems) - _NEGATIONS)
                 share = shared / len(r.stems)
                 if shared < need or share < 0.5:
@@ -228,6 +261,17 @@ class Roles:
                 else:
                     swapped = True
         return Binding(best, swapped, span)
+
+
+def _over(norms: Sequence[str]) -> frozenset[str]:
+    """Stems of what a clause's words say something is taken across or over."""
+    out: set[str] = set()
+    for i, w in enumerate(norms[:-1]):
+        if w in _OVER:
+            nxt = [t for t in norms[i + 1 : i + 6] if t not in STOPWORDS and t not in _OVER_SKIP]
+            # "mini-batch" is taken over the batch
+            out.update(stem(t.rsplit("-", 1)[-1]) for t in nxt[:3] if t.rsplit("-", 1)[-1])
+    return frozenset(out)
 
 
 def _add_initials(initials: dict[str, set[str]], tokens: Sequence[str]) -> None:
