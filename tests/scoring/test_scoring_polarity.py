@@ -47,6 +47,12 @@ def conflict(rubric: str, answer: str) -> bool:
         # the direction about the same word decides: more precision, but a smaller range
         ("fp16 has more range than bf16", "fp16 has more precision but a way smaller range", True),
         ("fp16 has more range than bf16", "fp16 has more range but less precision", False),
+        # "LR" is the learning rate; a direction in the next sentence is about its own
+        (
+            "it's stuck, so bump up the LR",
+            "Lower the learning rate first. Big swings with no downward trend mean overshooting",
+            True,
+        ),
         # no direction on one side: nothing to conflict
         ("check the data pipeline", "increase the learning rate", False),
     ],

@@ -20,9 +20,10 @@ Rules (documented for reviewers and candidates):
 * Two texts *conflict in direction* when the rubric text has a direction about some
   object and every direction the candidate states about that object is the opposite
   one. What a direction is about: first the content word right after it ("more
-  *precision*, but a smaller *range*" says nothing up about range); when the candidate
-  qualifies no such word, the content words within four words of the direction word;
-  when none is shared either, all the candidate's directions.
+  *precision*, but a smaller *range*" says nothing up about range; "LR" is the learning
+  rate); when the candidate qualifies no such word, the content words within four words
+  of the direction word, in its sentence; when none is shared either, all the
+  candidate's directions.
 * A key point is not credited by words that negate it: a content word of the key
   point within five words after a negation cue, before a clause break ("the learning
   rate doesn't really depend on the batch size" does not credit "scale the learning
@@ -43,7 +44,7 @@ import re
 from dataclasses import dataclass
 
 from sayitout.scoring.lexicon import wordset as _wordset
-from sayitout.scoring.text import STOPWORDS, normalise_word, stem
+from sayitout.scoring.text import SHORT_FORMS, STOPWORDS, normalise_word, stem
 
 UP = 1
 DOWN = -1
@@ -119,14 +120,20 @@ class Polarity:
     stopping at a clause break ("doesn't really depend on the batch" -> depend, batch)."""
 
 
-def _tokens(text: str) -> list[str]:
+def _tokens(text: str) -> tuple[list[str], list[int]]:
+    """The words of ``text``, and for each the number of the sentence it is in."""
     toks: list[str] = []
+    sentences: list[int] = []
+    n = 0
     for raw in re.split(r"\s+", text):
         w = normalise_word(raw)
-        if not w:
-            continue
-        toks.extend(p for p in w.split("/") if p)
-    return toks
+        if w:
+            parts = [p for p in w.split("/") if p]
+            toks.extend(parts)
+            sentences.extend([n] * len(parts))
+        if raw.rstrip("\"')]").endswith((".", "!", "?")):
+            n += 1
+    return toks, sentences
 
 
 def _is_negation(toks: list[str], k: int) -> bool:
@@ -137,7 +144,7 @@ def _is_negation(toks: list[str], k: int) -> bool:
 
 
 def analyse(text: str) -> Polarity:
-    toks = _tokens(text)
+    toks, sentences = _tokens(text)
     mentions = []
     negated = False
     scoped: set[str] = set()
@@ -187,9 +194,14 @@ def analyse(text: str) -> Polarity:
             dirs = {-d} if d != SAME else {UP, DOWN}
         elif d != SAME and k >= 1 and toks[k - 1] in _EXCESS:
             dirs = {-d}  # "too high", "a bit high": a problem whose fix is to lower it
+        near = [
+            w
+            for i, w in enumerate(toks[max(0, k - 4) : k + 5], start=max(0, k - 4))
+            if i != k and sentences[i] == sentences[k]
+        ]
         ctx = frozenset(
             stem(w)
-            for w in toks[max(0, k - 4) : k] + toks[k + 1 : k + 5]
+            for w in near
             if w not in STOPWORDS
             and w not in _UP_WORDS
             and w not in _DOWN_WORDS
@@ -214,14 +226,22 @@ def direction_conflict(rubric: Polarity, answer: Polarity) -> bool:
     for r in rubric.mentions:
         # the directions about the same object decide ("more precision, but a smaller
         # range" does not say "more range"); else those with shared context words
+        about = _objects(r)
         related = (
-            [a for a in answer.mentions if r.object is not None and a.object == r.object]
+            [a for a in answer.mentions if about & _objects(a)]
             or [a for a in answer.mentions if a.context & r.context]
             or list(answer.mentions)
         )
         if not any(a.directions & r.directions for a in related):
             return True
     return False
+
+
+def _objects(m: Mention) -> frozenset[str]:
+    """A mention's object and, for a short form ("LR"), the words it stands for."""
+    if m.object is None:
+        return frozenset()
+    return frozenset((m.object, *SHORT_FORMS.get(m.object, ())))
 
 
 def negation_differs(rubric: Polarity, answer: Polarity) -> bool:
