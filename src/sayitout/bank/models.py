@@ -94,7 +94,7 @@ class Misconception(_Strict):
     paraphrases: list[str] = Field(default_factory=list)
     correction: str = ""
     """What is actually true; shown as feedback when the misconception is stated."""
-    penalty: float = Field(10.0, ge=0, le=100)
+    penalty: float = Field(20.0, ge=0, le=100)
     """Points taken off the overall score (0-100) when stated."""
 
     _id = field_validator("id")(_check_id)
