@@ -134,6 +134,20 @@ def test_plain_words_earn_the_key_point(scorer, lr_rubric) -> None:
     assert make_rubric_text("Take smaller steps.").stems == content_stems("Take smaller steps.")
 
 
+def test_most_of_a_key_point_in_plain_words_needs_only_the_baseline(scorer) -> None:
+    """ "Take smaller steps" says most of "try a smaller learning rate" through the
+    glossary, and its window's cosine sits at the off-topic baseline, not above it."""
+    said = (
+        "The steps the optimizer takes are too large, so it keeps jumping over the valley. "
+        "I'd take smaller steps, say a tenth of what I have now, and average over more "
+        "examples per step so each update is less random."
+    )
+    result = scorer.score(_bank_rubric("dl-noisy-loss"), said)
+    lower = next(k for k in result.key_points if k.id == "lower-learning-rate")
+    assert lower.credit > 0, lower
+    assert result.score >= 70
+
+
 def test_terse_notes_in_the_rubrics_words_are_english() -> None:
     """Notes with few function words are English when most of their words are the
     rubric's; another language that borrows a few technical terms is not."""

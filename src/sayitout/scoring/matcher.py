@@ -234,6 +234,11 @@ class Matcher:
                 # every word of a rubric sentence, said: evidence however far the window's
                 # pooled vector drifts ("smaller model," deep in a typed list of fixes)
                 near |= self.lex[row] >= p.lexical_pass
+                # most of its words, said: evidence at the off-topic baseline ("take
+                # smaller steps" for "try a smaller learning rate")
+                near |= (self.lex[row] >= p.lexical_near) & (
+                    sims >= self.prep.baseline[row] + p.lexical_near_margin
+                )
             for j in np.flatnonzero(near).tolist():
                 if j in exclude:
                     continue
