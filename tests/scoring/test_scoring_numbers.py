@@ -390,6 +390,21 @@ FC = NumericAnswer(value=16781312, tolerance=2000, unit="", accept_units=["param
         (LOSS, "CE = -ln(1/10) = ln 10 ≈ 2.303, since uniform init → p = 0.1 for the class.", True),
         (LOSS, "since p equals point one the loss equals two point three", True),
         (LOSS, "It's 2.303? No: since p = 0.1, the loss is 0.1.", False),
+        # an amount for each of something, or a working in parentheses, is not the total
+        (
+            GB112,
+            "14 plus 14 plus 28 plus 56 gives 112 gigabytes, sixteen bytes a parameter.",
+            True,
+        ),
+        (FC, "It's 16,781,312 weights (4,096 × 4,096 = 16,777,216, plus 4,096).", True),
+        (GB112, "Sixteen bytes per parameter.", False),
+        # an approximate lead is refined by the first result that says it exactly
+        (
+            FC,
+            "About 16.8 million — exactly 16,781,312. So 4,096 squared = 16,777,216 weights, "
+            "plus one bias for each output.",
+            True,
+        ),
         # "cos" in an equation is a cosine, not "because"
         (LR, "lr(t) = ½ · 3e-4 · (1 + cos(π·t/T)) → at 500: lr = 0.25 · 3e-4 = 7.5e-5", True),
     ],

@@ -8,15 +8,19 @@ rubric's unit (or, failing that, the numbers with no unit):
    takes two bytes in bf16, times seven billion"; "14 GB because ..."), that number:
    the numbers of the justification after it never displace it, unless one is said
    after a correction ("no wait, it's 112") or, when the lead was approximate ("about
-   forty minutes. ... which is 41.7 minutes"), a later result in the same unit refines it;
+   forty minutes. ... which is 41.7 minutes"), a later result in the same unit refines it
+   (the first within 10 % of the lead: "About 16.8 million — exactly 16,781,312. ...
+   4,096 squared = 16,777,216" is 16,781,312);
 3. else the last one introduced by an answer cue ("so", "that's", "which gives", "=")
    or said as a result rather than an operand (a number right after an operator, as in
    "so plus 128", is an operand), else the last one. Passed over: numbers in a reason's
    clause after it ("about 2.3, because each class gets one tenth"; "ln 10 ≈ 2.303,
    since p = 0.1 for the true class"), numbers that describe something else ("14 GB,
-   so it won't fit a 12 GB card") and the ends of ranges ("1.5e-4; the second half then
-   goes 1.5e-4 → 0"). A rounding of an earlier result ("16,781,312 (≈16.8M)", "41.67
-   minutes, so about 42") leaves that result standing.
+   so it won't fit a 12 GB card"), amounts for each of something ("112 GB, sixteen
+   bytes a parameter"), workings in parentheses ("= 512 samples (8 × 16 = 128 per GPU,
+   × 4 GPUs)") and the ends of ranges ("1.5e-4; the second half then goes 1.5e-4 → 0").
+   A rounding of an earlier result ("16,781,312 (≈16.8M)", "41.67 minutes, so about
+   42") leaves that result standing.
 
 A stated answer that is one of the rubric's known mistakes (``NumericAnswer.mistakes``:
 73,792 for 73,856 is a bias per input channel) is told what the slip is, and earns no
@@ -78,6 +82,17 @@ def _lead_answer(pool: list[NumberMention]) -> NumberMention | None:
     if corrections:
         return corrections[-1]
     if lead.approximate or lead.vague:
+        # the first result that says the lead exactly ("About 16.8 million, exactly
+        # 16,781,312. ... 4,096 squared is 16,777,216"), else the last cued one
+        exact = [
+            m
+            for m in later
+            if not m.operand
+            and m.unit == lead.unit
+            and abs(m.value - lead.value) <= NEAR_MISS * abs(lead.value)
+        ]
+        if exact:
+            return exact[0]
         refined = [m for m in later if m.cued and not m.operand and m.unit == lead.unit]
         if refined:
             return refined[-1]
@@ -125,8 +140,12 @@ def _passed_over(m: NumberMention, before: list[NumberMention]) -> bool:
     """Whether ``m`` leaves the results stated ``before`` it standing: a reason's number
     ("about 2.3, because each class gets one tenth"; "ln 10 ≈ 2.303, since p = 0.1"), a
     description of something else ("14 GB, so it won't fit a 12 GB card") or the end of
-    a range ("... then it decays from 3e-4 to 0")."""
+    a range ("... then it decays from 3e-4 to 0"), an amount for each of something
+    ("112 GB, sixteen bytes a parameter") or a working in parentheses ("= 512 samples
+    (8 × 16 = 128 per GPU, × 4 GPUs)")."""
     if m.justifying or m.attributive or m.bound:
+        return True
+    if m.aside and any(not b.aside for b in before):
         return True
     return m.in_reason and any(not b.in_reason for b in before)
 

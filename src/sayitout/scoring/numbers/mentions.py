@@ -66,6 +66,9 @@ class NumberMention:
     attributive: bool = False
     """Said as a description of some other thing ("it won't fit a 12 GB card"): never
     displaces a result stated before it."""
+    aside: bool = False
+    """Said inside parentheses ("= 512 samples (8 × 16 = 128 per GPU, × 4 GPUs)"): a
+    working shown on the side never displaces a result stated outside them."""
     bound: bool = False
     """The end of a range ("it decays from 3e-4 to 0"; "1.5e-4, and then it goes 1.5e-4
     → 0"): never displaces a result stated before it."""
@@ -307,6 +310,29 @@ def _describes(text: str, toks: list[Tok], start_i: int, after: int) -> bool:
     )
 
 
+def _per_item(text: str, toks: list[Tok], after: int) -> bool:
+    """The number with its unit at ``toks[:after]`` is an amount for each of something
+    ("sixteen bytes a parameter", "2 bytes per weight"), not a total. Not for counts:
+    "512 examples per update" is the total asked for."""
+    return (
+        after + 1 < len(toks)
+        and toks[after].text in _PER
+        and toks[after + 1].kind == "word"
+        and not (
+            toks[after + 1].text in lx.UNITS and lx.UNITS[toks[after + 1].text].quantity == "time"
+        )
+        and not _CLAUSE_BREAK.search(text[toks[after - 1].end : toks[after + 1].start])
+    )
+
+
+_PER = frozenset(("a", "an", "per", "each", "every"))
+
+
+def _in_parentheses(text: str, at: int) -> bool:
+    """Whether ``text[at]`` is inside a parenthesis opened before it and not closed."""
+    return text.rfind("(", 0, at) > text.rfind(")", 0, at)
+
+
 @dataclass(frozen=True)
 class _Step:
     op: str  # "*", "/", "+", "-"
@@ -527,7 +553,11 @@ def find_numbers(text: str) -> list[NumberMention]:
                     justifying=not _cued(toks, i) and _justifying(text, toks, start_i),
                     in_reason=_justifying(text, toks, start_i, equations=True),
                     attributive=bool(unit and not rate_end)
-                    and _describes(text, toks, start_i, after),
+                    and (
+                        _describes(text, toks, start_i, after)
+                        or (quantity != "count" and _per_item(text, toks, after))
+                    ),
+                    aside=_in_parentheses(text, toks[start_i].start),
                     number_span=(toks[i].start, toks[expr.end - 1].end),
                 ),
                 start_i,
