@@ -80,6 +80,26 @@ def test_a_switch_the_other_way_in_a_phase(text: str, contradicted: bool) -> Non
     assert contradicts(DROPOUT, settings(text)) is contradicted
 
 
+TRAIN_MODE = settings("In training mode dropout stays on and randomly zeroes units.")
+
+
+@pytest.mark.parametrize(
+    ("text", "contradicted"),
+    [
+        # the two modes are one switch: on in eval mode is off in train mode
+        ("In eval mode dropout is active, so every pass differs.", True),
+        ("Eval mode is what turns dropout on.", True),
+        ("Train mode turns dropout off.", True),
+        ("In train mode dropout is still on.", False),
+        ("In eval mode dropout is off.", False),
+        # a phase is not a mode
+        ("Dropout is active during evaluation.", False),
+    ],
+)
+def test_a_switch_the_other_way_in_a_mode(text: str, contradicted: bool) -> None:
+    assert contradicts(TRAIN_MODE, settings(text)) is contradicted
+
+
 def test_what_a_switch_is_about() -> None:
     first, second = DROPOUT
     assert (first.switch, first.phase, first.about) == (ON, TRAINING, "dropout")

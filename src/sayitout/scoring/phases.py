@@ -15,7 +15,10 @@ Rules (documented for reviewers and candidates):
   eval, validation, val, inference, test, testing, serving), "used" counting as on. A
   phase word right before
   "mode" ("train mode", "eval mode") is a *mode*, which is another thing: in evaluation
-  one may still be in train mode.
+  one may still be in train mode. A clause bound to a mode and to no phase states a
+  setting of the mode, and the two modes are one switch: "in eval mode dropout is
+  active" says dropout is off in train mode, against "in training mode dropout stays
+  on".
 * Clauses end at punctuation and at linking words (and, but, while, whereas, so...).
 * A setting is about the nearest content word before its switch ("dropout is active"),
   else the nearest after it ("turn off dropout"), else what the clause before it in the
@@ -38,6 +41,8 @@ from sayitout.scoring.text import STOPWORDS, normalise_word, stem
 
 ON, OFF = 1, -1
 TRAINING, EVALUATION = "training", "evaluation"
+MODE = "train mode"
+"""A setting bound to a mode is stated as what it is in train mode."""
 _SWITCHES = {
     **dict.fromkeys(("on", "active", "enabled", "applied", "used"), ON),
     **dict.fromkeys(("off", "inactive", "disabled"), OFF),
@@ -119,13 +124,24 @@ def settings(text: str) -> tuple[Setting, ...]:
                 switch = -_SWITCHES[w] if flip else _SWITCHES[w]
                 about = _subject(clause, i)
             subject = about or subject
-            bound = {
+            phases = {
                 _PHASES[w]
                 for i, w in enumerate(clause)
                 if w in _PHASES and not (i + 1 < len(clause) and clause[i + 1] in _MODE_WORDS)
             }
-            if switch is not None and subject is not None and len(bound) == 1:
-                out.append(Setting(switch, bound.pop(), subject))
+            modes = {
+                _PHASES[w]
+                for i, w in enumerate(clause)
+                if w in _PHASES and i + 1 < len(clause) and clause[i + 1] in _MODE_WORDS
+            }
+            if switch is None or subject is None:
+                continue
+            if len(phases) == 1:
+                out.append(Setting(switch, phases.pop(), subject))
+            elif not phases and len(modes) == 1:
+                # the two modes are one switch: on in eval mode is off in train mode
+                train_on = switch if modes.pop() == TRAINING else -switch
+                out.append(Setting(train_on, MODE, subject))
     return tuple(out)
 
 
