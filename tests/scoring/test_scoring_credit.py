@@ -280,6 +280,11 @@ def test_a_phrase_that_opens_a_sentence_belongs_to_the_entity_after_it() -> None
     # inside a sentence it stays with the entity before it
     clauses = roles.clauses("So for transformers, where batches are small, batch norm wins.")
     assert "smal" not in clauses[-1].stems
+    # a new sentence that names no entity is about none, unless a pronoun opens it
+    clauses = roles.clauses("Batch norm averages over the batch. Fewer steps, less noise.")
+    assert [c.entity for c in clauses] == ["batchnorm", None]
+    clauses = roles.clauses("Batch norm averages over the batch. It needs big batches.")
+    assert [c.entity for c in clauses] == ["batchnorm"] and "big" in clauses[0].stems
 
 
 # ---- with the model -------------------------------------------------------------------

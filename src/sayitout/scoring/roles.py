@@ -15,9 +15,10 @@ bindings:
   rubric has the same initials.
 * A clause ends at punctuation or before a linking word (and, but, while, whereas,
   so, because...); a clause that names no entity belongs to the one before it ("uses
-  the mean and variance of the batch" stays one clause), except a phrase that opens a
-  sentence and ends in a comma right before an entity ("For a CNN with big batches,
-  batch norm."), which belongs to that entity.
+  the mean and variance of the batch" stays one clause) in the same sentence; a new
+  sentence that names none belongs to no entity unless a pronoun opens it ("It needs
+  big batches"). A phrase that opens a sentence and ends in a comma right before an
+  entity ("For a CNN with big batches, batch norm.") belongs to that entity.
 * An answer clause *binds* a rubric clause when it names the same entity and states at
   least half of the rubric clause's content words (at least two when it has two), with
   the same negation, and, when both say what something is taken across or over, over
@@ -53,6 +54,7 @@ _NEGATIONS = frozenset(
 """Said with the content, not content themselves: two clauses that share only "doesn't"
 and one word do not state the same thing (negation is compared on its own). Stemmed, as
 a clause's content is ("never" is "nev")."""
+_PRONOUNS = frozenset("it it's its they they're their this that these those which".split())  # noqa: SIM905
 _OVER = frozenset(("across", "over"))
 _OVER_SKIP = frozenset("own all whole entire".split())  # noqa: SIM905
 _FREE_OF = re.compile(r"^[a-z]+-(?:independent|free|agnostic|invariant|less)$")
@@ -201,6 +203,12 @@ class Roles:
                 # "For a CNN with a healthy batch size, batch norm.": a phrase that opens
                 # a sentence belongs to the entity that follows it
                 ahead = (stems, neg, a, over)
+                continue
+            opens = a == 0 or text[ws[a - 1].end - 1] in ".!?"
+            if entity is None and out and opens and norms[a] not in _PRONOUNS:
+                # a new sentence that names no entity is about none, unless it opens
+                # with a pronoun ("It needs big batches")
+                out.append(Clause(None, stems, neg, ws[a].start, ws[z].end, over))
                 continue
             if entity is None and out:
                 prev = out[-1]
