@@ -112,6 +112,7 @@ def test_short_plain_english_is_english() -> None:
         ("small values round to zero", {"underflow"}),
         ("a penalty that pulls the weights toward zero", {"weight", "decay"}),
         ("the labels got scrambled", {"label"}),
+        ("batch norm for CNNs with decent batch sizes", {"big", "larg", "batch"}),
         ("the learning rate is too high", set()),
         ("take 500 steps", set()),
     ],

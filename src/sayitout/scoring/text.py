@@ -386,6 +386,11 @@ PLAIN_FORMS: tuple[tuple[re.Pattern[str], tuple[str, ...]], ...] = tuple(
             ("label",),
         ),
         (
+            r"(?:decent|healthy|reasonable|reasonably (?:big|large)|sizeable|sizable"
+            r"|(?:big|large) enough) (?:batch|batches|batch sizes?)",
+            ("big", "larg", "batch"),
+        ),
+        (
             r"(?:work|works|do|does|did) (?:well )?on (?:new|unseen|fresh)"
             r" (?:data|examples|photos)",
             ("general",),
