@@ -193,9 +193,10 @@ class Roles:
             if ahead is not None:
                 stems, neg, a, over = stems | ahead[0], neg or ahead[1], ahead[2], over | ahead[3]
                 ahead = None
+            opens = a == 0 or text[ws[a - 1].end - 1] in ".!?"  # it starts a sentence
             if (
                 entity is None
-                and (a == 0 or text[ws[a - 1].end - 1] in ".!?")
+                and opens
                 and text[ws[z].end - 1] == ","
                 and n + 1 < len(ranges)
                 and self._entity_at(norms, ranges[n + 1][0]) is not None
@@ -204,7 +205,6 @@ class Roles:
                 # a sentence belongs to the entity that follows it
                 ahead = (stems, neg, a, over)
                 continue
-            opens = a == 0 or text[ws[a - 1].end - 1] in ".!?"
             if entity is None and out and opens and norms[a] not in _PRONOUNS:
                 # a new sentence that names no entity is about none, unless it opens
                 # with a pronoun ("It needs big batches")

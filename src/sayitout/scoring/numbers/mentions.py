@@ -14,7 +14,9 @@ one more mention after its operands: the chain's value, marked ``computed``.
 
 from __future__ import annotations
 
+import bisect
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 
 from sayitout.scoring import lexicon as lx
@@ -310,6 +312,9 @@ def _describes(text: str, toks: list[Tok], start_i: int, after: int) -> bool:
     )
 
 
+_PER = frozenset(("a", "an", "per", "each", "every"))
+
+
 def _per_item(text: str, toks: list[Tok], after: int) -> bool:
     """The number with its unit at ``toks[:after]`` is an amount for each of something
     ("sixteen bytes a parameter", "2 bytes per weight"), not a total. Not for counts:
@@ -325,12 +330,19 @@ def _per_item(text: str, toks: list[Tok], after: int) -> bool:
     )
 
 
-_PER = frozenset(("a", "an", "per", "each", "every"))
+def _in_parentheses(text: str) -> Callable[[int], bool]:
+    """Whether ``text[at]`` is inside a parenthesis opened before it and not closed: the
+    last "(" before it comes after the last ")" (two binary searches, so a long answer
+    full of numbers stays linear)."""
+    opens = [k for k, c in enumerate(text) if c == "("]
+    closes = [k for k, c in enumerate(text) if c == ")"]
 
+    def inside(at: int) -> bool:
+        o = bisect.bisect_left(opens, at)
+        c = bisect.bisect_left(closes, at)
+        return o > 0 and (c == 0 or opens[o - 1] > closes[c - 1])
 
-def _in_parentheses(text: str, at: int) -> bool:
-    """Whether ``text[at]`` is inside a parenthesis opened before it and not closed."""
-    return text.rfind("(", 0, at) > text.rfind(")", 0, at)
+    return inside
 
 
 @dataclass(frozen=True)
@@ -466,6 +478,7 @@ def find_numbers(text: str) -> list[NumberMention]:
     toks = tokenise(text)
     found: list[_Found] = []
     preamble = _preamble(text, toks)
+    in_parentheses = _in_parentheses(text)
     i = 0
     n = len(toks)
     while i < n:
@@ -557,7 +570,7 @@ def find_numbers(text: str) -> list[NumberMention]:
                         _describes(text, toks, start_i, after)
                         or (quantity != "count" and _per_item(text, toks, after))
                     ),
-                    aside=_in_parentheses(text, toks[start_i].start),
+                    aside=in_parentheses(toks[start_i].start),
                     number_span=(toks[i].start, toks[expr.end - 1].end),
                 ),
                 start_i,
