@@ -136,3 +136,14 @@ def test_a_volunteered_point_reads_as_made_in_the_reply_above():
     cell = follow_up_row(also)[1].plain
     assert cell.startswith('also made in that reply: "the loss is minus the log"')
     assert "What probability?" not in cell and "+9 prompted" in cell
+
+
+def test_a_misconception_row_shows_its_cost_before_the_quote():
+    """At 80 columns the quote is cut at the card's edge: the points come first."""
+    from sayitout.scoring.result import MisconceptionResult
+    from sayitout.tui.widgets.score_card import misconception_row
+
+    said = "The loss is noisy because the learning rate is too low, so I would raise it. " * 3
+    m = MisconceptionResult("raise-lr", "Raise the LR.", "Lower it.", 0.7, said, None, 30)
+    row = misconception_row(m).plain
+    assert row.startswith('−30 said: "The loss is noisy'), row

@@ -19,6 +19,7 @@ from sayitout.scoring.result import (
     DeliveryMetrics,
     FollowUpResult,
     KeyPointResult,
+    MisconceptionResult,
     NumericResult,
 )
 from sayitout.session.events import AnswerScored
@@ -159,12 +160,7 @@ def render_score(scored: AnswerScored) -> Group:
         number_mark = Text("✔" if ok else "✘", style="green" if ok else "red")
         checklist.add_row(number_mark, _one_line(("number: ", "bold")) + heard)
     for m in s.misconceptions:
-        checklist.add_row(
-            Text("!", style="bold red"),
-            _one_line(
-                ("said: ", "bold red"), f'"{_quote(m.evidence)}" ', (f"−{m.penalty:g}", "red")
-            ),
-        )
+        checklist.add_row(Text("!", style="bold red"), misconception_row(m))
     parts.append(checklist)
     if s.follow_ups:
         parts.append(follow_up_lines(s))
@@ -208,6 +204,12 @@ def key_point_mark(s: AnswerScore, kp: KeyPointResult) -> tuple[str, str]:
     """(mark, colour) of a key point: its status's, or ``PROMPTED_MARK`` when the answer
     lacked it and a follow-up reply made it."""
     return PROMPTED_MARK if kp.id in s.prompted_points else MARKS.get(kp.status, ("?", ""))
+
+
+def misconception_row(m: MisconceptionResult) -> Text:
+    """A stated misconception's row: the points it cost first, so a row cut at the
+    card's width still shows them, then the words that stated it."""
+    return _one_line((f"−{m.penalty:g} ", "bold red"), ("said: ", "red"), f'"{_quote(m.evidence)}"')
 
 
 def follow_up_row(f: FollowUpResult, quote_limit: int | None = 160) -> tuple[Text, Text]:
