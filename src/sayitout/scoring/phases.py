@@ -124,18 +124,14 @@ def settings(text: str) -> tuple[Setting, ...]:
                 switch = -_SWITCHES[w] if flip else _SWITCHES[w]
                 about = _subject(clause, i)
             subject = about or subject
-            phases = {
-                _PHASES[w]
-                for i, w in enumerate(clause)
-                if w in _PHASES and not (i + 1 < len(clause) and clause[i + 1] in _MODE_WORDS)
-            }
-            modes = {
-                _PHASES[w]
-                for i, w in enumerate(clause)
-                if w in _PHASES and i + 1 < len(clause) and clause[i + 1] in _MODE_WORDS
-            }
             if switch is None or subject is None:
                 continue
+            phases: set[str] = set()
+            modes: set[str] = set()  # a phase word right before "mode"
+            for i, w in enumerate(clause):
+                if w in _PHASES:
+                    is_mode = i + 1 < len(clause) and clause[i + 1] in _MODE_WORDS
+                    (modes if is_mode else phases).add(_PHASES[w])
             if len(phases) == 1:
                 out.append(Setting(switch, phases.pop(), subject))
             elif not phases and len(modes) == 1:
