@@ -201,6 +201,12 @@ def test_the_english_note_reads_the_rubric(scorer, lr_rubric) -> None:
         ("Lower the LR, clip grads, check for log of zero, use bf16.", False),
         # ... whose "of" and articles do not count toward its three words
         ("Cross-entropy, softmax, uniform distribution, log of the number of classes.", True),
+        # a number is a term; "and", "per", "in" join the words of one
+        ("Linear warmup, 3e-4, 2,000 steps, step 500, fraction of the peak.", True),
+        ("Bias and variance, generalisation gap, regularise, early stopping, epoch five.", True),
+        ("Weights, fp32 master copy, bytes per parameter, fan in, seconds to minutes.", True),
+        # a comparative says which way to go: a remedy, not a term
+        ("Input-bound. More workers, pin memory, faster storage, bigger batch.", False),
     ],
 )
 def test_keyword_lists_are_told_from_terse_notes(text: str, listed: bool) -> None:

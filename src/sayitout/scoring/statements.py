@@ -6,11 +6,12 @@ validation loss lower than training loss?"). Embeddings and shared words rate bo
 to the key points. Here:
 
 * A *keyword list* is an answer of at least four comma-separated fragments, nearly all of
-  its words in fragments of at most three words that hold no function word (but the
-  articles and "of" of a noun phrase, which are not counted: "log of zero", "half an
-  epoch", "log of the number of classes"), no verb cue and no symbol of a relation (=,
-  →, ×, ≠ ...). Terse notes that state relations
-  ("fp16 overflow (max 65504) → inf → NaN") are not lists.
+  its words in fragments of at most three words that hold no function word (but those a
+  listed term holds, which are not counted: articles, "of", "and", "per", "in"... as in
+  "log of zero", "half an epoch", "bias and variance", "bytes per parameter", "fan in"),
+  no verb cue, no comparative ("more workers", "smaller batch": a remedy) and no symbol
+  of a relation (=, →, ×, ≠ ...). A number is a term ("3e-4", "2,000 steps"). Terse notes
+  that state relations ("fp16 overflow (max 65504) → inf → NaN") are not lists.
 * A word is *asked* when its sentence ends with a question mark, or when it is part of a
   run of at least ``READ_BACK_RUN`` words that the question itself says in that order
   (numbers compared by value, "fifty-layer" as "50-layer"; a read-back in speech often
@@ -32,13 +33,15 @@ READ_BACK_RUN = 6
 are an answer echoing the question's phrasing ("on the very first batch, ln 10")."""
 
 _FRAGMENT_SPLIT = re.compile(r"[,;]|\.(?=\s|$)")
-_RELATION = re.compile(r"[=→←↔≠<>×*+/()^√%:]|->|(?<![A-Za-z\d])\d")
+_RELATION = re.compile(r"[=→←↔≠<>×*+/()^√%:]|->")
 _VERB_CUES = frozenset(
     """not never no use uses using make makes keep keeps check lower raise add clip
-    is are was were be means cause causes""".split()  # noqa: SIM905
+    is are was were be means cause causes
+    more fewer less bigger smaller larger higher faster slower longer shorter""".split()  # noqa: SIM905
 )
-_NOUN_PHRASE_WORDS = frozenset({"of", "the", "a", "an"})
-"""Function words a listed term may hold ("log of zero", "overfit a batch")."""
+_NOUN_PHRASE_WORDS = frozenset("of the a an and or per in to on for with one".split())  # noqa: SIM905
+"""Function words a listed term may hold ("log of zero", "overfit one batch", "bias and
+variance", "bytes per parameter", "seconds to minutes")."""
 
 
 def is_keyword_list(text: str) -> bool:
