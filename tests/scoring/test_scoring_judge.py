@@ -73,7 +73,12 @@ def test_the_judge_is_asked_once_and_only_about_partly_credited_points(make, lr_
     scorer.score_many([(lr_rubric, BORDERLINE), (lr_rubric, ""), (lr_rubric, covered)])
     assert len(judge.calls) == 1
     ((memory, points),) = judge.calls
-    assert len(points) == len(lr_rubric.key_points) and all(n > 0 for n in points)
+    # it reads the key points within its reach, and only those
+    p = Params()
+    off = make(NoJudge(), Params(judge_weight=0.0)).score(lr_rubric, BORDERLINE)
+    reach = [k for k in off.key_points if p.judge_from < k.similarity < p.covered]
+    assert 0 < len(reach) < len(lr_rubric.key_points)
+    assert len(points) == len(reach) and all(n > 0 for n in points)
     assert memory == len(scorer.embedder.encode_spans_and_states([BORDERLINE], [[]])[1][0])
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from sayitout.scoring.polarity import (
+    Reader,
     analyse,
     direction_conflict,
     names_opposite,
@@ -171,3 +172,20 @@ def test_a_ramp_to_the_peak_then_a_decay_states_the_warmup() -> None:
     rubric = analyse("ramp the learning rate up linearly, then decay")
     said = analyse("Ramp LR 0 → peak over ~1-4k steps, then decay.")
     assert not direction_conflict(rubric, said)
+
+
+READER_TEXTS = [
+    'Don\'t raise the LR. (max 65504) → inf → NaN. Lower it/clip it, "too high." Then warm up.',
+    "  the learning rate is too high so i'd lower it  and not increase the batch ...  ok ",
+    "fp16/bf16: more range, less precision! Isn't it? Yes: turn dropout off at eval.",
+]
+
+
+@pytest.mark.parametrize("text", READER_TEXTS)
+def test_a_reader_analyses_spans_as_analyse_reads_them(text: str) -> None:
+    """``Reader`` reads a text's words once; every span, cut anywhere, even inside a
+    word or in the whitespace, reads as ``analyse`` reads the span's own text."""
+    reader = Reader(text)
+    for start in range(len(text)):
+        for end in range(start + 1, len(text) + 1):
+            assert reader.analyse(start, end) == analyse(text[start:end]), (start, end)

@@ -113,18 +113,19 @@ class Matcher:
         win_emb: np.ndarray,
         *,
         number_right: bool = False,
-        judge: Callable[[], np.ndarray] | None = None,
+        judge: Callable[[list[int]], np.ndarray] | None = None,
     ) -> None:
         """``number_right``: the answer's final number is the rubric's; a right
         computation does not state a misconception about the computation, however many
-        of its quantities it shares. ``judge``: gives, per key point, the judge's
-        probability that the answer states it (``scoring.judge``); called at most once,
-        and only when a key point is within its reach (``Params.judge_from``: by default
-        one the matcher already partly credits); None without a judge."""
+        of its quantities it shares. ``judge``: gives, for the key points of the given
+        indices, the judge's probability that the answer states each
+        (``scoring.judge``); called at most once, for the key points within its reach
+        (``Params.judge_from``: by default those the matcher already partly credits);
+        None without a judge."""
         self.p = params
         self.number_right = number_right
         self.judge = judge
-        self._judged: np.ndarray | None = None
+        self._judged: dict[int, float] = {}
         self.listed = answer.listed
         self.prep = prep
         self.answer = answer
@@ -134,6 +135,7 @@ class Matcher:
         self.sims = np.einsum("ik,jk->ij", prep.emb, win_emb)  # texts x windows
         self._pol: dict[int, polarity.Polarity] = {}
         self._wide: dict[int, polarity.Polarity] = {}
+        self._reader: polarity.Reader | None = None
         self._answer_claims: (
             tuple[tuple[sequence.Order, ...], tuple[phases.Setting, ...]] | None
         ) = None
@@ -171,24 +173,27 @@ class Matcher:
         self.mis_items = [i for i in prep.items if i.kind == "mis"]
 
     # ---- what a window says --------------------------------------------------
-    def _around(self, j: int, after: int) -> str:
+    def _around(self, j: int, after: int) -> polarity.Polarity:
+        """The polarity of window ``j`` with three words before it and ``after`` after."""
         ws, w = self.answer.words, self.wins[j]
         start = ws[max(0, w.first - 3)].start
         end = ws[min(len(ws) - 1, w.last + after)].end
-        return self.answer.text[start:end]
+        if self._reader is None:
+            self._reader = polarity.Reader(self.answer.text)
+        return self._reader.analyse(start, end)
 
     def window_polarity(self, j: int) -> polarity.Polarity:
         """Direction and negation of window ``j``, with three words either side (a
         negation just outside the window still counts)."""
         if j not in self._pol:
-            self._pol[j] = polarity.analyse(self._around(j, 3))
+            self._pol[j] = self._around(j, 3)
         return self._pol[j]
 
     def wide_polarity(self, j: int) -> polarity.Polarity:
         """Direction words further out: "the first thing I change is the learning rate.
         After a while I would lower it" states its direction after the window."""
         if j not in self._wide:
-            self._wide[j] = polarity.analyse(self._around(j, WIDE_AFTER))
+            self._wide[j] = self._around(j, WIDE_AFTER)
         return self._wide[j]
 
     def clauses(self) -> list[Clause]:
@@ -423,26 +428,33 @@ class Matcher:
                     exclude.add(c.window)
                     c = self.best(item, False, frozenset(exclude))
                 kp_best[n] = c
+        if self.judge is not None:
+            # the judge reads every key point within its reach at once, and only those
+            reach = [
+                i.index for i, c in zip(self.kp_items, kp_best, strict=True) if self._judged_at(c)
+            ]
+            if reach:
+                self._judged = dict(zip(reach, self.judge(reach).tolist(), strict=True))
         kp_results = [
             self._key_point_result(item, c) for item, c in zip(self.kp_items, kp_best, strict=True)
         ]
         return kp_results, mis_results
 
+    def _judged_at(self, c: Candidate) -> bool:
+        """Whether the judge reads a key point whose best window is ``c``."""
+        if c.window is None:
+            return False
+        match = max(0.0, c.match)
+        return self.p.judge_from < match and (match < self.p.covered or self.p.judge_lower > 0)
+
     def _key_point_result(self, item: Item, c: Candidate) -> KeyPointResult:
         kp = self.prep.rubric.key_points[item.index]
         p = self.p
         match = max(0.0, c.match) if c.window is not None else 0.0
-        if (
-            self.judge is not None
-            and c.window is not None
-            and p.judge_from < match
-            and (match < p.covered or p.judge_lower > 0)
-        ):
+        if item.index in self._judged:
             # the judge read the key point against the whole answer; it never brings back
             # a vetoed window (reversed direction, a wrong number, a role swap)
-            if self._judged is None:
-                self._judged = self.judge()
-            said = float(self._judged[item.index])
+            said = self._judged[item.index]
             if said >= p.judge_center:
                 match += p.judge_weight * (said - p.judge_center)
             else:

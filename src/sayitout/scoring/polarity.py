@@ -41,6 +41,7 @@ Rules (documented for reviewers and candidates):
 from __future__ import annotations
 
 import re
+from bisect import bisect_left, bisect_right
 from dataclasses import dataclass
 
 from sayitout.scoring.lexicon import wordset as _wordset
@@ -126,14 +127,65 @@ def _tokens(text: str) -> tuple[list[str], list[int]]:
     sentences: list[int] = []
     n = 0
     for raw in re.split(r"\s+", text):
-        w = normalise_word(raw)
-        if w:
-            parts = [p for p in w.split("/") if p]
-            toks.extend(parts)
-            sentences.extend([n] * len(parts))
-        if raw.rstrip("\"')]").endswith((".", "!", "?")):
+        parts = _parts(raw)
+        toks.extend(parts)
+        sentences.extend([n] * len(parts))
+        if _ends_sentence(raw):
             n += 1
     return toks, sentences
+
+
+def _parts(raw: str) -> list[str]:
+    w = normalise_word(raw)
+    return [p for p in w.split("/") if p] if w else []
+
+
+def _ends_sentence(raw: str) -> bool:
+    return raw.rstrip("\"')]").endswith((".", "!", "?"))
+
+
+_CHUNK = re.compile(r"\S+")
+
+
+class Reader:
+    """``analyse`` for many spans of one text: the text's words are read once, and a
+    span's analysis is the one ``analyse(text[start:end])`` gives (the matcher reads
+    every window of an answer with its context, about sixty spans an answer)."""
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+        self._starts: list[int] = []  # per whitespace-separated chunk
+        self._ends: list[int] = []
+        self._sentence: list[int] = []  # the number of the sentence it is in
+        self._first: list[int] = [0]  # its first token; one more entry, at the end
+        self._toks: list[str] = []
+        n = 0
+        for m in _CHUNK.finditer(text):
+            self._starts.append(m.start())
+            self._ends.append(m.end())
+            self._sentence.append(n)
+            self._toks.extend(_parts(m.group()))
+            self._first.append(len(self._toks))
+            n += _ends_sentence(m.group())
+
+    def analyse(self, start: int, end: int) -> Polarity:
+        """``analyse(self.text[start:end])``. Sentence numbers count from the text's
+        start, which changes nothing: they are only compared with each other."""
+        a = bisect_left(self._ends, start + 1)  # the first chunk that ends inside
+        z = bisect_right(self._starts, end - 1)  # past the last chunk that starts inside
+        if z - a < 2:
+            return analyse(self.text[start:end])
+        # the chunks at either end as far as the span reaches into them; whole ones between
+        head = _parts(self.text[max(start, self._starts[a]) : self._ends[a]])
+        tail = _parts(self.text[self._starts[z - 1] : min(end, self._ends[z - 1])])
+        toks, sentences = list(head), [self._sentence[a]] * len(head)
+        for c in range(a + 1, z - 1):
+            k = self._first[c + 1] - self._first[c]
+            toks += self._toks[self._first[c] : self._first[c + 1]]
+            sentences += [self._sentence[c]] * k
+        toks += tail
+        sentences += [self._sentence[z - 1]] * len(tail)
+        return _analyse(toks, sentences)
 
 
 def _is_negation(toks: list[str], k: int) -> bool:
@@ -144,7 +196,10 @@ def _is_negation(toks: list[str], k: int) -> bool:
 
 
 def analyse(text: str) -> Polarity:
-    toks, sentences = _tokens(text)
+    return _analyse(*_tokens(text))
+
+
+def _analyse(toks: list[str], sentences: list[int]) -> Polarity:
     mentions = []
     negated = False
     scoped: set[str] = set()

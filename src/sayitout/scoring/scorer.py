@@ -261,9 +261,11 @@ class Scorer:
             )
         ]
 
-    def _judge_points(self, memory: np.ndarray, points: tuple[np.ndarray, ...]) -> np.ndarray:
+    def _judge_points(
+        self, memory: np.ndarray, points: tuple[np.ndarray, ...], which: list[int]
+    ) -> np.ndarray:
         with self.embedder.blas_threads():
-            return self.judge.probs(memory, list(points))
+            return self.judge.probs(memory, [points[i] for i in which])
 
     def _embed_windows(self, answers: list[AnswerText]) -> tuple[np.ndarray, list[np.ndarray]]:
         """The embeddings of every answer's windows, stacked in order, and (late chunking)
