@@ -529,3 +529,50 @@ def test_words_inside_numbers_are_found_in_one_pass() -> None:
         for w in ws
     ]
     assert word_stems(text, ws, found) == naive
+
+
+@pytest.mark.parametrize(
+    ("qid", "mis", "wrong", "right"),
+    [
+        (
+            "dl-adamw-vs-l2",
+            "swapped-roles",
+            "Plain Adam with L2 already applies the decay straight to the weights; AdamW is "
+            "the one that folds it into the gradient so the adaptive scaling applies to it.",
+            "With Adam the L2 gradient is divided by the second moment, so big-gradient "
+            "weights barely decay; AdamW applies the decay to the weights directly.",
+        ),
+        (
+            "dl-eval-nondeterministic",
+            "modes-swapped",
+            "You left it in eval mode, which is what turns dropout on. Call model.train() "
+            "before you evaluate.",
+            "You left it in train mode, so dropout is still on. Call model.eval() before you "
+            "evaluate.",
+        ),
+        (
+            "dl-model-size",
+            "inverted-diagnosis",
+            "When validation loss is far worse than training loss the network is too small, "
+            "so give it more layers.",
+            "When training loss is low but validation loss is far worse, it is overfitting: "
+            "regularise it or make it smaller.",
+        ),
+        (
+            "dl-oom-keep-batch",
+            "one-backward-at-end",
+            "Hold on to the activations of all four micro-batches and do one backward pass "
+            "over everything at the end.",
+            "Run four micro-batches of eight, call backward on each so the gradients add up, "
+            "and step once after the fourth.",
+        ),
+    ],
+)
+def test_a_common_reversal_is_named_and_the_right_claim_is_not(
+    scorer, qid: str, mis: str, wrong: str, right: str
+) -> None:
+    """The deck names the reversals candidates make most (``misconceptions``), so the card
+    says which one was heard; the claim stated the right way round is not flagged."""
+    rubric = _bank_rubric(qid)
+    assert mis in flagged(scorer.score(rubric, wrong))
+    assert mis not in flagged(scorer.score(rubric, right))

@@ -391,7 +391,9 @@ class Matcher:
         kp_best = [self.best(item, False) for item in self.kp_items]
         mis_results = []
         claimed: list[Candidate] = []
-        for item in self.mis_items:
+        # a list of terms asserts nothing, so it states no misconception ("Eval mode,
+        # dropout, batch norm." is no claim that eval mode turns dropout on)
+        for item in () if self.listed else self.mis_items:
             found = self.misconception(item)
             if found is None:
                 continue
