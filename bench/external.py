@@ -153,8 +153,17 @@ def evaluate(scorer, answers: list[ExternalAnswer], min_answers: int = 5) -> dic
     """Pearson r of the scorer and of a plain cosine with the human grades, overall and
     per question (questions with at least ``min_answers`` answers)."""
     rubrics = {a.question_id: draft(a.question_id, a.question, a.reference) for a in answers}
+    from sayitout.scoring import Scorer
+
+    deck = list(rubrics.values())  # imported together: one deck, each other's neighbours
+    scorer = Scorer(
+        embedder=scorer.embedder,
+        params=scorer.params,
+        judge=scorer.judge if scorer.judging else None,
+        neighbours=lambda _rubric: deck,
+    )
     t0 = time.perf_counter()
-    scorer.prepare_many(list(rubrics.values()))
+    scorer.prepare_many(deck)
     results = scorer.score_many([(rubrics[a.question_id], a.answer) for a in answers])
     score_s = time.perf_counter() - t0
     scores = [r.score / 100 for r in results]

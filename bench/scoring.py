@@ -290,7 +290,12 @@ def fold_scorers(dirs: str, scorer) -> list[tuple[Any, set[str]]]:
         folder = Path(d)
         meta = json.loads((folder / "meta.json").read_text(encoding="utf-8"))
         judge = Judge.from_file(folder / "judge.safetensors")
-        fold = Scorer(embedder=scorer.embedder, params=scorer.params, judge=judge)
+        fold = Scorer(
+            embedder=scorer.embedder,
+            params=scorer.params,
+            judge=judge,
+            neighbours=scorer.neighbours,
+        )
         out.append((fold, set(meta["dev_fit_questions"])))
     return out
 
@@ -425,6 +430,7 @@ def main() -> int:
         args.device,
         threads=args.threads or None,
         params=Params(judge_weight=0.0) if args.no_judge else None,
+        neighbours=lambda r: bank.deck_rubrics(r.question_id),
     )
     t0 = time.perf_counter()
     scorer.embedder.load()

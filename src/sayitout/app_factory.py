@@ -14,7 +14,7 @@ first use (:class:`~sayitout.session.services.Lazy`) or
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -56,10 +56,11 @@ def build_services(
             update={"speech": settings.speech.model_copy(update={"tts": tts})}
         )
     dirs = _checked_bank_dirs(bank_dirs)
+    bank = Lazy(lambda: load_bank(dirs))  # one bank, for the session and the scorer
     return SessionServices(
         settings,
-        bank_loader=lambda: load_bank(dirs),
-        scorer=Lazy(lambda: build_scorer(settings.scoring)),
+        bank_loader=bank.get,
+        scorer=Lazy(lambda: build_scorer(settings.scoring, bank.get)),
         transcriber=Lazy(lambda: build_transcriber(settings.asr)),
         microphones=build_microphones(settings, mic_files, mic_speed),
         speaker=None if settings.speech.tts == "none" else Lazy(lambda: build_speaker(settings)),
@@ -112,11 +113,16 @@ def build_transcriber(asr: AsrSettings) -> Transcriber:
     return Transcriber(asr)
 
 
-def build_scorer(scoring: ScoringSettings) -> Scorer:
-    """The answer scorer with these settings (the model loads on first use)."""
+def build_scorer(scoring: ScoringSettings, bank: Callable[[], Bank] | None = None) -> Scorer:
+    """The answer scorer with these settings (the model loads on first use). ``bank``
+    gives the question bank, whose decks tell an answer to another question of the same
+    deck (``Scorer``'s ``neighbours``); without it that check is off."""
     from sayitout.scoring import Scorer
 
-    return Scorer(device=scoring.device)
+    if bank is None:
+        return Scorer(device=scoring.device)
+    get = bank  # bound here: the lambda below sees it as not None
+    return Scorer(device=scoring.device, neighbours=lambda r: get().deck_rubrics(r.question_id))
 
 
 def build_speaker(settings: Settings) -> Speaker:

@@ -200,11 +200,11 @@ def recover(
     delete anything.
     """
     todo = list(store.orphan_recordings() if orphans is None else orphans)
-    models = _Models(settings, transcriber, scorer)
     if bank is None and todo:
         from sayitout.app_factory import load_bank
 
         bank = load_bank()
+    models = _Models(settings, transcriber, scorer, bank)
     results: list[RecoveryResult] = []
     for i, orphan in enumerate(todo, 1):
         result = _recover_one(store, orphan, bank, models)
@@ -249,7 +249,11 @@ class _Models:
     needs them)."""
 
     def __init__(
-        self, settings: Settings | None, transcriber: Any | None, scorer: Any | None
+        self,
+        settings: Settings | None,
+        transcriber: Any | None,
+        scorer: Any | None,
+        bank: Any = None,
     ) -> None:
         from sayitout.session.services import Lazy
 
@@ -266,7 +270,9 @@ class _Models:
         def new_scorer() -> Any:
             from sayitout.app_factory import build_scorer
 
-            return build_scorer(self.settings.get().scoring)
+            return build_scorer(
+                self.settings.get().scoring, (lambda: bank) if bank is not None else None
+            )
 
         self.settings = Lazy(load)
         self.transcriber = Lazy.of(transcriber) if transcriber else Lazy(new_transcriber)
@@ -391,11 +397,11 @@ def recover_unsaved(
     from sayitout.store.unsaved import unsaved_answers
 
     todo = list(unsaved_answers() if answers is None else answers)
-    models = _Models(settings, None, scorer)
     if bank is None and todo:
         from sayitout.app_factory import load_bank
 
         bank = load_bank()
+    models = _Models(settings, None, scorer, bank)
     results: list[RecoveryResult] = []
     for i, answer in enumerate(todo, 1):
         result = _recover_unsaved_one(store, answer, bank, models)

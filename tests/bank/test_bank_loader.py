@@ -102,6 +102,10 @@ def test_good_bank_loads_with_its_api(good: Path) -> None:
     assert [q.id for q in bank.questions(topics=["arithmetic"])] == ["mine-number"]
     assert [q.id for q in bank.questions(deck="mine", topics=["DATA"])] == ["mine-open"]
     assert bank.topics() == ["arithmetic", "data", "optimisation"]
+    # a question's deck, as rubrics: what an answer to another of its questions is checked
+    # against; none for a question the bank does not know
+    assert [r.question_id for r in bank.deck_rubrics("mine-open")] == ["mine-open", "mine-number"]
+    assert bank.deck_rubrics("not-a-question") == []
 
 
 def test_user_bank_dir_is_loaded(sayitout_home: Path) -> None:

@@ -576,3 +576,48 @@ def test_a_common_reversal_is_named_and_the_right_claim_is_not(
     rubric = _bank_rubric(qid)
     assert mis in flagged(scorer.score(rubric, wrong))
     assert mis not in flagged(scorer.score(rubric, right))
+
+
+@pytest.fixture(scope="module")
+def deck_scorer(scorer):
+    from sayitout.bank.loader import load_bank
+    from sayitout.scoring import Scorer
+
+    bank = load_bank(user=False)
+    return Scorer(embedder=scorer.embedder, neighbours=lambda r: bank.deck_rubrics(r.question_id))
+
+
+# an answer to dl-huge-batch ("what goes wrong with a huge batch?"), given elsewhere
+HUGE_BATCH_ANSWER = (
+    "A very big batch gives an accurate gradient but few optimiser steps per epoch, and "
+    "past the critical batch size doubling it no longer halves the steps. It needs the "
+    "learning rate scaled up with a warmup, and it tends to find sharp minima that "
+    "generalise worse, so a moderate batch is usually the better trade."
+)
+
+
+def test_an_answer_to_another_question_of_the_deck_earns_no_key_point(deck_scorer) -> None:
+    """It reads like another question's model answer far more than its own: the card
+    says which question it answers, and none of its words count here."""
+    result = deck_scorer.score(_bank_rubric("dl-train-good-val-poor"), HUGE_BATCH_ANSWER)
+    assert result.score == 0
+    assert all(k.credit == 0 and k.status == "missed" for k in result.key_points)
+    (note,) = (n for n in result.notes if "another question" in n)
+    other = _bank_rubric("dl-batch-size-lr-scaling")  # the closest: batch size and LR
+    assert other.question in note
+    # the same answer to its own question is scored as usual
+    own = deck_scorer.score(_bank_rubric("dl-huge-batch"), HUGE_BATCH_ANSWER)
+    assert own.score >= 70 and not any("another question" in n for n in own.notes)
+
+
+def test_a_right_answer_in_a_related_topic_is_not_taken_for_another(deck_scorer) -> None:
+    """Overfitting answers share words with the deck's regularisation and data questions;
+    only an answer much closer to another question's model answer is moved."""
+    said = (
+        "It's overfitting: training keeps improving but validation stalls, so the model "
+        "memorises the training set. Get more data or augment it, regularise with dropout "
+        "or weight decay, try a smaller model, and stop early on validation loss."
+    )
+    result = deck_scorer.score(_bank_rubric("dl-train-good-val-poor"), said)
+    assert not any("another question" in n for n in result.notes)
+    assert result.score >= 70

@@ -119,7 +119,7 @@ def test_rescore_command(store: Store, monkeypatch: pytest.MonkeyPatch) -> None:
 
     old_attempt(store, "dl-fp16-nan", "loss scaling " * 5, 0)
     old_attempt(store, "retired-question", "text", 1)
-    monkeypatch.setattr(score_cmds, "_scorer", lambda args: LengthScorer())
+    monkeypatch.setattr(score_cmds, "_scorer", lambda args, bank=None: LengthScorer())
 
     def run(*argv: str) -> tuple[int, str]:
         out, err = io.StringIO(), io.StringIO()

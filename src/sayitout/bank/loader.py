@@ -90,6 +90,14 @@ class Bank:
         self.question(qid)
         return self._deck_of[qid]
 
+    def deck_rubrics(self, qid: str) -> list[Rubric]:
+        """The usable rubrics of the deck that holds ``qid``, in deck order; none when
+        the bank does not know ``qid`` (a rubric scored from its own file)."""
+        deck = self._deck_of.get(qid)
+        if deck is None or deck not in self.decks:
+            return []
+        return [self._rubrics[q.id] for q in self.decks[deck].questions if q.id in self._rubrics]
+
     def file_of(self, qid: str) -> Path:
         """The deck file that defines ``qid``."""
         self.question(qid)

@@ -63,7 +63,7 @@ def rescore_command(args: argparse.Namespace) -> int:
     if args.question:
         bank.question(args.question)  # an unknown id is a usage error naming it
     where = AttemptFilter(deck=args.deck, question_id=args.question, since=args.since)
-    scorer = _scorer(args)
+    scorer = _scorer(args, bank)
     progress = Progress("rescoring", unit="attempts")
     with Store.open() as store:
         if store.count_attempts(where) == 0:

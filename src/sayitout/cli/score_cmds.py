@@ -28,6 +28,7 @@ from sayitout.scoring.result import AnswerScore
 from sayitout.speech.transcript import Transcript
 
 if TYPE_CHECKING:
+    from sayitout.bank.loader import Bank
     from sayitout.config import Settings
     from sayitout.scoring import Scorer
 
@@ -98,13 +99,20 @@ def _settings() -> Settings:
         return Settings()
 
 
-def _scorer(args: argparse.Namespace) -> Scorer:
-    from sayitout.app_factory import build_scorer
+def _scorer(args: argparse.Namespace, bank: Bank | None = None) -> Scorer:
+    """The scorer for a command; the bank (``bank``, else ``--bank``'s, read when first
+    needed) tells an answer to another question of the deck."""
+    from functools import cache
+
+    from sayitout.app_factory import build_scorer, load_bank
 
     scoring = _settings().scoring
     if args.device:
         scoring = scoring.model_copy(update={"device": args.device})
-    scorer = build_scorer(scoring)
+    dirs = getattr(args, "bank", None) or ()
+    scorer = build_scorer(
+        scoring, (lambda: bank) if bank is not None else cache(lambda: load_bank(dirs))
+    )
     with loading("loading the scoring model"):
         scorer.embedder.load()
     return scorer

@@ -113,6 +113,14 @@ class Params:
     """Share of a misconception clause's content words that an answer clause must state
     about the same entity for the misconception to count as stated (``roles``)."""
 
+    off_topic_other: float = 0.6
+    """An answer whose pooled vector is at least this close to another question's model
+    answer, and ``off_topic_margin`` closer than to its own, answers that question
+    (``Scorer``'s ``neighbours``). Fitted on the dev part (ninth round): 0.6 and 0.25
+    fire on 56 of its 93 off-topic answers, 7 of the 8 that scored over 30, and on none
+    of its 1,075 strong and partial answers."""
+    off_topic_margin: float = 0.25
+
     judge_weight: float = 0.5
     """How far the judge (``scoring.judge``) raises a key point's ``match``: by
     ``judge_weight * (p - judge_center)`` when ``p``, the judge's probability that the

@@ -14,7 +14,7 @@ from __future__ import annotations
 import hashlib
 import re
 import threading
-from collections.abc import Collection, Iterable, Sequence
+from collections.abc import Callable, Collection, Iterable, Sequence
 from functools import partial
 
 import numpy as np
@@ -74,12 +74,18 @@ class Scorer:
         params: Params | None = None,
         threads: int | None = None,
         judge: Judge | None = None,
+        neighbours: Callable[[Rubric], Sequence[Rubric]] | None = None,
     ) -> None:
         """``judge``: the judge of whether an answer states a key point; None loads the
-        bundled one when ``params`` use it (``Params.judge_weight``)."""
+        bundled one when ``params`` use it (``Params.judge_weight``). ``neighbours``: the
+        other questions of a rubric's deck; an answer that reads like one of their model
+        answers far more than its own answers that question instead
+        (``Params.off_topic_other``). None: no such check."""
         self.embedder = embedder or Embedder(device, threads=threads)
         self.params = params or Params()
         self._judge = judge
+        self.neighbours = neighbours
+        self._model_answers: dict[str, np.ndarray] = {}  # embedded, by text
         self._cache: dict[tuple[str, int, str], PreparedRubric] = {}
         self._lock = threading.Lock()
         self._distractors: np.ndarray | None = None
@@ -237,14 +243,19 @@ class Scorer:
             numbers.judge(r.numeric, ans.text, ans.numbers) if r.numeric else None
             for (r, _), ans in zip(pairs, answers, strict=True)
         ]
+        answered: list[Rubric | None] = []
         for prep, ans, num in zip(prepared, answers, numeric, strict=True):
             n = len(ans.windows)
-            if prep is None or not ans.windows:
+            memory = next(answer_states, None) if prep is not None and ans.windows else None
+            other = (
+                self._answers_another(prep.rubric, memory) if prep and memory is not None else None
+            )
+            answered.append(other)
+            if prep is None or not ans.windows or other is not None:
                 matched.append(None)
             else:
                 win_emb = emb[offset : offset + n]
                 right = num is not None and num.correct
-                memory = next(answer_states, None)  # one per answer with windows
                 judge = None
                 if memory is not None and prep.point_states:
                     judge = partial(self._judge_points, memory, prep.point_states)
@@ -255,11 +266,42 @@ class Scorer:
                 )
             offset += n
         return [
-            self._grade(rubric, ans, m, num, prep.lexicon.index if prep else frozenset())
-            for (rubric, _), prep, ans, m, num in zip(
-                pairs, prepared, answers, matched, numeric, strict=True
+            self._grade(rubric, ans, m, num, prep.lexicon.index if prep else frozenset(), other)
+            for (rubric, _), prep, ans, m, num, other in zip(
+                pairs, prepared, answers, matched, numeric, answered, strict=True
             )
         ]
+
+    def _answers_another(self, rubric: Rubric, memory: np.ndarray) -> Rubric | None:
+        """The other question of the deck that the answer (its token vectors ``memory``)
+        answers instead of ``rubric``'s, if one: its pooled vector is at least
+        ``off_topic_other`` close to that question's model answer and ``off_topic_margin``
+        closer than to its own."""
+        if self.neighbours is None or not len(memory):
+            return None
+        others = [r for r in self.neighbours(rubric) if r.question_id != rubric.question_id]
+        if not others:
+            return None
+        p = self.params
+        pooled = memory.mean(axis=0)
+        pooled = pooled / max(float(np.linalg.norm(pooled)), 1e-12)
+        emb = self._model_answer_emb([rubric.model_answer, *(r.model_answer for r in others)])
+        cos = emb @ pooled
+        best = int(np.argmax(cos[1:]))
+        if cos[1 + best] >= p.off_topic_other and cos[1 + best] - cos[0] >= p.off_topic_margin:
+            return others[best]
+        return None
+
+    def _model_answer_emb(self, texts: list[str]) -> np.ndarray:
+        """Model answers embedded whole, each once per scorer."""
+        with self._lock:
+            todo = list(dict.fromkeys(t for t in texts if t not in self._model_answers))
+        if todo:
+            done = self.embedder.encode(todo)
+            with self._lock:
+                self._model_answers.update(zip(todo, done, strict=True))
+        with self._lock:
+            return np.stack([self._model_answers[t] for t in texts])
 
     def _judge_points(
         self, memory: np.ndarray, points: tuple[np.ndarray, ...], which: list[int]
@@ -289,11 +331,18 @@ class Scorer:
         matched: MatchResult | None,
         numeric: NumericResult | None,
         vocabulary: Collection[str],
+        answered: Rubric | None = None,
     ) -> AnswerScore:
         """The score card of one answer. ``vocabulary``: the stems of the rubric's
-        sentences, which count as English words (``looks_english``)."""
+        sentences, which count as English words (``looks_english``). ``answered``: the
+        other question the answer answers instead (``_answers_another``)."""
         p = self.params
         notes: list[str] = []
+        if answered is not None:
+            notes.append(
+                f'This sounds like an answer to another question: "{answered.question}" '
+                "No key point of this one was credited."
+            )
         if ans.truncated:
             # counted as written: the matcher's words count "16,781,312 parameters" once
             said = len(ans.text.split())
