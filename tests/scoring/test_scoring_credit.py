@@ -219,6 +219,22 @@ def test_asked_words() -> None:
     assert flags == [True] * 5 + [False] * 6
 
 
+@pytest.mark.parametrize(
+    ("text", "asked"),
+    [
+        # saying one does not know states nothing, up to the end of the clause
+        ("I'm not sure what the usual fix would be.", [True] * 9),
+        ("I don't really know, maybe dropout.", [True] * 4 + [False] * 2),
+        ("i'm not sure of the exact rule but double it", [True] * 7 + [False] * 3),
+        ("Not sure. Skip connections.", [True, True, False, False]),
+        # in the third person it is a claim
+        ("If the network has no idea yet, it guesses evenly", [False] * 10),
+    ],
+)
+def test_words_that_say_the_speaker_does_not_know_are_asked(text: str, asked: list[bool]) -> None:
+    assert asked_words(text, words(text)) == asked
+
+
 def test_the_question_said_back_without_a_question_mark_is_asked() -> None:
     question = (
         "A plain 50-layer network trains worse than an 18-layer one, even on the training "

@@ -18,6 +18,10 @@ to the key points. Here:
   has no question mark, and the question's opening statement has none). Asked words
   state nothing: a window made mostly of them earns no key point and flags no
   misconception.
+* Words that say the speaker does not know ("I'm not sure", "I don't know what the fix
+  would be", "I have no idea"), up to the end of their clause, are asked words too: they
+  hedge, they state nothing. "I'm not sure of the exact rule, but double it" still states
+  its second clause.
 """
 
 from __future__ import annotations
@@ -27,6 +31,18 @@ import re
 from sayitout.scoring import numbers
 from sayitout.scoring.lexicon import SMALL_NUMBERS, TENS
 from sayitout.scoring.text import STOPWORDS, Span, stem, words
+
+_UNSURE = re.compile(
+    r"\b(?:i['’]?m|i am) (?:really |honestly )?not (?:really |quite )?sure\b"
+    r"|\bi (?:really |honestly )?(?:don['’]?t|do not) (?:really )?know\b"
+    r"|\bi(?: have|['’]ve got)? no idea\b"
+    r"|\bi (?:can['’]?t|cannot|don['’]?t) remember\b"
+    r"|(?:^|(?<=[.!?]\s))not sure\b",
+    re.IGNORECASE,
+)
+"""Where the speaker says they do not know (first person: "the network has no idea yet"
+is a claim)."""
+_CLAUSE_END = re.compile(r"[,;:.!?]|\s(?:but|though|although|so)\s", re.IGNORECASE)
 
 READ_BACK_RUN = 6
 """Words in a row, said as the question says them, that make a read-back. Shorter runs
@@ -96,6 +112,12 @@ def asked_words(
                 for k in range(first, i + 1):
                     out[k] = True
             first = i + 1
+    for m in _UNSURE.finditer(text):
+        end = _CLAUSE_END.search(text, m.end())
+        stop = end.start() if end else len(text)
+        for k, w in enumerate(ws):
+            if m.start() <= w.start < stop:
+                out[k] = True
     return out
 
 
