@@ -26,6 +26,17 @@ def scorer():
 
 
 @pytest.fixture(scope="session")
+def deck_scorer(scorer):
+    """A scorer that knows the built-in deck (``Scorer``'s ``neighbours``), as the app's
+    does; it shares ``scorer``'s model."""
+    from sayitout.bank.loader import load_bank
+    from sayitout.scoring import Scorer
+
+    bank = load_bank(user=False)
+    return Scorer(embedder=scorer.embedder, neighbours=lambda r: bank.deck_rubrics(r.question_id))
+
+
+@pytest.fixture(scope="session")
 def lr_rubric() -> Rubric:
     return load_fixture_rubric("lr-too-high")
 

@@ -51,16 +51,14 @@ pytestmark = pytest.mark.skipif(
 
 
 @pytest.fixture(scope="module")
-def scored(scorer) -> dict[str, list[tuple[dict, int]]]:
+def scored(deck_scorer) -> dict[str, list[tuple[dict, int]]]:
     """Both parts scored in one batch: {"dev": [(row, score)...], "test": [...]}, by a
     scorer that knows the deck, as the app's does."""
     from sayitout.bank.loader import load_bank
-    from sayitout.scoring import Scorer
 
     bank = load_bank(user=False)
-    deck = Scorer(embedder=scorer.embedder, neighbours=lambda r: bank.deck_rubrics(r.question_id))
     rows = DEV_ROWS + TEST_ROWS
-    results = deck.score_many([(bank.rubric(r["question_id"]), r["answer"]) for r in rows])
+    results = deck_scorer.score_many([(bank.rubric(r["question_id"]), r["answer"]) for r in rows])
     pairs = [(r, res.score) for r, res in zip(rows, results, strict=True)]
     return {"dev": pairs[: len(DEV_ROWS)], "test": pairs[len(DEV_ROWS) :]}
 

@@ -594,15 +594,6 @@ def test_a_common_reversal_is_named_and_the_right_claim_is_not(
     assert mis not in flagged(scorer.score(rubric, right))
 
 
-@pytest.fixture(scope="module")
-def deck_scorer(scorer):
-    from sayitout.bank.loader import load_bank
-    from sayitout.scoring import Scorer
-
-    bank = load_bank(user=False)
-    return Scorer(embedder=scorer.embedder, neighbours=lambda r: bank.deck_rubrics(r.question_id))
-
-
 # an answer to dl-huge-batch ("what goes wrong with a huge batch?"), given elsewhere
 HUGE_BATCH_ANSWER = (
     "A very big batch gives an accurate gradient but few optimiser steps per epoch, and "
