@@ -98,14 +98,15 @@ def test_every_question_has_every_grade(part: str, request, deck_ids: set[str]) 
 def test_test_part_is_balanced(test: list[dict[str, str]]) -> None:
     """Eight answers per question were written: four strong in four different styles,
     one partial, three wrong, one of them a substantive wrong answer. Those that came out
-    the same as dev answers were dropped: at most two per question."""
+    the same as dev answers were dropped: at most two per question (both of a question's
+    non-answers, once: the tenth round's dl-transformer-warmup keeps one wrong answer)."""
     by_q: dict[str, list[dict[str, str]]] = {}
     for r in test:
         by_q.setdefault(r["question_id"], []).append(r)
     for qid, rows in by_q.items():
         strong = [r["style"] for r in rows if r["grade"] == "strong"]
         assert len(strong) == len(set(strong)) >= 3, qid
-        assert 2 <= sum(r["grade"] == "wrong" for r in rows) <= 3, qid
+        assert 1 <= sum(r["grade"] == "wrong" for r in rows) <= 3, qid
         assert len(rows) >= 6, qid
         assert any(r["style"] in ("confident_wrong", "reversed") for r in rows), qid
 
