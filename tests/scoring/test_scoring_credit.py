@@ -15,7 +15,14 @@ from sayitout.scoring import lexicon as lx
 from sayitout.scoring.matching import Params, credit, make_rubric_text
 from sayitout.scoring.roles import Roles
 from sayitout.scoring.statements import asked_words, is_keyword_list, read_back_grams
-from sayitout.scoring.text import alias_stems, content_stems, looks_english, stem, words
+from sayitout.scoring.text import (
+    alias_stems,
+    content_stems,
+    looks_english,
+    name_terms,
+    stem,
+    words,
+)
 
 
 def _light(rubric: Rubric) -> Rubric:
@@ -120,6 +127,57 @@ def test_short_plain_english_is_english() -> None:
 def test_plain_words_stand_for_the_terms(text: str, stems: set[str]) -> None:
     """An answer's plain words add the stems of the term they stand for."""
     assert set().union(*alias_stems(text, words(text))) == stems
+
+
+@pytest.mark.parametrize(
+    ("text", "named"),
+    [
+        ("I'd make the steps smaller first", "I'd make the steps smaller learning rate first"),
+        ("put a cap on the gradient.", "put a cap on the gradient gradient clipping."),
+        ("Shortcuts help", "Shortcuts residual skip connections help"),
+        # the term would say something else: "switches off dropout"
+        ("it randomly switches off units", "it randomly switches off units"),
+        ("the learning rate is too high", "the learning rate is too high"),
+    ],
+)
+def test_plain_words_are_named_for_the_embedding_model(text: str, named: str) -> None:
+    """The embedding model reads the term after the plain words that say it; spans of
+    the answer as said map onto that text."""
+    respelled = name_terms(text)
+    assert respelled.text == named
+    for word in words(text):
+        start, end = respelled.span(word.start, word.end)
+        said = text[word.start : word.end].strip(".,")
+        assert respelled.text[start:end].startswith(said), (said, respelled.text[start:end])
+
+
+def test_plain_words_for_the_step_size_say_the_learning_rate(scorer) -> None:
+    """ "Make the steps smaller" earns "lower the learning rate" because the model reads
+    the term beside it (without it, the window's cosine is far under the baseline), and
+    "make the steps bigger" does not: a direction about steps is about the rate."""
+    from dataclasses import replace
+
+    from sayitout.scoring import Scorer
+
+    rubric = _bank_rubric("dl-noisy-loss")
+    smaller = (
+        "Every update is too big a jump, so it overshoots and never settles. "
+        "I'd make the steps smaller first, a tenth of what they are now."
+    )
+    bigger = (
+        "Every update is too small, so it crawls and never gets anywhere. "
+        "I'd make the steps bigger, ten times what they are now."
+    )
+
+    def lower(s: Scorer, said: str) -> float:
+        result = s.score(rubric, said)
+        return next(k.credit for k in result.key_points if k.id == "lower-learning-rate")
+
+    unnamed = Scorer(embedder=scorer.embedder, params=replace(scorer.params, name_terms=False))
+    assert lower(scorer, smaller) == 1.0
+    assert lower(unnamed, smaller) == 0.0
+    assert lower(scorer, bigger) < 0.5
+    assert scorer.score(rubric, bigger).score <= 30
 
 
 def test_plain_words_earn_the_key_point(scorer, lr_rubric) -> None:

@@ -174,18 +174,31 @@ def test_a_ramp_to_the_peak_then_a_decay_states_the_warmup() -> None:
     assert not direction_conflict(rubric, said)
 
 
+def test_a_candidate_s_steps_are_the_learning_rate() -> None:
+    """In an answer, "make the steps bigger" is about the learning rate, so it reverses
+    "lower the learning rate"; a rubric text means the updates when it says them."""
+    rubric = analyse("I'd drop the learning rate first")
+    said = "Small gains, so it crawls. I'd make the steps bigger, ten times that."
+    assert direction_conflict(rubric, analyse(said, plain_words=True))
+    assert not direction_conflict(rubric, analyse(said))
+    assert not direction_conflict(rubric, analyse("make the steps smaller", plain_words=True))
+
+
 READER_TEXTS = [
     'Don\'t raise the LR. (max 65504) → inf → NaN. Lower it/clip it, "too high." Then warm up.',
     "  the learning rate is too high so i'd lower it  and not increase the batch ...  ok ",
     "fp16/bf16: more range, less precision! Isn't it? Yes: turn dropout off at eval.",
+    "Make the steps bigger; the updates are too small. Smaller steps? No.",
 ]
 
 
+@pytest.mark.parametrize("plain_words", [False, True])
 @pytest.mark.parametrize("text", READER_TEXTS)
-def test_a_reader_analyses_spans_as_analyse_reads_them(text: str) -> None:
+def test_a_reader_analyses_spans_as_analyse_reads_them(text: str, plain_words: bool) -> None:
     """``Reader`` reads a text's words once; every span, cut anywhere, even inside a
     word or in the whitespace, reads as ``analyse`` reads the span's own text."""
-    reader = Reader(text)
+    reader = Reader(text, plain_words)
     for start in range(len(text)):
         for end in range(start + 1, len(text) + 1):
-            assert reader.analyse(start, end) == analyse(text[start:end]), (start, end)
+            got = reader.analyse(start, end)
+            assert got == analyse(text[start:end], plain_words), (start, end)

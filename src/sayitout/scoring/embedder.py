@@ -243,7 +243,7 @@ class Embedder:
             respelled = [canonical_numbers(t) for t in texts]
             texts = [c.text for c in respelled]
             spans = [
-                [(c.offset(s), max(c.offset(e), c.offset(s) + 1)) for s, e in text_spans]
+                [c.span(s, e) for s, e in text_spans]
                 for c, text_spans in zip(respelled, spans, strict=True)
             ]
         self.load()

@@ -179,7 +179,7 @@ class Matcher:
         start = ws[max(0, w.first - 3)].start
         end = ws[min(len(ws) - 1, w.last + after)].end
         if self._reader is None:
-            self._reader = polarity.Reader(self.answer.text)
+            self._reader = polarity.Reader(self.answer.text, plain_words=True)
         return self._reader.analyse(start, end)
 
     def window_polarity(self, j: int) -> polarity.Polarity:

@@ -90,6 +90,10 @@ class Params:
     """Embed each answer once and pool its windows from the token vectors of that one
     pass (``Embedder.encode_spans``) instead of encoding every window on its own: about
     six times less model time, the same agreement on the calibration set."""
+    name_terms: bool = True
+    """Show the embedding model an answer with each field term said in plain words named
+    after them (``text.name_terms``): "take smaller steps" then meets "lower the learning
+    rate"."""
     full_coverage: float = 0.75
     """Weighted key point coverage that earns the whole key point share of the score."""
     idf_power: float = 0.5

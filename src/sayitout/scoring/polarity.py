@@ -63,6 +63,12 @@ _DOWN_WORDS = _wordset(
     cutting drop dropping halve halving halved downward downwards decay decaying minimise
     minimize shorter divide divided dividing"""
 )
+_SIZE_OF_A_STEP = ("learn", "rat")
+"""What a direction about steps or updates is about, in a candidate's plain words: "make
+the steps bigger" raises the learning rate (``text.PLAIN_FORMS`` says the same for
+lexical support). Not in rubric texts, which say "the learning rate" where they mean it:
+there "the updates are larger" is about the updates."""
+_STEPS = frozenset(("step", "updat"))
 _RAMPS = _wordset("ramp ramps ramped ramping")
 """Going up, unless "down" follows ("ramp the rate down")."""
 _SAME_WORDS = _wordset("""same unchanged leave constant""")
@@ -152,8 +158,9 @@ class Reader:
     span's analysis is the one ``analyse(text[start:end])`` gives (the matcher reads
     every window of an answer with its context, about sixty spans an answer)."""
 
-    def __init__(self, text: str) -> None:
+    def __init__(self, text: str, plain_words: bool = False) -> None:
         self.text = text
+        self.plain_words = plain_words
         self._starts: list[int] = []  # per whitespace-separated chunk
         self._ends: list[int] = []
         self._sentence: list[int] = []  # the number of the sentence it is in
@@ -169,12 +176,12 @@ class Reader:
             n += _ends_sentence(m.group())
 
     def analyse(self, start: int, end: int) -> Polarity:
-        """``analyse(self.text[start:end])``. Sentence numbers count from the text's
+        """``analyse(self.text[start:end], plain_words)``. Sentence numbers count from the text's
         start, which changes nothing: they are only compared with each other."""
         a = bisect_left(self._ends, start + 1)  # the first chunk that ends inside
         z = bisect_right(self._starts, end - 1)  # past the last chunk that starts inside
         if z - a < 2:
-            return analyse(self.text[start:end])
+            return analyse(self.text[start:end], self.plain_words)
         # the chunks at either end as far as the span reaches into them; whole ones between
         head = _parts(self.text[max(start, self._starts[a]) : self._ends[a]])
         tail = _parts(self.text[self._starts[z - 1] : min(end, self._ends[z - 1])])
@@ -185,7 +192,7 @@ class Reader:
             sentences += [self._sentence[c]] * k
         toks += tail
         sentences += [self._sentence[z - 1]] * len(tail)
-        return _analyse(toks, sentences)
+        return _analyse(toks, sentences, self.plain_words)
 
 
 def _is_negation(toks: list[str], k: int) -> bool:
@@ -195,11 +202,13 @@ def _is_negation(toks: list[str], k: int) -> bool:
     return t in _NEGATIONS or t.endswith("n't")
 
 
-def analyse(text: str) -> Polarity:
-    return _analyse(*_tokens(text))
+def analyse(text: str, plain_words: bool = False) -> Polarity:
+    """The directions and negations of ``text``; ``plain_words`` for a candidate's words,
+    where a direction about steps is about the learning rate (``_SIZE_OF_A_STEP``)."""
+    return _analyse(*_tokens(text), plain_words)
 
 
-def _analyse(toks: list[str], sentences: list[int]) -> Polarity:
+def _analyse(toks: list[str], sentences: list[int], plain_words: bool = False) -> Polarity:
     mentions = []
     negated = False
     scoped: set[str] = set()
@@ -262,6 +271,8 @@ def _analyse(toks: list[str], sentences: list[int]) -> Polarity:
             and w not in _DOWN_WORDS
             and w not in _NEGATIONS
         )
+        if plain_words and ctx & _STEPS:
+            ctx |= frozenset(_SIZE_OF_A_STEP)
         obj = next(
             (
                 stem(w)

@@ -47,6 +47,7 @@ from sayitout.scoring.text import (
     clean_text,
     content_stems,
     looks_english,
+    name_terms,
     windows,
     words,
 )
@@ -319,9 +320,15 @@ class Scorer:
                 return empty, []
             texts = [a.text[: max(w.end for w in a.windows)] for a in todo]
             spans = [[(w.start, w.end) for w in a.windows] for a in todo]
+            if self.params.name_terms:
+                named = [name_terms(t) for t in texts]
+                texts = [n.text for n in named]
+                spans = [[n.span(s, e) for s, e in sp] for n, sp in zip(named, spans, strict=True)]
             vectors, states = self.embedder.encode_spans_and_states(texts, spans)
             return np.concatenate(vectors, axis=0), states
         flat = [w.text for a in answers for w in a.windows]
+        if self.params.name_terms:
+            flat = [name_terms(t).text for t in flat]
         return (self.embedder.encode(flat) if flat else empty), []
 
     def _grade(

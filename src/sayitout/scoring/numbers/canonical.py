@@ -4,18 +4,17 @@
 "0.1"; "forty-one point seven minutes" becomes "41.7 minutes"; "seven point five times
 ten to the minus five" becomes "7.5e-05". Words around a number (its unit, "about") and
 readings that are more than a number ("half of 3e-4", "sqrt(2/512)", "4096 x 4096")
-keep their words: only plain numbers are respelled. ``Canonical.offset`` maps a
-character offset of the original text to the respelled one, so spans found in the
-original (an answer's windows) can be pooled from the respelled text.
+keep their words: only plain numbers are respelled. The ``Respelling`` maps a character
+offset of the original text to the respelled one, so spans found in the original (an
+answer's windows) can be pooled from the respelled text.
 """
 
 from __future__ import annotations
 
-import bisect
 import re
-from dataclasses import dataclass
 
 from sayitout.scoring.numbers.mentions import find_numbers
+from sayitout.scoring.respelling import Respelling, respell
 
 _FRACTION_NOTE = re.compile(r"^-?[\d.,e+-]+ ?(?:/|over) ?[\d.,e+-]+$|read as")
 
@@ -30,32 +29,10 @@ def spell(value: float) -> str:
     return f"{value:.6g}"
 
 
-@dataclass(frozen=True)
-class Canonical:
-    text: str
-    _starts: tuple[int, ...] = ()
-    """Original start of each respelled number, in order."""
-    _edits: tuple[tuple[int, int, int, int], ...] = ()
-    """(original start, original end, new start, new end) of each respelled number."""
-
-    def offset(self, i: int) -> int:
-        """Where original offset ``i`` is in the respelled text (a word boundary inside a
-        respelled number maps to the number's start or end)."""
-        k = bisect.bisect_right(self._starts, i) - 1
-        if k < 0:
-            return i
-        s, e, ns, ne = self._edits[k]
-        if i >= e:
-            return ne + (i - e)
-        return ns if i == s else ne
-
-
-def canonical_numbers(text: str) -> Canonical:
+def canonical_numbers(text: str) -> Respelling:
     """``text`` with every plain number respelled by :func:`spell`."""
-    edits: list[tuple[int, int, int, int]] = []
-    out: list[str] = []
+    edits: list[tuple[int, int, str]] = []
     pos = 0
-    shift = 0
     for m in find_numbers(text):
         if m.computed or m.number_span is None or m.vague:
             continue
@@ -67,13 +44,6 @@ def canonical_numbers(text: str) -> Canonical:
         new = spell(m.value)
         if text[s:e] == new:
             continue
-        out.append(text[pos:s])
-        ns = s + shift
-        out.append(new)
-        edits.append((s, e, ns, ns + len(new)))
-        shift += len(new) - (e - s)
+        edits.append((s, e, new))
         pos = e
-    if not edits:
-        return Canonical(text)
-    out.append(text[pos:])
-    return Canonical("".join(out), tuple(x[0] for x in edits), tuple(edits))
+    return respell(text, edits)
