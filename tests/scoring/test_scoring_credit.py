@@ -402,6 +402,20 @@ def test_skip_connections_learning_the_identity_earn_the_identity_point(scorer) 
     assert k.credit >= 0.5, k
 
 
+def test_a_paraphrase_without_a_direction_keeps_its_key_point_s(scorer) -> None:
+    """ "Scale the learning rate along with the batch size" says no direction, but its
+    key point does ("need a higher learning rate"): the opposite direction about the
+    learning rate is no evidence for it."""
+    rubric = _bank_rubric("dl-huge-batch")
+
+    def higher(said: str) -> float:
+        result = scorer.score(rubric, said)
+        return next(k.credit for k in result.key_points if k.id == "needs-higher-lr")
+
+    assert higher("Huge batches are a pain: they need a smaller learning rate.") == 0.0
+    assert higher("Huge batches are a pain: they need a bigger learning rate.") > 0.5
+
+
 def test_naming_the_topic_without_the_direction_is_not_the_key_point(scorer, lr_rubric) -> None:
     r = scorer.score(lr_rubric, "the learning rate could matter")
     k = next(k for k in r.key_points if k.id == "lower-lr")

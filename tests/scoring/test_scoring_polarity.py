@@ -11,6 +11,7 @@ from sayitout.scoring.polarity import (
     names_opposite,
     negates,
     negation_differs,
+    reverses_object,
 )
 from sayitout.scoring.text import content_stems, looks_english, windows, words
 
@@ -182,6 +183,21 @@ def test_a_candidate_s_steps_are_the_learning_rate() -> None:
     assert direction_conflict(rubric, analyse(said, plain_words=True))
     assert not direction_conflict(rubric, analyse(said))
     assert not direction_conflict(rubric, analyse("make the steps smaller", plain_words=True))
+
+
+def test_the_opposite_direction_about_the_same_thing_reverses_a_one_way_text() -> None:
+    rubric = analyse("Very large batches need a higher learning rate, scaled up with the batch.")
+    assert reverses_object(rubric, analyse("it needs a smaller learning rate"))
+    assert not reverses_object(rubric, analyse("it needs a bigger learning rate"))
+    # about something else, or no direction: no reversal
+    assert not reverses_object(rubric, analyse("fewer steps per epoch"))
+    # a text that goes both ways about it reverses nothing
+    both = analyse("start with a small learning rate, then raise the learning rate")
+    assert not reverses_object(both, analyse("ramp the learning rate up"))
+    # "make" is no thing a direction qualifies: "too small, so make it bigger" is not
+    # reversed by "start with something small and make it bigger"
+    grow = analyse("If it can't overfit, it's too small, so make it bigger.")
+    assert not reverses_object(grow, analyse("start with something small and make it bigger"))
 
 
 READER_TEXTS = [

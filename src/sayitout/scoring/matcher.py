@@ -260,6 +260,8 @@ class Matcher:
                 break
             if not self._valid(self.prep.texts[row], j, is_mis):
                 continue
+            if not is_mis and row != item.text_rows[0] and self._reverses(own_text, j):
+                continue
             if not is_mis and self._swapped_at(item, j):
                 continue
             if cand.window is None:
@@ -267,6 +269,16 @@ class Matcher:
             elif _length(self.wins[j]) < _length(self.wins[cand.window]):
                 cand = Candidate(cand.match, cand.cos, j, row)
         return cand
+
+    def _reverses(self, own: RubricText, j: int) -> bool:
+        """Whether window ``j`` states the other direction of the item's own text. A
+        paraphrase that says no direction ("scale the learning rate along with the batch
+        size") is still about the item's ("raise the learning rate"): "it needs a smaller
+        learning rate" is no evidence for it."""
+        if not own.polarity.mentions:
+            return False
+        pol = self.window_polarity(j)
+        return bool(pol.mentions) and polarity.reverses_object(own.polarity, pol)
 
     def _contradicted(self, item: Item) -> bool:
         """Whether the answer states one of the item's sentences the other way round and

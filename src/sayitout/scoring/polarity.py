@@ -303,6 +303,28 @@ def direction_conflict(rubric: Polarity, answer: Polarity) -> bool:
     return False
 
 
+_LIGHT_VERBS = frozenset(stem(w) for w in _wordset("make get take do go use keep put let try"))
+"""Verbs a direction's next word may be that say nothing of what it qualifies."""
+
+
+def reverses_object(rubric: Polarity, answer: Polarity) -> bool:
+    """True when the rubric text goes one way only and the answer says the opposite
+    direction about the very thing it qualifies ("a smaller *learning* rate" against "a
+    higher learning rate"), and never the same direction about it: ``direction_conflict``
+    read strictly, with no fallback to nearby words or to every direction said."""
+    said = frozenset().union(*(m.directions for m in rubric.mentions))
+    if len(said) != 1:
+        return False  # "start with a small learning rate, raise it slowly": both ways
+    for r in rubric.mentions:
+        if r.object in _LIGHT_VERBS:
+            continue  # "too small, so make it bigger": "make" is no thing qualified
+        about = _objects(r)
+        related = [a for a in answer.mentions if about & _objects(a)]
+        if related and not any(a.directions & said for a in related):
+            return True
+    return False
+
+
 def _objects(m: Mention) -> frozenset[str]:
     """A mention's object and, for a short form ("LR"), the words it stands for."""
     if m.object is None:
