@@ -468,6 +468,22 @@ def test_the_question_read_back_as_a_statement_earns_nothing(scorer) -> None:
     assert scorer.score(rubric, said).score <= 10
 
 
+def test_the_question_said_again_in_another_order_earns_nothing(scorer) -> None:
+    """A key point that restates the question's premise ("with only two images per GPU,
+    batch norm ...") is close to the premise said back; a window made only of the
+    question's words states nothing, while the same words with a claim still count."""
+    rubric = _bank_rubric("dl-small-batch-norm")
+    said_back = (
+        "So: segmentation model, batch norm, memory limits it to two images per GPU, and "
+        "results are poor and noisy. Why, and what to do?"
+    )
+    assert scorer.score(rubric, said_back).score <= 10
+    claim = "Batch norm on two images per GPU gives noisy statistics; switch to group norm."
+    result = scorer.score(rubric, claim)
+    noisy = next(k for k in result.key_points if k.id == "noisy-batch-statistics")
+    assert noisy.credit == 1.0 and result.score >= 70
+
+
 def test_the_question_s_own_words_are_no_evidence(scorer) -> None:
     """'bf16' and 'fp16' are key point terms, and every answer to "why bf16 rather than
     fp16?" says them: a wrong reason that names both earns nothing for them."""

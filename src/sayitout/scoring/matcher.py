@@ -75,6 +75,8 @@ class PreparedRubric:
     """The rubric's content stems, weighted, for ``matching.lexical_matrix``."""
     read_back: frozenset[tuple[str, ...]] = frozenset()
     """What a read-back of the question says (``statements.read_back_grams``)."""
+    asked_stems: frozenset[str] = frozenset()
+    """The content stems of the question (empty without one)."""
     point_states: tuple[np.ndarray, ...] = ()
     """Per key point: the contextual token vectors of its text, what the judge reads
     (empty when the judge is off)."""
@@ -143,13 +145,10 @@ class Matcher:
         found = answer.numbers
         # an answer's words count as the terms they stand for too ("smaller steps": the
         # learning rate; ``alias_stems``)
+        said = word_stems(answer.text, answer.words, found)
         per_word = [
             stems | plain
-            for stems, plain in zip(
-                word_stems(answer.text, answer.words, found),
-                alias_stems(answer.text, answer.words),
-                strict=True,
-            )
+            for stems, plain in zip(said, alias_stems(answer.text, answer.words), strict=True)
         ]
         self._answer_stems: frozenset[str] = frozenset().union(*per_word)
         self._nums = [[m for m in found if w.start <= m.start < w.end] for w in self.wins]
@@ -163,7 +162,9 @@ class Matcher:
         self._swaps: dict[tuple[int, int], bool] = {}
         asked = asked_words(answer.text, answer.words, prep.read_back, found)
         self._asked = [
-            sum(asked[w.first : w.last + 1]) * 2 > w.last - w.first + 1 for w in self.wins
+            sum(asked[w.first : w.last + 1]) * 2 > w.last - w.first + 1
+            or _only_asked(said[w.first : w.last + 1], prep.asked_stems)
+            for w in self.wins
         ]
         if judge is not None and sum(asked) * 2 > len(asked):
             # mostly the question read back: the judge reads the question's own words as
@@ -498,3 +499,11 @@ def _length(w: Window) -> int:
 def _overlap(wins: list[Window], a: int, b: int) -> bool:
     wa, wb = wins[a], wins[b]
     return not (wa.last < wb.first or wb.last < wa.first)
+
+
+def _only_asked(said: list[frozenset[str]], asked: frozenset[str]) -> bool:
+    """A window whose content words are all the question's, three or more ("only two
+    images per GPU because of memory, and the results are noisy"): the question said
+    again in other order, which states nothing."""
+    stems = frozenset().union(*said)
+    return len(stems) >= 4 and stems <= asked

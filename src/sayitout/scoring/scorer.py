@@ -219,6 +219,7 @@ class Scorer:
                         ),
                     ),
                     read_back=read_back_grams(rubric.question),
+                    asked_stems=asked,
                     point_states=tuple(point_states[point_offset : point_offset + points]),
                 )
             )
