@@ -416,6 +416,19 @@ def test_a_paraphrase_without_a_direction_keeps_its_key_point_s(scorer) -> None:
     assert higher("Huge batches are a pain: they need a bigger learning rate.") > 0.5
 
 
+def test_taking_a_remedy_away_is_not_the_remedy(scorer) -> None:
+    """ "Take gradient clipping off" does not earn "clip the global gradient norm ... so one
+    bad batch cannot produce a huge update", whose own "cannot" negates something else."""
+    rubric = _bank_rubric("dl-loss-spikes")
+
+    def clipping(said: str) -> float:
+        result = scorer.score(rubric, said)
+        return next(k.credit for k in result.key_points if k.id == "gradient-clipping")
+
+    assert clipping("Raise the learning rate and take gradient clipping off.") == 0.0
+    assert clipping("Clip the gradient norm at 1.0 so no batch can blow up the update.") > 0.5
+
+
 def test_naming_the_topic_without_the_direction_is_not_the_key_point(scorer, lr_rubric) -> None:
     r = scorer.score(lr_rubric, "the learning rate could matter")
     k = next(k for k in r.key_points if k.id == "lower-lr")

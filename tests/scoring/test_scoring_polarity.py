@@ -200,6 +200,27 @@ def test_the_opposite_direction_about_the_same_thing_reverses_a_one_way_text() -
     assert not reverses_object(grow, analyse("start with something small and make it bigger"))
 
 
+@pytest.mark.parametrize(
+    ("text", "removed"),
+    [
+        ("take gradient clipping off so the big gradients", {"gradient", "clip"}),
+        ("turn off the dropout", {"dropout"}),
+        ("remove the dropout layers", {"dropout", "lay"}),
+        ("I forgot to turn dropout off", set()),
+        # a negation that takes nothing away
+        ("it won't fit in memory", set()),
+    ],
+)
+def test_what_a_text_says_to_do_without(text: str, removed: set[str]) -> None:
+    assert analyse(text).removed_stems == removed
+
+
+def test_a_negation_stops_at_the_end_of_its_sentence() -> None:
+    """ "Regularisation off. Can't: bug" does not negate what the next sentence says."""
+    pol = analyse("Overfit one batch, regularisation off. Then check grads are nonzero.")
+    assert "grad" not in pol.negated_stems and "check" not in pol.negated_stems
+
+
 READER_TEXTS = [
     'Don\'t raise the LR. (max 65504) → inf → NaN. Lower it/clip it, "too high." Then warm up.',
     "  the learning rate is too high so i'd lower it  and not increase the batch ...  ok ",

@@ -263,6 +263,8 @@ class Matcher:
                 continue
             if not is_mis and row != item.text_rows[0] and self._reverses(own_text, j):
                 continue
+            if not is_mis and self._removes_terms(item, own_text, j):
+                continue
             if not is_mis and self._swapped_at(item, j):
                 continue
             if cand.window is None:
@@ -270,6 +272,17 @@ class Matcher:
             elif _length(self.wins[j]) < _length(self.wins[cand.window]):
                 cand = Candidate(cand.match, cand.cos, j, row)
         return cand
+
+    def _removes_terms(self, item: Item, own: RubricText, j: int) -> bool:
+        """Whether window ``j`` says to do without one of the item's terms that its own
+        text does not negate ("take gradient clipping off" against "clip the gradient
+        norm ... so one bad batch cannot produce a huge update": the text's "cannot" keeps
+        ``_valid`` from reading negations against it, but it never negates clipping).
+        Only removals count: "it won't fit in memory" states the memory limit."""
+        if not item.term_stems:
+            return False
+        terms = frozenset().union(*item.term_stems) - own.polarity.negated_stems
+        return bool(self.window_polarity(j).removed_stems & terms)
 
     def _reverses(self, own: RubricText, j: int) -> bool:
         """Whether window ``j`` states the other direction of the item's own text. A

@@ -87,6 +87,14 @@ _NEGATIONS = _wordset(
     wouldn't wouldnt shouldn't shouldnt can't cant cannot without avoid avoiding stop nor
     neither hardly instead rather off disable disabled disabling remove removing"""
 )
+_REMOVALS = _wordset("off disable disabled disabling remove removing")
+"""Negation cues that take something away; with "take out" (``_NEEDS_NEXT``)."""
+_SWITCH_VERBS = _wordset(
+    """take takes taking took turn turns turning turned switch switches switching switched
+    shut shuts shutting"""
+)
+"""Verbs that put what they act on before "off": "take gradient clipping off" negates
+clipping as "take off gradient clipping" does."""
 _UNDONE = _wordset("forgot forget forgets forgetting forgotten neglected failed")
 """Words that undo the negation after them ("forgot to turn off dropout": it is on)."""
 _LIKENESS = _wordset("like same identical match matches similar equal")
@@ -125,6 +133,10 @@ class Polarity:
     negated_stems: frozenset[str] = frozenset()
     """Content-word stems in the scope of a negation: up to five words after the cue,
     stopping at a clause break ("doesn't really depend on the batch" -> depend, batch)."""
+    removed_stems: frozenset[str] = frozenset()
+    """Those of them in the scope of a cue that takes something away (off, remove,
+    disable, take out), and the words a switch verb puts before "off" ("take gradient
+    clipping off" -> gradient, clip): what the text says to do without."""
 
 
 def _tokens(text: str) -> tuple[list[str], list[int]]:
@@ -212,14 +224,15 @@ def _analyse(toks: list[str], sentences: list[int], plain_words: bool = False) -
     mentions = []
     negated = False
     scoped: set[str] = set()
+    removed: set[str] = set()
     for k in range(len(toks)):
         if _is_negation(toks, k):
             negated = True
             scope: list[str] = []
-            for w in toks[k + 1 : k + 6]:
-                if w in _CLAUSE_BREAKS:
+            for i in range(k + 1, min(k + 6, len(toks))):
+                if toks[i] in _CLAUSE_BREAKS or sentences[i] != sentences[k]:
                     break
-                scope.append(w)
+                scope.append(toks[i])
             # "don't raise the learning rate" is a direction, judged by direction_conflict;
             # "isn't distributed like the training data" says they differ, not that
             # nothing is distributed; "forgot to turn off dropout" leaves it on
@@ -227,7 +240,24 @@ def _analyse(toks: list[str], sentences: list[int], plain_words: bool = False) -
                 w in _UP_WORDS or w in _DOWN_WORDS or w in _SAME_WORDS or w in _LIKENESS
                 for w in scope
             ) and not any(w in _UNDONE for w in toks[max(0, k - 3) : k]):
-                scoped.update(stem(w) for w in scope if w not in STOPWORDS | _NEGATIONS)
+                stems = {stem(w) for w in scope if w not in STOPWORDS | _NEGATIONS}
+                scoped.update(stems)
+                if toks[k] in _REMOVALS or toks[k] in _NEEDS_NEXT:
+                    removed.update(stems)
+            if toks[k] == "off":
+                # "take gradient clipping off": the words between the verb and "off"
+                verb = next(
+                    (i for i in range(k - 1, max(-1, k - 5), -1) if toks[i] in _SWITCH_VERBS),
+                    None,
+                )
+                if verb is not None and not any(
+                    w in _UNDONE for w in toks[max(0, verb - 3) : verb]
+                ):
+                    between = toks[verb + 1 : k]
+                    if not any(w in _CLAUSE_BREAKS for w in between):
+                        stems = {stem(w) for w in between if w not in STOPWORDS}
+                        scoped.update(stems)
+                        removed.update(stems)
     for k, t in enumerate(toks):
         if t in ("up", "down"):
             # a particle after a verb: "scale it up", "bring the rate down"
@@ -282,7 +312,7 @@ def _analyse(toks: list[str], sentences: list[int], plain_words: bool = False) -
             None,
         )
         mentions.append(Mention(frozenset(dirs), ctx, obj))
-    return Polarity(tuple(mentions), negated, frozenset(scoped))
+    return Polarity(tuple(mentions), negated, frozenset(scoped), frozenset(removed))
 
 
 def direction_conflict(rubric: Polarity, answer: Polarity) -> bool:
