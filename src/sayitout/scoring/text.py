@@ -336,14 +336,16 @@ PLAIN_FORMS: tuple[PlainForm, ...] = tuple(
             None,
         ),
         (
-            r"(?:average|averaging|averaged) over more examples"
-            r"|more examples (?:per|in each|for each|before each) (?:step|update)",
+            r"(?:average|averaging|averaged) (?:each |every |the )?(?:updates? |steps? )?"
+            r"over more examples"
+            r"|more examples (?:per|in each|for each|before each) (?:step|update|group)"
+            r"|(?:bigger|larger) groups? of examples",
             ("batch", "larg"),
             "larger batch",
         ),
         (
-            rf"(?:cap|limit|clamp)\w* (?:on )?{_DETERMINERS}(?:how (?:big|large) {_DETERMINERS})?"
-            rf"(?:updates?|gradients?|steps?)",
+            rf"(?:cap|limit|clamp|ceiling|maximum)\w* (?:on )?{_DETERMINERS}"
+            rf"(?:how (?:big|large|far) {_DETERMINERS})?(?:updates?|gradients?|steps?)",
             ("gradient", "clip"),
             "gradient clipping",
         ),
@@ -435,6 +437,30 @@ PLAIN_FORMS: tuple[PlainForm, ...] = tuple(
             r" (?:data|examples|photos)",
             ("general",),
             "generalize",
+        ),
+        # the tenth round's additions, by the same rule
+        (
+            r"which way (?:to|each weight should|the weights should|it should) (?:move|change|go)"
+            r"|how (?:much|far) each weight should (?:move|change)",
+            ("gradient",),
+            "gradient",
+        ),
+        (
+            r"(?:adjustable|learned|learnable) numbers|the numbers it learns",
+            ("weight", "paramet"),
+            "weights",
+        ),
+        (r"running (?:total|sum)", ("gradient", "accumul"), "gradient accumulation"),
+        (r"coin[- ]?flips?|random guessing", ("chanc",), "chance"),
+        (
+            r"(?:passes|pass|rounds?) (?:over|through) (?:the |all the )?(?:data|dataset|examples)",
+            ("epoch",),
+            "epoch",
+        ),
+        (
+            r"(?:kept|held|set) (?:aside|back|apart)",
+            ("valid",),
+            "validation",
         ),
     )
 )
