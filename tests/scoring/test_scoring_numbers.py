@@ -407,6 +407,18 @@ FC = NumericAnswer(value=16781312, tolerance=2000, unit="", accept_units=["param
         ),
         # "cos" in an equation is a cosine, not "because"
         (LR, "lr(t) = ½ · 3e-4 · (1 + cos(π·t/T)) → at 500: lr = 0.25 · 3e-4 = 7.5e-5", True),
+        # a computation whose result is said next does not lead: it goes on
+        (
+            BATCH,
+            "So it's eight times sixteen, that's 128 on each GPU, then times four GPUs, so 512.",
+            True,
+        ),
+        # "the two" names a number said before; it is no result
+        (
+            HE,
+            "Two over 512 is one over 256, and its root is 0.0625. The two is there for ReLU.",
+            True,
+        ),
     ],
 )
 def test_answer_first_and_expressions(numeric: NumericAnswer, text: str, correct: bool) -> None:

@@ -247,6 +247,9 @@ OPERAND_BEFORE = wordset(
 )
 """A number after these is an operand or a label ("of ten", "step five hundred")."""
 OPERATOR_AFTER = wordset("times divided over / x × * plus minus + ·")
+REFERENCE_AFTER = wordset("is was comes came accounts there here in")
+"""After "the" and a number, these make it a reference to a number said before, not a
+result ("the two is there because ReLU zeroes half its inputs")."""
 """... and a number before these ("two thousand divided by")."""
 CORRECTIONS = wordset("actually wait sorry correction scratch oops mean no")
 """A later number after these replaces an earlier answer ("no wait, it's 112")."""

@@ -94,6 +94,8 @@ def _operand(toks: list[Tok], i: int, j: int) -> bool:
         return True
     # followed by an operator: "two thousand divided by", "five hundred over two thousand"
     after = [t.text for t in toks[j : j + 2]]
+    if before and before[0] == "the" and after and after[0] in lx.REFERENCE_AFTER:
+        return True  # "the two is there because ...": the number named, not a result
     return bool(after) and after[0] in lx.OPERATOR_AFTER
 
 
@@ -250,6 +252,8 @@ def _is_lead(
         return True
     gap = text[toks[end_j - 1].end : toks[end_j].start]
     nxt = toks[end_j].text
+    if computed and nxt in ("that's", "thats"):
+        return False  # "eight times sixteen, that's 128 on each GPU, then times four"
     if _SENTENCE_BREAK.search(gap) or nxt in lx.JUSTIFICATION:
         return True
     if computed:
