@@ -413,6 +413,13 @@ FC = NumericAnswer(value=16781312, tolerance=2000, unit="", accept_units=["param
             "So it's eight times sixteen, that's 128 on each GPU, then times four GPUs, so 512.",
             True,
         ),
+        # "half of the 3e-4 peak" is an operand; "..., which is zero" stays in the reason
+        (
+            NumericAnswer(value=1.5e-4, tolerance=1e-6, unit=""),
+            "It's 1.5e-4, half of the 3e-4 peak, because the cosine term is cos of ninety "
+            "degrees, which is zero, leaving one half times the peak.",
+            True,
+        ),
         # "the two" names a number said before; it is no result
         (
             HE,

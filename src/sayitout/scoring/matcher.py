@@ -515,7 +515,7 @@ def _overlap(wins: list[Window], a: int, b: int) -> bool:
 
 
 def _only_asked(said: list[frozenset[str]], asked: frozenset[str]) -> bool:
-    """A window whose content words are all the question's, three or more ("only two
+    """A window whose content words are all the question's, four or more ("only two
     images per GPU because of memory, and the results are noisy"): the question said
     again in other order, which states nothing."""
     stems = frozenset().union(*said)

@@ -92,6 +92,9 @@ def _operand(toks: list[Tok], i: int, j: int) -> bool:
     before = _before(toks, i, 1)
     if before and (before[0] in lx.OPERAND_BEFORE or before[0] in lx.OPERATOR_AFTER):
         return True
+    two = _before(toks, i, 2)
+    if len(two) == 2 and two[1] == "the" and two[0] in lx.OPERAND_BEFORE:
+        return True  # "half of the 3e-4 peak", "divided by the 256"
     # followed by an operator: "two thousand divided by", "five hundred over two thousand"
     after = [t.text for t in toks[j : j + 2]]
     if before and before[0] == "the" and after and after[0] in lx.REFERENCE_AFTER:
@@ -120,7 +123,10 @@ def _justifying(text: str, toks: list[Tok], i: int, equations: bool = False) -> 
     equals sign does not end the reason ("since p = 0.1 for the true class"), and only
     "because" and "since" start one (in an equation "cos" is a cosine)."""
     for k in range(i - 1, -1, -1):
-        if _CLAUSE_BREAK.search(text[toks[k].end : toks[k + 1].start]):
+        # a clause break ends the reason, but "..., which is zero" goes on with it
+        if _CLAUSE_BREAK.search(text[toks[k].end : toks[k + 1].start]) and (
+            toks[k + 1].text != "which"
+        ):
             return False
         w = toks[k].text
         if w in (lx.BECAUSE if equations else lx.JUSTIFYING):
