@@ -284,6 +284,13 @@ def test_asked_words() -> None:
     assert flags == [True] * 5 + [False] * 6
 
 
+def test_a_check_between_arrows_asks_only_itself() -> None:
+    """In typed steps, "grad norms exploding?" is a check: the steps before its arrow
+    are not part of the question."""
+    text = "inspect the batch → grad norms exploding? lower LR"
+    assert asked_words(text, words(text)) == [False] * 3 + [False] + [True] * 3 + [False] * 2
+
+
 @pytest.mark.parametrize(
     ("text", "asked"),
     [

@@ -175,6 +175,11 @@ def test_a_ramp_to_the_peak_then_a_decay_states_the_warmup() -> None:
     assert not direction_conflict(rubric, said)
 
 
+def test_typed_arrows_are_directions() -> None:
+    assert not direction_conflict(analyse("lower the learning rate"), analyse("LR ↓"))
+    assert direction_conflict(analyse("lower the learning rate"), analyse("LR ↑"))
+
+
 def test_a_candidate_s_steps_are_the_learning_rate() -> None:
     """In an answer, "make the steps bigger" is about the learning rate, so it reverses
     "lower the learning rate"; a rubric text means the updates when it says them."""

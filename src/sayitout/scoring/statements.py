@@ -91,6 +91,10 @@ def read_back_grams(question: str) -> frozenset[tuple[str, ...]]:
     )
 
 
+_STEP_ARROWS = frozenset(("→", "->", "=>", "⇒"))
+"""Arrows between the steps of a typed answer: each step is a sentence of its own."""
+
+
 def asked_words(
     text: str,
     ws: list[Span],
@@ -107,6 +111,9 @@ def asked_words(
     first = 0
     for i, w in enumerate(ws):
         chunk = text[w.start : w.end]
+        if chunk in _STEP_ARROWS:
+            first = i + 1  # "inspect the batch → grad norms exploding?": one step asks
+            continue
         if re.search(r"[.!?;]+$", chunk) or i == len(ws) - 1:
             if chunk.endswith("?"):
                 for k in range(first, i + 1):
