@@ -697,6 +697,20 @@ def test_words_inside_numbers_are_found_in_one_pass() -> None:
             "Run four micro-batches of eight, call backward on each so the gradients add up, "
             "and step once after the fourth.",
         ),
+        (
+            "dl-loss-stuck-at-chance",
+            "overfitting-diagnosis",
+            "It's already overfitting, so I'd put in dropout and more regularisation.",
+            "First make sure it can overfit one small batch; if it can't, there's a bug.",
+        ),
+        (
+            "dl-val-below-train",
+            "overfitting-diagnosis",
+            "If validation loss is lower than training loss the model is overfitting, so add "
+            "regularisation.",
+            "Dropout is on only in training, so the training loss is higher; it isn't "
+            "overfitting, which would show validation worse than training.",
+        ),
     ],
 )
 def test_a_common_reversal_is_named_and_the_right_claim_is_not(
