@@ -505,6 +505,12 @@ def test_the_question_said_again_in_another_order_earns_nothing(scorer) -> None:
         "results are poor and noisy. Why, and what to do?"
     )
     assert scorer.score(rubric, said_back).score <= 10
+    # in other words, all but a couple of them the question's: the whole answer asks
+    reworded = (
+        "We train a segmentation model with batch norm, and memory lets us fit only two "
+        "images per GPU, so the results are poor and noisy. Why is that, and what to do?"
+    )
+    assert scorer.score(rubric, reworded).score == 0
     claim = "Batch norm on two images per GPU gives noisy statistics; switch to group norm."
     result = scorer.score(rubric, claim)
     noisy = next(k for k in result.key_points if k.id == "noisy-batch-statistics")

@@ -161,8 +161,10 @@ class Matcher:
         self._clauses: list[Clause] | None = None
         self._swaps: dict[tuple[int, int], bool] = {}
         asked = asked_words(answer.text, answer.words, prep.read_back, found)
+        said_back = _said_back(said, prep)
         self._asked = [
-            sum(asked[w.first : w.last + 1]) * 2 > w.last - w.first + 1
+            said_back
+            or sum(asked[w.first : w.last + 1]) * 2 > w.last - w.first + 1
             or _only_asked(said[w.first : w.last + 1], prep.asked_stems)
             for w in self.wins
         ]
@@ -512,6 +514,19 @@ def _length(w: Window) -> int:
 def _overlap(wins: list[Window], a: int, b: int) -> bool:
     wa, wb = wins[a], wins[b]
     return not (wa.last < wb.first or wb.last < wa.first)
+
+
+def _said_back(said: list[frozenset[str]], prep: PreparedRubric) -> bool:
+    """An answer to an open question that says eight content words or more, all but two
+    at most the question's own ("You're training a segmentation model with batch norm,
+    memory only lets you fit two images per GPU, and the results are poor and noisy"):
+    the question said back in other words, which states nothing. Numbers are no content
+    words, so numeric questions are left out ("14 GB. Each parameter takes two bytes in
+    bf16, times seven billion" says only the question's words and the answer)."""
+    if prep.rubric.numeric is not None or not prep.asked_stems:
+        return False
+    stems = frozenset().union(*said)
+    return len(stems) >= 8 and len(stems - prep.asked_stems) <= 2
 
 
 def _only_asked(said: list[frozenset[str]], asked: frozenset[str]) -> bool:
