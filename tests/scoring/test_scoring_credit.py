@@ -747,6 +747,30 @@ def test_an_answer_to_another_question_of_the_deck_earns_no_key_point(deck_score
     (note,) = (n for n in result.notes if "another question" in n)
     other = _bank_rubric("dl-batch-size-lr-scaling")  # the closest: batch size and LR
     assert other.question in note
+    # the verdict line says it too: on a small screen the notes may be out of view
+    assert result.verdict == (
+        'Answers another question ("what\'s a common starting point for the learning rate?"), '
+        "not this one."
+    )
+    # a follow-up keeps the line, and saying what was asked is counted in it
+    from sayitout.scoring.result import AnswerScore
+    from sayitout.session.followups import score_reply, with_follow_up
+    from sayitout.speech.transcript import Transcript
+
+    rubric = _bank_rubric("dl-train-good-val-poor")
+    kp = rubric.key_points[0]
+    (reply, *_) = score_reply(
+        deck_scorer,
+        rubric,
+        kp,
+        kp.follow_ups[0],
+        Transcript(text="That's overfitting: it fits the training set only.", duration=3),
+        answer=result,
+    )
+    after = with_follow_up(result, reply)
+    assert after.verdict.startswith("Answers another question")
+    assert after.verdict.endswith("; 1 key point made when prompted.")
+    assert AnswerScore.from_dict(after.to_dict()).answers_other == other.question
     # the same answer to its own question is scored as usual
     own = deck_scorer.score(_bank_rubric("dl-huge-batch"), HUGE_BATCH_ANSWER)
     assert own.score >= 70 and not any("another question" in n for n in own.notes)

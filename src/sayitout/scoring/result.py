@@ -139,6 +139,10 @@ class AnswerScore:
     failed: str | None = None
     """Why the answer could not be scored (the attempt is kept; a rescore replaces this)."""
 
+    answers_other: str | None = None
+    """The question of the deck this answer answers instead (its text): no key point of
+    this one was credited, and the verdict says so first."""
+
     @property
     def prompted_points(self) -> frozenset[str]:
         """The ids of the key points the answer missed or only partly made and a
@@ -207,4 +211,5 @@ class AnswerScore:
             notes=tuple(d.get("notes", ())),
             follow_ups=tuple(FollowUpResult(**f) for f in d.get("follow_ups", ())),
             failed=d.get("failed"),
+            answers_other=d.get("answers_other"),
         )

@@ -346,6 +346,7 @@ class Scorer:
         other question the answer answers instead (``_answers_another``)."""
         p = self.params
         notes: list[str] = []
+        other = answered.question if answered is not None else None
         if answered is not None:
             notes.append(
                 f'This sounds like an answer to another question: "{answered.question}" '
@@ -383,7 +384,13 @@ class Scorer:
         return AnswerScore(
             question_id=rubric.question_id,
             score=score,
-            verdict=verdict(ans.text, kp_results, numeric, mis_results),
+            verdict=verdict(
+                ans.text,
+                kp_results,
+                numeric,
+                mis_results,
+                answers_other=other,
+            ),
             key_points=tuple(kp_results),
             numeric=numeric,
             misconceptions=tuple(mis_results),
@@ -392,6 +399,7 @@ class Scorer:
             rubric_version=rubric.version,
             embedding_model=self.model_name,
             notes=tuple(notes),
+            answers_other=other,
         )
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Collection, Sequence
 
 from sayitout.scoring.matching import Params
@@ -53,6 +54,14 @@ def _short(text: str, limit: int = 90) -> str:
     return cut.rstrip(",;:") + "…"
 
 
+def _the_ask(question: str) -> str:
+    """What a question asks: its last sentence that ends in a question mark ("You raise
+    the batch size from 256 to 1,024 on the same SGD setup. What's a common starting
+    point for the learning rate?" -> the second), shortened."""
+    asks = [q for q in re.split(r"(?<=[.?!])\s+", question.strip()) if q.endswith("?")]
+    return _short(asks[-1] if asks else question, 80)
+
+
 def _gap(k: KeyPointResult, prompted: Collection[str]) -> str:
     if k.id in prompted:
         return "made only when prompted"
@@ -65,12 +74,19 @@ def verdict(
     numeric: NumericResult | None,
     misconceptions: Sequence[MisconceptionResult],
     prompted: Collection[str] = frozenset(),
+    answers_other: str | None = None,
 ) -> str:
     """One specific line for the candidate. ``prompted``: the ids of key points a
     follow-up reply made; the line names the gap that matters most, a point never made
-    before one made only when prompted."""
+    before one made only when prompted. ``answers_other``: the question the answer
+    answers instead of this one, which the line then says first (on a small screen the
+    notes may be out of view)."""
     if not answer.strip():
         return "Nothing was said, so there is nothing to score."
+    if answers_other is not None:
+        made = sum(1 for k in key_points if k.id in prompted)
+        later = f"; {made} key point{'s' * (made != 1)} made when prompted" if made else ""
+        return f'Answers another question ("{_the_ask(answers_other)}"), not this one{later}.'
     covered = [k for k in key_points if k.status == "covered"]
     partial = [k for k in key_points if k.status == "partial" and k.id not in prompted]
     # what to work on: the heaviest key point missed outright, else one only partly made

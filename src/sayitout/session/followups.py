@@ -207,6 +207,7 @@ def with_follow_up(score: AnswerScore, result: FollowUpResult) -> AnswerScore:
         score.numeric,
         score.misconceptions,
         prompted=score.prompted_points,
+        answers_other=score.answers_other,
     )
     return dataclasses.replace(score, verdict=line)
 
