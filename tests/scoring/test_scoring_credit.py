@@ -41,6 +41,11 @@ def _bank_rubric(qid: str) -> Rubric:
     return load_bank(user=False).rubric(qid)
 
 
+def _credit(scorer, rubric: Rubric, said: str, point: str) -> float:
+    """The credit the answer ``said`` earns for the key point ``point``."""
+    return next(k.credit for k in scorer.score(rubric, said).key_points if k.id == point)
+
+
 # ---- pure parts -----------------------------------------------------------------------
 @pytest.mark.parametrize(
     "family",
@@ -176,14 +181,10 @@ def test_plain_words_for_the_step_size_say_the_learning_rate(scorer) -> None:
         "I'd make the steps bigger, ten times what they are now."
     )
 
-    def lower(s: Scorer, said: str) -> float:
-        result = s.score(rubric, said)
-        return next(k.credit for k in result.key_points if k.id == "lower-learning-rate")
-
     unnamed = Scorer(embedder=scorer.embedder, params=replace(scorer.params, name_terms=False))
-    assert lower(scorer, smaller) == 1.0
-    assert lower(unnamed, smaller) == 0.0
-    assert lower(scorer, bigger) < 0.5
+    assert _credit(scorer, rubric, smaller, "lower-learning-rate") == 1.0
+    assert _credit(unnamed, rubric, smaller, "lower-learning-rate") == 0.0
+    assert _credit(scorer, rubric, bigger, "lower-learning-rate") < 0.5
     assert scorer.score(rubric, bigger).score <= 30
 
 
@@ -421,26 +422,20 @@ def test_a_paraphrase_without_a_direction_keeps_its_key_point_s(scorer) -> None:
     key point does ("need a higher learning rate"): the opposite direction about the
     learning rate is no evidence for it."""
     rubric = _bank_rubric("dl-huge-batch")
-
-    def higher(said: str) -> float:
-        result = scorer.score(rubric, said)
-        return next(k.credit for k in result.key_points if k.id == "needs-higher-lr")
-
-    assert higher("Huge batches are a pain: they need a smaller learning rate.") == 0.0
-    assert higher("Huge batches are a pain: they need a bigger learning rate.") > 0.5
+    smaller = "Huge batches are a pain: they need a smaller learning rate."
+    bigger = "Huge batches are a pain: they need a bigger learning rate."
+    assert _credit(scorer, rubric, smaller, "needs-higher-lr") == 0.0
+    assert _credit(scorer, rubric, bigger, "needs-higher-lr") > 0.5
 
 
 def test_taking_a_remedy_away_is_not_the_remedy(scorer) -> None:
     """ "Take gradient clipping off" does not earn "clip the global gradient norm ... so one
     bad batch cannot produce a huge update", whose own "cannot" negates something else."""
     rubric = _bank_rubric("dl-loss-spikes")
-
-    def clipping(said: str) -> float:
-        result = scorer.score(rubric, said)
-        return next(k.credit for k in result.key_points if k.id == "gradient-clipping")
-
-    assert clipping("Raise the learning rate and take gradient clipping off.") == 0.0
-    assert clipping("Clip the gradient norm at 1.0 so no batch can blow up the update.") > 0.5
+    taken_off = "Raise the learning rate and take gradient clipping off."
+    clipped = "Clip the gradient norm at 1.0 so no batch can blow up the update."
+    assert _credit(scorer, rubric, taken_off, "gradient-clipping") == 0.0
+    assert _credit(scorer, rubric, clipped, "gradient-clipping") > 0.5
 
 
 def test_naming_the_topic_without_the_direction_is_not_the_key_point(scorer, lr_rubric) -> None:
