@@ -45,9 +45,11 @@ def fake_services(
     sources=(),
     mic_reason: str | None = None,
     settings: Settings | None = None,
+    clock=None,
 ) -> SessionServices:
     from sayitout.store import Store
 
+    held = {"clock": clock} if clock is not None else {}
     return SessionServices(
         settings=settings or Settings(),
         bank_loader=lambda: bank,
@@ -57,6 +59,7 @@ def fake_services(
         speaker=None,
         store_opener=lambda: Store.open(tmp_path / "db.sqlite"),
         recordings_dir=tmp_path / "rec",
+        **held,
     )
 
 

@@ -202,12 +202,19 @@ def test_home_form_rejects_bad_input(bank, tmp_path):
 WIDE = (120, 40)
 
 
-def test_snapshot_home_wide_with_history(snap_compare, bank, tmp_path):
-    """At 120x40 Home fills its lower rows: due questions, weakest topics, score trend."""
+def test_snapshot_home_wide_with_history(snap_compare, bank, tmp_path, monkeypatch):
+    """At 120x40 Home fills its lower rows: due questions, weakest topics, score trend.
+    The clock and the time zone are held still: what is due, and the times shown, would
+    otherwise follow the day the test runs and the machine's zone."""
+    import time
     from datetime import UTC, datetime
 
     from sayitout.store import Store
+    from sayitout.tui.screens.coach import FocusPanel
     from support.synthetic import fill_history, sample_questions
+
+    monkeypatch.setenv("TZ", "UTC")
+    time.tzset()
 
     store = Store.open(tmp_path / "db.sqlite")
     fill_history(
@@ -215,16 +222,29 @@ def test_snapshot_home_wide_with_history(snap_compare, bank, tmp_path):
         end=datetime(2026, 1, 10, 12, tzinfo=UTC),
     )  # fmt: skip
     store.close()
-    services = fake_services(bank, tmp_path, mic_reason="no input device was found")
+    services = fake_services(
+        bank, tmp_path, mic_reason="no input device was found",
+        clock=lambda: datetime(2026, 1, 11, 12, tzinfo=UTC),
+    )  # fmt: skip
     app = make_app(Settings(), services=services, load_models=False)
 
-    async def run_before(pilot):
-        await wait_until(
-            pilot, lambda: isinstance(app.screen, HomeScreen) and app.screen.decks, what="decks"
+    def loaded() -> bool:
+        screen = app.screen
+        return (
+            isinstance(screen, HomeScreen)
+            and bool(screen.decks)
+            and screen.query_one(FocusPanel).loaded
         )
+
+    async def run_before(pilot):
+        await wait_until(pilot, loaded, what="decks and drills")
         await hold_still(pilot)
 
-    assert snap_compare(app, terminal_size=WIDE, run_before=run_before)
+    try:
+        assert snap_compare(app, terminal_size=WIDE, run_before=run_before)
+    finally:
+        monkeypatch.undo()
+        time.tzset()
 
 
 def test_snapshot_score_card_wide(snap_compare, bank, tmp_path):

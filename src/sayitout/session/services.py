@@ -11,6 +11,7 @@ from __future__ import annotations
 import threading
 import time
 from collections.abc import Callable
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Generic, TypeVar
 
@@ -84,8 +85,11 @@ class SessionServices:
         speaker: Speaker | Lazy[Speaker] | None,
         store_opener: Callable[[], Store] | None = None,
         recordings_dir: Path | None = None,
+        clock: Callable[[], datetime] = lambda: datetime.now(UTC),
     ) -> None:
         self.settings = settings
+        self.clock = clock
+        """The time now, for what is due and what to practise next (tests hold it still)."""
         self.microphones = microphones
         self.recordings_dir = recordings_dir
         """Where recordings go when there is no store."""

@@ -38,7 +38,7 @@ def load_coach(services: SessionServices) -> CoachLoaded:
         store = services.store
         if store is None:
             return CoachLoaded(None, [], "no history is kept in this run")
-        ledger, drills = focus_for(store, services.bank)
+        ledger, drills = focus_for(store, services.bank, now=services.clock())
     except SayitoutError as exc:
         return CoachLoaded(None, [], exc.message)
     return CoachLoaded(ledger, drills)
@@ -97,6 +97,8 @@ class FocusPanel(Static):
         self.services = services
         self.hint = hint
         """Shown after the drills where a key opens the coach (Home: "(c: coach)")."""
+        self.loaded = False
+        """Whether the drills have been shown once."""
 
     def on_mount(self) -> None:
         self.call_after_refresh(self.reload)
@@ -109,6 +111,7 @@ class FocusPanel(Static):
     def _loaded(self, message: CoachLoaded) -> None:
         message.stop()
         self.update(focus_line(message, self.hint))
+        self.loaded = True
 
 
 class CoachScreen(Screen):

@@ -6,7 +6,7 @@ app with messages (:mod:`sayitout.tui.messages`)."""
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
+from datetime import datetime
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from rich.text import Text
@@ -39,7 +39,7 @@ def load_home_data(services: SessionServices, now: datetime | None = None) -> Ho
         store = services.store
     except SayitoutError:
         store = None
-    now = now or datetime.now(UTC)
+    now = now or services.clock()
     rows: list[dict[str, Any]] = []
     for deck_id, deck in bank.decks.items():
         questions = bank.questions(deck=deck_id)
