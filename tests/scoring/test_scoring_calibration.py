@@ -143,16 +143,16 @@ def test_original_bands(scored) -> None:
 # ------------------------------------------------------------------ whole parts
 
 # Floors a little under what the scorer reached. Raise them as the scorer improves; never
-# lower them to let a change through. The parts were remade seven times on 2026-12-01/02:
+# lower them to let a change through. The parts were remade eight times on 2026-12-01/02:
 # each time the test part, once read, joined development and a fresh test part was
-# written. The tenth round's floors: dev from SCORER_VERSION 2026.12.13 scoring the 1,986
-# dev answers with the shipped judge (fitted on 442 of them: a regression guard, not a
-# measure); test from 2026.12.13's one reading of the fresh test part (06:00 UTC on
-# 2026-12-02, with the round's start scorer beside it: docs/evaluation.md, "tenth round").
-DEV_FLOOR = {"spearman": 0.905, "strong_ge70": 0.965, "wrong_le30": 0.94, "pairwise": 0.96}
-TEST_FLOOR = {"spearman": 0.905, "strong_ge70": 0.97, "wrong_le30": 0.87, "pairwise": 0.965}
-MEAN_WRONG_MAX = {"dev": 10.0, "test": 13.5}
-"""The highest mean score of a part's wrong answers (dev 9.7, test 13.0 in 2026.12.13)."""
+# written. The eleventh round's parts, before its reading: dev from SCORER_VERSION
+# 2026.12.13 scoring the 2,237 dev answers with the shipped judge (fitted on 442 of them:
+# a regression guard, not a measure); the fresh test part is not read during the round,
+# so its floors stay loose until the round's one reading sets them.
+DEV_FLOOR = {"spearman": 0.905, "strong_ge70": 0.965, "wrong_le30": 0.93, "pairwise": 0.96}
+TEST_FLOOR = {"spearman": 0.80, "strong_ge70": 0.85, "wrong_le30": 0.80, "pairwise": 0.90}
+MEAN_WRONG_MAX = {"dev": 10.5, "test": 20.0}
+"""The highest mean score of a part's wrong answers (dev 10.1 in 2026.12.13)."""
 # 2026.12.4 reached dev 0.862 / 85.9 % / 95.8 % / 93.7 %, test 0.827 / 84.1 % / 88.9 % / 93.5 %;
 # 2026.12.5 dev 0.880 / 89.8 % / 95.8 % / 94.3 %, test 0.846 / 90.9 % / 87.9 % / 92.7 %
 # (the parts of the fourth round); on the fifth round's parts, 2026.12.5 test 0.825 /
@@ -169,7 +169,8 @@ MEAN_WRONG_MAX = {"dev": 10.0, "test": 13.5}
 # 87.6 % / 93.8 %, and 2026.12.12 dev 0.902 / 95.8 % / 93.6 % / 95.8 %, test 0.882 /
 # 92.2 % / 89.7 % / 96.2 %; on the tenth round's parts, 2026.12.12 dev 0.900 / 95.3 % /
 # 93.1 % / 95.8 %, test 0.905 / 96.9 % / 85.4 % / 96.6 %, and 2026.12.13 dev 0.908 /
-# 96.9 % / 94.5 % / 96.1 %, test 0.913 / 97.7 % / 87.5 % / 96.9 %.
+# 96.9 % / 94.5 % / 96.1 %, test 0.913 / 97.7 % / 87.5 % / 96.9 %; on the eleventh
+# round's dev part, 2026.12.13 0.908 / 97.0 % / 93.7 % / 96.2 %.
 TARGET = {"spearman": 0.85, "strong_ge70": 0.95, "wrong_le30": 0.95}
 """Issue 9's targets on the test part."""
 
