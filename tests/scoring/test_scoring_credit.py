@@ -348,6 +348,26 @@ def test_roles_bind_the_same_entity_and_see_a_swap() -> None:
     assert b.bound == 0.0 and b.swapped
 
 
+def test_both_halves_of_a_contrast_said_are_counted() -> None:
+    """Half the words of each half of a contrast, each said of its own entity: the
+    answer binds both sides (``Binding.sides``), and the reach spans both clauses."""
+    roles = Roles.for_rubric(
+        ["Adam", "AdamW"],
+        ["Adam with L2 applies the decay directly to the weights, while AdamW puts the "
+         "decay into the gradient."],
+        ["AdamW decays the weights directly.", "Adam scales the L2 gradient."],
+    )  # fmt: skip
+    mis = roles.clauses(
+        "Adam with L2 applies the decay directly to the weights, while AdamW puts the "
+        "decay into the gradient."
+    )
+    said = "AdamW adds the decay to the gradient, and Adam with L2 applies it to the weights."
+    b = roles.bind(mis, roles.clauses(said))
+    assert b.sides == 2 and b.reach == (0, len(said))
+    one = roles.bind(mis, roles.clauses("Adam with L2 applies the decay to the weights."))
+    assert one.sides == 1
+
+
 def test_what_a_clause_is_taken_across_must_agree() -> None:
     roles = Roles.for_rubric(
         [],
@@ -557,6 +577,29 @@ def test_the_correct_contrast_is_not_flagged_as_the_swap(scorer) -> None:
     )
     assert "swapped-axes" not in flagged(right)
     assert right.score >= 90
+
+
+def test_a_swap_said_both_ways_round_is_the_misconception(scorer) -> None:
+    """Each half of the swapped-roles misconception said in other words, each of its own
+    optimiser, binds half of each half's words: together that is the swap, flagged, and
+    the key points its clauses seemed to state earn nothing."""
+    rubric = _bank_rubric("dl-adamw-vs-l2")
+    swap = scorer.score(
+        rubric,
+        "With AdamW the weight decay is added to the loss, so it goes through Adam's "
+        "adaptive scaling, while Adam with L2 subtracts the decay straight from the weights "
+        "and ignores the adaptive step sizes.",
+    )
+    assert "swapped-roles" in flagged(swap)
+    assert swap.score <= 30
+    right = scorer.score(
+        rubric,
+        "With Adam plus L2 the penalty's gradient goes through the adaptive scaling, so "
+        "weights with big gradients barely get regularised. AdamW decouples the decay and "
+        "shrinks the weights directly in the update, so every weight decays evenly.",
+    )
+    assert "swapped-roles" not in flagged(right)
+    assert right.score >= 70
 
 
 def test_a_role_swap_earns_neither_entity_s_key_point(scorer) -> None:

@@ -338,18 +338,25 @@ class Matcher:
             self._swaps[key] = swapped
         return self._swaps[key]
 
-    def _role_binding(self, item: Item) -> tuple[float, bool, tuple[int, int] | None]:
+    def _role_binding(
+        self, item: Item
+    ) -> tuple[float, bool, tuple[int, int] | None, tuple[int, int] | None]:
         """The best binding of the item's sentences to the answer's clauses, whether the
-        answer states one of them the other way round, and the bound clause's span."""
+        answer states one of them the other way round, the bound clause's span and the
+        span of every clause bound (both halves of a contrast, when it binds both). A
+        sentence whose two sides the answer both binds, each to its own entity, is bound
+        in full: half the words of each half of a contrast, each said of the right thing,
+        is the contrast stated."""
         if not self.prep.roles:
-            return 0.0, False, None
-        bound, swapped, span = 0.0, False, None
+            return 0.0, False, None, None
+        bound, swapped, span, reach = 0.0, False, None, None
         for row in item.text_rows:
             b = self.prep.roles.bind(self.prep.clauses[row], self.clauses())
             swapped = swapped or b.swapped
-            if b.bound > bound:
-                bound, span = b.bound, b.evidence
-        return bound, swapped, span
+            share = max(b.bound, self.p.role_bound) if b.sides >= 2 else b.bound
+            if share > bound:
+                bound, span, reach = share, b.evidence, b.reach
+        return bound, swapped, span, reach
 
     def _states_a_point(self, span: tuple[int, int], bound: float) -> bool:
         """Whether the answer clause at ``span`` binds some key point's clause about the
@@ -383,12 +390,13 @@ class Matcher:
         """The item's evidence when the answer asserts it, else None."""
         if self.number_right and any(self.prep.texts[r].numbers for r in item.text_rows):
             return None
-        bound, swapped, span = self._role_binding(item)
+        bound, swapped, span, reach = self._role_binding(item)
         ambiguous = span is not None and self._states_a_point(span, bound)
         if bound >= self.p.role_bound and span is not None and not ambiguous:
             j = self._window_for(span)
             if j is not None:
-                return Candidate(1.0, bound, j, None, {"roles": True}), self._quote_span(span)
+                extra = {"roles": True, "reach": reach}
+                return Candidate(1.0, bound, j, None, extra), self._quote_span(span)
         c = self.best(item, True)
         if c.window is None or c.match < self.p.misconception:
             return None
@@ -452,7 +460,7 @@ class Matcher:
                 while c.window is not None and any(
                     m.window is not None
                     and not self._kp_beats(m, c, 1e-9)
-                    and _overlap(self.wins, m.window, c.window)
+                    and self._claims(m, c.window)
                     for m in claimed
                 ):
                     exclude.add(c.window)
@@ -469,6 +477,16 @@ class Matcher:
             self._key_point_result(item, c) for item, c in zip(self.kp_items, kp_best, strict=True)
         ]
         return kp_results, mis_results
+
+    def _claims(self, m: Candidate, j: int) -> bool:
+        """Whether misconception evidence ``m`` covers window ``j``: its window overlaps
+        it, or, for a contrast stated both ways round, any of its bound clauses does."""
+        assert m.window is not None
+        if _overlap(self.wins, m.window, j):
+            return True
+        reach = m.extra.get("reach")
+        w = self.wins[j]
+        return reach is not None and w.start < reach[1] and reach[0] < w.end
 
     def _judged_at(self, c: Candidate) -> bool:
         """Whether the judge reads a key point whose best window is ``c``."""

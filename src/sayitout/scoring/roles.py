@@ -95,6 +95,12 @@ class Binding:
     """Some answer clause states a rubric clause's content about the other entity."""
     evidence: tuple[int, int] | None = None
     """Character span of the best bound answer clause."""
+    reach: tuple[int, int] | None = None
+    """Character span from the first to the last answer clause bound to any entity."""
+    sides: int = 0
+    """How many of the rubric sentence's entities have a clause the answer binds: two
+    when it states both halves of a contrast ("Adam with L2 applies the decay to the
+    weights, while AdamW puts it into the gradient")."""
 
 
 NO_BINDING = Binding(0.0, False)
@@ -250,6 +256,8 @@ class Roles:
     def bind(self, rubric: Sequence[Clause], answer: Sequence[Clause]) -> Binding:
         """How the answer's clauses relate to one rubric sentence's clauses."""
         best, span, swapped = 0.0, None, False
+        sides: set[str] = set()
+        reach: tuple[int, int] | None = None
         for r in rubric:
             if r.entity is None or not r.stems:
                 continue
@@ -264,11 +272,18 @@ class Roles:
                 if shared < need or share < 0.5:
                     continue
                 if a.entity == r.entity:
-                    if a.negated == r.negated and share > best:
-                        best, span = share, (a.start, a.end)
+                    if a.negated == r.negated:
+                        sides.add(r.entity)
+                        reach = (
+                            (a.start, a.end)
+                            if reach is None
+                            else (min(reach[0], a.start), max(reach[1], a.end))
+                        )
+                        if share > best:
+                            best, span = share, (a.start, a.end)
                 else:
                     swapped = True
-        return Binding(best, swapped, span)
+        return Binding(best, swapped, span, reach, len(sides))
 
 
 def _over(norms: Sequence[str]) -> frozenset[str]:
