@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from sayitout.bank.models import Rubric
-from sayitout.scoring.phases import EVALUATION, OFF, ON, TRAINING, contradicts, settings
+from sayitout.scoring.phases import EVALUATION, OFF, ON, TRAINING, agrees, contradicts, settings
 from sayitout.scoring.sequence import Order, orders, reversed_order
 
 SPLIT_FIRST = orders("Split by original image before augmenting, so every copy lands in one set.")
@@ -98,6 +98,41 @@ TRAIN_MODE = settings("In training mode dropout stays on and randomly zeroes uni
 )
 def test_a_switch_the_other_way_in_a_mode(text: str, contradicted: bool) -> None:
     assert contradicts(TRAIN_MODE, settings(text)) is contradicted
+
+
+@pytest.mark.parametrize(
+    ("text", "agreed"),
+    [
+        # the misconception's switch, in other words: it is stated
+        ("You forgot model.train(). In eval mode PyTorch keeps dropout on.", True),
+        ("Train mode turns dropout off.", True),
+        # the right way round, or both ways: not stated
+        ("In eval mode dropout is off.", False),
+        ("In eval mode dropout is on, and in train mode it is on too.", False),
+        ("Dropout is active during evaluation.", False),
+    ],
+)
+def test_a_switch_the_same_way_as_a_misconception(text: str, agreed: bool) -> None:
+    """``agrees`` is ``contradicts`` the other way round: what a misconception such as
+    "eval mode turns dropout on" switches, said the same way and never the other."""
+    swapped = settings("Eval mode turns dropout on, so call model dot train before evaluating.")
+    assert agrees(swapped, settings(text)) is agreed
+
+
+def test_a_misconception_switched_as_said_is_flagged(scorer) -> None:
+    """The modes-swapped misconception, said as "in eval mode PyTorch keeps dropout on",
+    shares too few words with its text for the embeddings; the switch it states is the
+    misconception's."""
+    from sayitout.bank.loader import load_bank
+
+    rubric = load_bank(user=False).rubric("dl-eval-nondeterministic")
+    said = (
+        "You forgot to call model.train() before evaluating. In eval mode PyTorch keeps "
+        "dropout on and batch norm uses per-batch statistics, so results are random."
+    )
+    assert "modes-swapped" in {m.id for m in scorer.score(rubric, said).misconceptions}
+    right = "You forgot model.eval(): in train mode dropout stays on, so each pass differs."
+    assert "modes-swapped" not in {m.id for m in scorer.score(rubric, right).misconceptions}
 
 
 def test_what_a_switch_is_about() -> None:

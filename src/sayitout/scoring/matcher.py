@@ -308,13 +308,26 @@ class Matcher:
         switches = tuple(s for t in texts for s in t.settings)
         if not steps and not switches:
             return False
+        orders, settings = self._said_claims()
+        return sequence.reversed_order(steps, orders) or phases.contradicts(switches, settings)
+
+    def _said_claims(self) -> tuple[tuple[sequence.Order, ...], tuple[phases.Setting, ...]]:
+        """The steps in order and the switches in a phase that the answer states."""
         if self._answer_claims is None:
             self._answer_claims = (
                 sequence.orders(self.answer.text),
                 phases.settings(self.answer.text),
             )
-        orders, settings = self._answer_claims
-        return sequence.reversed_order(steps, orders) or phases.contradicts(switches, settings)
+        return self._answer_claims
+
+    def _sets_as(self, item: Item) -> bool:
+        """Whether the answer switches something on or off in a phase or a mode as one of
+        the item's sentences does, and never the other way ("in eval mode PyTorch keeps
+        dropout on" against "eval mode turns dropout on": ``phases``)."""
+        switches = tuple(s for row in item.text_rows for s in self.prep.texts[row].settings)
+        if not switches:
+            return False
+        return phases.agrees(switches, self._said_claims()[1])
 
     def _swapped_at(self, item: Item, j: int) -> bool:
         """Whether window ``j`` states the item's content about the other entity (a role
@@ -398,6 +411,10 @@ class Matcher:
                 extra = {"roles": True, "reach": reach}
                 return Candidate(1.0, bound, j, None, extra), self._quote_span(span)
         c = self.best(item, True)
+        if c.window is not None and self._sets_as(item):
+            return Candidate(1.0, c.cos, c.window, c.text_index, {"phases": True}), self.quote(
+                c.window
+            )
         if c.window is None or c.match < self.p.misconception:
             return None
         if swapped and (bound < self.p.role_bound or ambiguous):

@@ -141,18 +141,30 @@ def settings(text: str) -> tuple[Setting, ...]:
     return tuple(out)
 
 
+def agrees(rubric: tuple[Setting, ...], answer: tuple[Setting, ...]) -> bool:
+    """True when some answer setting puts the same switch on a phase of the rubric
+    sentence's settings, about the same thing, and none puts the opposite one."""
+    return bool(rubric) and bool(answer) and _compare(rubric, answer) == (True, False)
+
+
 def contradicts(rubric: tuple[Setting, ...], answer: tuple[Setting, ...]) -> bool:
     """True when some answer setting puts the opposite switch on a phase of the rubric
     sentence's settings, about the same thing, and none agrees with them."""
     if not rubric or not answer:
         return False
-    agrees = opposite = False
+    return _compare(rubric, answer) == (False, True)
+
+
+def _compare(rubric: tuple[Setting, ...], answer: tuple[Setting, ...]) -> tuple[bool, bool]:
+    """(some answer setting agrees with one of the rubric's, some puts the opposite switch
+    on the same phase about the same thing)."""
+    agree = opposite = False
     for r in rubric:
         for a in answer:
             if a.phase != r.phase or a.about != r.about:
                 continue
             if a.switch == r.switch:
-                agrees = True
+                agree = True
             else:
                 opposite = True
-    return opposite and not agrees
+    return agree, opposite
