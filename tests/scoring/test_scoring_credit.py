@@ -602,6 +602,19 @@ def test_a_swap_said_both_ways_round_is_the_misconception(scorer) -> None:
     assert right.score >= 70
 
 
+def test_a_misconception_the_answer_s_structure_states_costs_twice(scorer) -> None:
+    """A swap bound on three content words of its clause is the claim itself: it costs
+    ``asserted_penalty`` times its penalty."""
+    rubric = _bank_rubric("dl-batchnorm-vs-layernorm")
+    rubric_penalty = {m.id: m.penalty for m in rubric.misconceptions}["swapped-axes"]
+    swap = scorer.score(
+        rubric, "Layer norm uses the batch statistics, batch norm works per example."
+    )
+    found = {m.id: m.penalty for m in swap.misconceptions}
+    assert found["swapped-axes"] == scorer.params.asserted_penalty * rubric_penalty
+    assert swap.score == 0
+
+
 def test_a_role_swap_earns_neither_entity_s_key_point(scorer) -> None:
     rubric = _bank_rubric("dl-batchnorm-vs-layernorm")
     swap = scorer.score(rubric, "Batch norm works per example and layer norm uses the batch.")

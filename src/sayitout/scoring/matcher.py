@@ -16,7 +16,7 @@ states the other way round (the correct contrast) is not flagged.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 
@@ -34,7 +34,7 @@ from sayitout.scoring.matching import (
     word_stems,
 )
 from sayitout.scoring.result import KeyPointResult, MisconceptionResult, Status
-from sayitout.scoring.roles import Clause, Roles
+from sayitout.scoring.roles import NO_BINDING, Binding, Clause, Roles
 from sayitout.scoring.statements import asked_words, is_keyword_list
 from sayitout.scoring.text import Span, Window, alias_stems, tidy_quote
 from sayitout.speech.transcript import Transcript
@@ -351,25 +351,22 @@ class Matcher:
             self._swaps[key] = swapped
         return self._swaps[key]
 
-    def _role_binding(
-        self, item: Item
-    ) -> tuple[float, bool, tuple[int, int] | None, tuple[int, int] | None]:
-        """The best binding of the item's sentences to the answer's clauses, whether the
-        answer states one of them the other way round, the bound clause's span and the
-        span of every clause bound (both halves of a contrast, when it binds both). A
-        sentence whose two sides the answer both binds, each to its own entity, is bound
-        in full: half the words of each half of a contrast, each said of the right thing,
-        is the contrast stated."""
+    def _role_binding(self, item: Item) -> Binding:
+        """The best binding of the item's sentences to the answer's clauses, and whether
+        the answer states one of them the other way round. A sentence whose two sides the
+        answer both binds, each to its own entity, is bound in full: half the words of
+        each half of a contrast, each said of the right thing, is the contrast stated."""
         if not self.prep.roles:
-            return 0.0, False, None, None
-        bound, swapped, span, reach = 0.0, False, None, None
+            return NO_BINDING
+        best, swapped = NO_BINDING, False
         for row in item.text_rows:
             b = self.prep.roles.bind(self.prep.clauses[row], self.clauses())
             swapped = swapped or b.swapped
-            share = max(b.bound, self.p.role_bound) if b.sides >= 2 else b.bound
-            if share > bound:
-                bound, span, reach = share, b.evidence, b.reach
-        return bound, swapped, span, reach
+            if b.sides >= 2:
+                b = replace(b, bound=max(b.bound, self.p.role_bound))
+            if b.bound > best.bound:
+                best = b
+        return replace(best, swapped=swapped)
 
     def _states_a_point(self, span: tuple[int, int], bound: float) -> bool:
         """Whether the answer clause at ``span`` binds some key point's clause about the
@@ -400,24 +397,30 @@ class Matcher:
         return best
 
     def misconception(self, item: Item) -> tuple[Candidate, Window] | None:
-        """The item's evidence when the answer asserts it, else None."""
+        """The item's evidence when the answer asserts it, else None. The evidence is
+        marked ``asserted`` when the answer's structure states the claim itself, not
+        only words near it: both halves of a contrast each said of its own entity, a
+        clause bound on three of its rubric clause's content words or more, or a switch
+        in a phase said the misconception's way."""
         if self.number_right and any(self.prep.texts[r].numbers for r in item.text_rows):
             return None
-        bound, swapped, span, reach = self._role_binding(item)
+        b = self._role_binding(item)
+        bound, span = b.bound, b.evidence
+        switched = self._sets_as(item)
         ambiguous = span is not None and self._states_a_point(span, bound)
         if bound >= self.p.role_bound and span is not None and not ambiguous:
             j = self._window_for(span)
             if j is not None:
-                extra = {"roles": True, "reach": reach}
+                asserted = switched or b.sides >= 2 or b.shared >= 3
+                extra = {"roles": True, "reach": b.reach, "asserted": asserted}
                 return Candidate(1.0, bound, j, None, extra), self._quote_span(span)
         c = self.best(item, True)
-        if c.window is not None and self._sets_as(item):
-            return Candidate(1.0, c.cos, c.window, c.text_index, {"phases": True}), self.quote(
-                c.window
-            )
+        if c.window is not None and switched:
+            extra = {"phases": True, "asserted": True}
+            return Candidate(1.0, c.cos, c.window, c.text_index, extra), self.quote(c.window)
         if c.window is None or c.match < self.p.misconception:
             return None
-        if swapped and (bound < self.p.role_bound or ambiguous):
+        if b.swapped and (bound < self.p.role_bound or ambiguous):
             return None  # the answer states the correct contrast, the other way round
         return c, self.quote(c.window)
 
@@ -464,7 +467,8 @@ class Matcher:
                     similarity=round(c.cos, 4),
                     evidence=w.text,
                     evidence_span=(w.start, w.end),
-                    penalty=mis.penalty,
+                    penalty=mis.penalty
+                    * (self.p.asserted_penalty if c.extra.get("asserted") else 1),
                 )
             )
         if self.p.misconception_claims and claimed:

@@ -116,6 +116,11 @@ class Params:
     role_bound: float = 0.66
     """Share of a misconception clause's content words that an answer clause must state
     about the same entity for the misconception to count as stated (``roles``)."""
+    asserted_penalty: float = 2.0
+    """How many times its penalty a misconception costs when the answer's structure
+    states it (``Matcher.misconception``: both halves of a swap, a clause bound on three
+    content words, a switch said its way), not only words close to it. 2 on the dev part
+    (eleventh round): nine wrong answers down, none strong or partial moved."""
 
     off_topic_other: float = 0.6
     """An answer whose pooled vector is at least this close to another question's model

@@ -95,6 +95,8 @@ class Binding:
     """Some answer clause states a rubric clause's content about the other entity."""
     evidence: tuple[int, int] | None = None
     """Character span of the best bound answer clause."""
+    shared: int = 0
+    """Content words the best bound answer clause shares with its rubric clause."""
     reach: tuple[int, int] | None = None
     """Character span from the first to the last answer clause bound to any entity."""
     sides: int = 0
@@ -255,7 +257,7 @@ class Roles:
 
     def bind(self, rubric: Sequence[Clause], answer: Sequence[Clause]) -> Binding:
         """How the answer's clauses relate to one rubric sentence's clauses."""
-        best, span, swapped = 0.0, None, False
+        best, span, swapped, most = 0.0, None, False, 0
         sides: set[str] = set()
         reach: tuple[int, int] | None = None
         for r in rubric:
@@ -280,10 +282,10 @@ class Roles:
                             else (min(reach[0], a.start), max(reach[1], a.end))
                         )
                         if share > best:
-                            best, span = share, (a.start, a.end)
+                            best, span, most = share, (a.start, a.end), shared
                 else:
                     swapped = True
-        return Binding(best, swapped, span, reach, len(sides))
+        return Binding(best, swapped, span, most, reach, len(sides))
 
 
 def _over(norms: Sequence[str]) -> frozenset[str]:
