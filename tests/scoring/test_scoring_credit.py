@@ -615,6 +615,23 @@ def test_a_misconception_the_answer_s_structure_states_costs_twice(scorer) -> No
     assert swap.score == 0
 
 
+def test_a_clause_about_two_entities_swaps_neither(scorer) -> None:
+    """ "Switch the batch norm layers to group norm" names batch norm first, and says
+    what a key point about group norm says: a clause that names both is about both, and
+    takes that key point nothing away. Said of batch norm alone, the per-image claim is
+    the misconception (roles swapped), and costs the answer its credit."""
+    rubric = _bank_rubric("dl-small-batch-norm")
+    switch = scorer.score(rubric, "Switch the batch norm layers to group norm.")
+    assert {k.id: k.credit for k in switch.key_points}["use-group-norm"] > 0.5
+    swap = scorer.score(
+        rubric,
+        "Batch norm looks at one image at a time, so it doesn't care how many images you "
+        "have; group norm is the one that averages over the batch. Keep batch norm.",
+    )
+    assert "bn-per-example" in flagged(swap)
+    assert swap.score <= 30
+
+
 def test_a_role_swap_earns_neither_entity_s_key_point(scorer) -> None:
     rubric = _bank_rubric("dl-batchnorm-vs-layernorm")
     swap = scorer.score(rubric, "Batch norm works per example and layer norm uses the batch.")

@@ -347,7 +347,7 @@ class Matcher:
                 if b.bound > 0:
                     swapped = False
                     break
-                swapped = swapped or b.swapped
+                swapped = swapped or b.swapped_alone
             self._swaps[key] = swapped
         return self._swaps[key]
 

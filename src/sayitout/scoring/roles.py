@@ -83,6 +83,9 @@ class Clause:
     over: frozenset[str] = frozenset()
     """What the clause says something is taken across or over: stems of the first
     content words after "across" or "over" ("across the *samples* in the *mini-batch*")."""
+    mixed: bool = False
+    """The clause names another entity after its own ("switch the batch norm layers to
+    group norm"): what it says is about both (``Binding.swapped_alone``)."""
 
 
 @dataclass(frozen=True)
@@ -103,6 +106,10 @@ class Binding:
     """How many of the rubric sentence's entities have a clause the answer binds: two
     when it states both halves of a contrast ("Adam with L2 applies the decay to the
     weights, while AdamW puts it into the gradient")."""
+    swapped_alone: bool = False
+    """Some swap is stated by a clause that names one entity only, of a rubric clause
+    that names one only: "switch the batch norm layers to group norm" is about both, and
+    takes no key point about group norm away."""
 
 
 NO_BINDING = Binding(0.0, False)
@@ -183,6 +190,7 @@ class Roles:
         ahead: tuple[frozenset[str], bool, int, frozenset[str]] | None = None
         for n, (a, z) in enumerate(ranges):
             entity = None
+            mixed = False
             content: list[str] = []
             i = a
             while i <= z:
@@ -190,6 +198,7 @@ class Roles:
                 if hit is not None:
                     if entity is None:
                         entity = hit[0]
+                    mixed = mixed or hit[0] != entity
                     i += hit[1]
                     continue
                 if not _FREE_OF.search(norms[i]):
@@ -227,9 +236,10 @@ class Roles:
                     prev.start,
                     ws[z].end,
                     prev.over | over,
+                    prev.mixed,
                 )
                 continue
-            out.append(Clause(entity, stems, neg, ws[a].start, ws[z].end, over))
+            out.append(Clause(entity, stems, neg, ws[a].start, ws[z].end, over, mixed))
         return out
 
     def _split_at_entities(
@@ -257,7 +267,7 @@ class Roles:
 
     def bind(self, rubric: Sequence[Clause], answer: Sequence[Clause]) -> Binding:
         """How the answer's clauses relate to one rubric sentence's clauses."""
-        best, span, swapped, most = 0.0, None, False, 0
+        best, span, swapped, alone, most = 0.0, None, False, False, 0
         sides: set[str] = set()
         reach: tuple[int, int] | None = None
         for r in rubric:
@@ -285,7 +295,8 @@ class Roles:
                             best, span, most = share, (a.start, a.end), shared
                 else:
                     swapped = True
-        return Binding(best, swapped, span, most, reach, len(sides))
+                    alone = alone or not (a.mixed or r.mixed)
+        return Binding(best, swapped, span, most, reach, len(sides), alone)
 
 
 def _over(norms: Sequence[str]) -> frozenset[str]:
