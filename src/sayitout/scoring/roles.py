@@ -26,7 +26,10 @@ bindings:
   it states that content about the other entity.
 
 A misconception whose clauses the answer binds is stated, whatever the embeddings say;
-one the answer only swaps (it states the correct contrast) is not.
+one the answer only swaps (it states the correct contrast) is not. A misconception whose
+two entities both have a clause bound to them is stated even when neither binds the
+two thirds of its words one clause needs (``Binding.sides``): each half of the swap,
+said in the answer's own words.
 """
 
 from __future__ import annotations
@@ -101,7 +104,8 @@ class Binding:
     shared: int = 0
     """Content words the best bound answer clause shares with its rubric clause."""
     reach: tuple[int, int] | None = None
-    """Character span from the first to the last answer clause bound to any entity."""
+    """Character span from the first to the last answer clause bound to one of the
+    rubric sentence's clauses."""
     sides: int = 0
     """How many of the rubric sentence's entities have a clause the answer binds: two
     when it states both halves of a contrast ("Adam with L2 applies the decay to the
