@@ -416,7 +416,7 @@ class Matcher:
                 return Candidate(1.0, bound, j, None, extra), self._quote_span(span)
         c = self.best(item, True)
         if c.window is not None and switched:
-            extra = {"phases": True, "asserted": True}
+            extra = {"asserted": True}
             return Candidate(1.0, c.cos, c.window, c.text_index, extra), self.quote(c.window)
         if c.window is None or c.match < self.p.misconception:
             return None
