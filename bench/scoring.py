@@ -53,14 +53,14 @@ LABELS = CALIBRATION / "deep-learning-key-points.jsonl"
 """Which key points each dev answer states (``tests/calibration/README.md``)."""
 GRADES = {"strong": 2, "partial": 1, "wrong": 0}
 TEST_STYLE_MIX = {
-    "answer_first": 20,
-    "disfluent": 19,
-    "plain_words": 18,
-    "typed": 19,
-    "hyphenated": 19,
-    "terse": 19,
+    "answer_first": 19,
+    "disfluent": 18,
+    "plain_words": 26,
+    "typed": 18,
+    "hyphenated": 15,
+    "terse": 17,
     "reordered": 18,
-    "incomplete": 33,
+    "incomplete": 24,
     "confident_wrong": 17,
     "reversed": 16,
     "keyword_list": 17,

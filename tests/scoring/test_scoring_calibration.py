@@ -143,17 +143,17 @@ def test_original_bands(scored) -> None:
 # ------------------------------------------------------------------ whole parts
 
 # Floors a little under what the scorer reached. Raise them as the scorer improves; never
-# lower them to let a change through. The parts were remade eight times on 2026-12-01/02:
+# lower them to let a change through. The parts were remade nine times on 2026-12-01/02:
 # each time the test part, once read, joined development and a fresh test part was
-# written. The eleventh round's floors: dev from SCORER_VERSION 2026.12.14 scoring the
-# 2,237 dev answers with the shipped judge (fitted on 442 of them: a regression guard,
-# not a measure); test from 2026.12.14's one reading of the fresh test part (08:26 UTC on
-# 2026-12-02, with the round's start scorer beside it: docs/evaluation.md, "eleventh
-# round").
-DEV_FLOOR = {"spearman": 0.91, "strong_ge70": 0.965, "wrong_le30": 0.95, "pairwise": 0.965}
-TEST_FLOOR = {"spearman": 0.885, "strong_ge70": 0.95, "wrong_le30": 0.90, "pairwise": 0.96}
-MEAN_WRONG_MAX = {"dev": 9.5, "test": 14.0}
-"""The highest mean score of a part's wrong answers (dev 9.1, test 13.7 in 2026.12.14)."""
+# written. The twelfth round's data commit: dev floors the round's start scorer
+# (SCORER_VERSION 2026.12.14) meets on the 2,496 dev answers (0.910 / 96.8 % / 94.8 % /
+# 96.4 %, mean wrong 9.5), with the shipped judge (fitted on 442 of them: a regression
+# guard, not a measure); test floors loose until the fresh test part is read, once, at the
+# round's end.
+DEV_FLOOR = {"spearman": 0.905, "strong_ge70": 0.965, "wrong_le30": 0.945, "pairwise": 0.96}
+TEST_FLOOR = {"spearman": 0.80, "strong_ge70": 0.85, "wrong_le30": 0.80, "pairwise": 0.90}
+MEAN_WRONG_MAX = {"dev": 10.0, "test": 20.0}
+"""The highest mean score of a part's wrong answers (dev 9.5 in 2026.12.14)."""
 # 2026.12.4 reached dev 0.862 / 85.9 % / 95.8 % / 93.7 %, test 0.827 / 84.1 % / 88.9 % / 93.5 %;
 # 2026.12.5 dev 0.880 / 89.8 % / 95.8 % / 94.3 %, test 0.846 / 90.9 % / 87.9 % / 92.7 %
 # (the parts of the fourth round); on the fifth round's parts, 2026.12.5 test 0.825 /
