@@ -321,6 +321,42 @@ def test_the_question_said_back_without_a_question_mark_is_asked() -> None:
     assert not any(asked_words(echo, words(echo), read_back_grams(question)))
 
 
+@pytest.mark.parametrize(
+    ("text", "asked"),
+    [
+        # saying what the question asks restates it: the whole sentence states nothing
+        (
+            "So training loss keeps going down, validation climbs after epoch five, and "
+            "the question is what's going on. It's overfitting.",
+            [True] * 18 + [False] * 2,
+        ),
+        ("Two images per GPU and noisy results, so it's asking why.", [True] * 11),
+        ("We want to know what the rate is at step 500. It is 7.5e-5.", [True] * 11 + [False] * 3),
+        # advice in the same words is a claim
+        ("You want to know whether it can overfit one batch.", [False] * 10),
+        ("The real question is the data pipeline.", [False] * 7),
+    ],
+)
+def test_saying_what_the_question_asks_is_asked(text: str, asked: list[bool]) -> None:
+    assert asked_words(text, words(text)) == asked
+
+
+def test_a_read_back_that_says_what_is_asked_earns_nothing(scorer) -> None:
+    """A read-back in other words: the key points about the question's situation
+    ("validation climbs after epoch five" for overfitting) are not evidence."""
+    from sayitout.bank.loader import load_bank
+
+    rubric = load_bank(user=False).rubric("dl-val-loss-rises")
+    read_back = (
+        "So the training loss keeps going down, validation goes down until epoch five and "
+        "then climbs every epoch after, and the question is what's going on and how to "
+        "handle it."
+    )
+    assert scorer.score(rubric, read_back).score == 0
+    answered = read_back + " It's overfitting, so I'd stop early and keep the epoch-five weights."
+    assert scorer.score(rubric, answered).score >= 50
+
+
 def test_initialisms_name_the_rubric_entities() -> None:
     roles = Roles.for_rubric(
         ["batch norm", "layer norm"],

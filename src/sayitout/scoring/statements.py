@@ -18,6 +18,10 @@ to the key points. Here:
   has no question mark, and the question's opening statement has none). Asked words
   state nothing: a window made mostly of them earns no key point and flags no
   misconception.
+* A sentence in which the speaker says what the question asks ("..., and the question
+  is what's going on and how to handle it", "so it's asking why") restates the question:
+  all its words are asked, the situation it retells included ("validation climbs after
+  epoch five" is the question's symptom, not the diagnosis).
 * Words that say the speaker does not know ("I'm not sure", "I don't know what the fix
   would be", "I have no idea"), up to the end of their clause, are asked words too: they
   hedge, they state nothing. "I'm not sure of the exact rule, but double it" still states
@@ -42,6 +46,16 @@ _UNSURE = re.compile(
 )
 """Where the speaker says they do not know (first person: "the network has no idea yet"
 is a claim)."""
+_RESTATES = re.compile(
+    r"\bthe question (?:is|here is|being|of (?:whether|what|how|why))\b"
+    r"|\b(?:it['’]?s|it is|you['’]?re|you are|they['’]?re|they are|we['’]?re|we are) asking\b"
+    r"|\b(?:you|we|they) (?:want|wanna|['’]d like|would like) to know (?:what|why|how|which)\b",
+    re.IGNORECASE,
+)
+"""Where the speaker says what the question asks ("and the question is what's going on
+and how to handle it", "so it's asking why"): the sentence around it restates the
+question. Not "you want to know whether it can overfit one batch": advice."""
+_SENTENCE_END = re.compile(r"[.!?](?=\s|$)")
 _CLAUSE_END = re.compile(r"[,;:.!?]|\s(?:but|though|although|so)\s", re.IGNORECASE)
 
 READ_BACK_RUN = 6
@@ -119,6 +133,13 @@ def asked_words(
                 for k in range(first, i + 1):
                     out[k] = True
             first = i + 1
+    for m in _RESTATES.finditer(text):
+        start = max((e.end() for e in _SENTENCE_END.finditer(text, 0, m.start())), default=0)
+        end = _SENTENCE_END.search(text, m.end())
+        stop = end.end() if end else len(text)
+        for k, w in enumerate(ws):
+            if start <= w.start < stop:
+                out[k] = True
     for m in _UNSURE.finditer(text):
         end = _CLAUSE_END.search(text, m.end())
         stop = end.start() if end else len(text)
