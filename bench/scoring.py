@@ -15,7 +15,8 @@ and figures by answer style.
 Rubric-light: the same test answers scored against the deck's rubrics with every
 paraphrase, term and hotword removed (key point texts, weights, misconceptions, numeric
 answer and model answer kept); and "bare": only the key point texts (weight 1) and the
-model answer, as a rubric drafted by ``sayitout import`` and not yet edited.
+model answer, and the numeric answer import drafts for a question that asks for a number,
+as a rubric drafted by ``sayitout import`` and not yet edited.
 
 External (``--external DIR`` or $SAYITOUT_EXTERNAL_SET; skipped with a message when
 absent): see bench/external.py. Pearson r with the human grades overall and per
@@ -105,14 +106,18 @@ def light(rubric):
 
 
 def bare(rubric):
-    """Only the key point texts and the model answer (what an untouched import gives)."""
-    from sayitout.bank.models import KeyPoint
+    """Only the key point texts and the model answer, and the numeric answer `sayitout
+    import` drafts from the question and the model answer (``importer.draft_numeric``):
+    what an untouched import gives, less its guessed terms and hotwords."""
+    from sayitout.bank.importer import draft_numeric
+    from sayitout.bank.models import KeyPoint, NumericAnswer
 
+    drafted = draft_numeric(rubric.question, rubric.model_answer)
     return rubric.model_copy(
         update={
             "key_points": [KeyPoint(id=kp.id, text=kp.text) for kp in rubric.key_points],
             "misconceptions": [],
-            "numeric": None,
+            "numeric": NumericAnswer(**drafted) if drafted else None,
             "hotwords": [],
         }
     )

@@ -27,6 +27,7 @@ import yaml
 from sayitout.bank.loader import TODO_MARK
 from sayitout.bank.models import ID_PATTERN
 from sayitout.errors import UsageError
+from sayitout.scoring import lexicon, numbers
 
 MIN_POINTS, MAX_POINTS = 3, 7
 SHORT_SENTENCE_WORDS = 8
@@ -60,6 +61,8 @@ class ImportResult:
     rubric_files: list[Path] = field(default_factory=list)
     with_answer: int = 0
     without_answer: int = 0
+    numeric: int = 0
+    """Questions drafted as numeric: they ask for a number and their answer states one."""
     removed: list[Path] = field(default_factory=list)
 
 
@@ -213,6 +216,63 @@ def _split_in_two(text: str) -> tuple[str, str] | None:
     return None
 
 
+_ASKS_QUANTITY = re.compile(
+    r"\bhow (?:many|much|long|big|large|fast|far|often)\b"
+    r"|\bwhat(?:['’]s| is| are| would be| will be)? (?:the |your |its )?(?:[\w-]+ ){0,3}?"
+    r"(?:value|number|loss|rate|size|deviation|std|variance|count|total|memory|time|speed"
+    r"|throughput|accuracy|probability)\b"
+    r"|\bwhat(?:['’]s| is) it (?:at|after|by|when|exactly|halfway)\b",
+    re.IGNORECASE,
+)
+"""A question that asks for a quantity ("How much memory ...?", "What's the learning rate
+at step 500?", "What is it exactly halfway through?"); "What's your first debugging
+step?" asks for none."""
+_NUMERIC_RELATIVE_TOLERANCE = 0.01
+"""A drafted numeric answer that is not a whole number accepts this much either side,
+relative ("2.3" for ln 10 = 2.303, "41.67" for 41.7 minutes)."""
+
+
+def _asking_part(question: str) -> str:
+    """The sentence that asks, with what follows it ("How much memory? (GB, 10⁹ bytes.)");
+    without a question mark, the last sentence ("Identify the standard for the test.")."""
+    end = question.rfind("?")
+    if end < 0:
+        end = len(question.rstrip().rstrip("."))
+    starts = [m.end() for m in re.finditer(r"[.!?]\s+", question[:end])]
+    return question[(starts[-1] if starts else 0) :]
+
+
+def draft_numeric(question: str, answer: str) -> dict[str, Any] | None:
+    """A ``numeric`` block for a question that asks for a quantity and whose answer states
+    one: the number the scorer would take as the answer's stated result, read with the
+    unit the question asks in (a count such as "parameters" is a label, no unit). A whole
+    number must be said exactly (within a half, or 0.01 % for large counts: 16,777,216 is
+    not 16,781,312); any other number within 1 %. None when the question asks for no
+    quantity (read in its asking sentence) or the answer states no number but the
+    question's own ("the distance travelled in 10 seconds"): an open question."""
+    asking = _asking_part(question)
+    if not _ASKS_QUANTITY.search(asking):
+        return None
+    named = [
+        known
+        for w in re.findall(r"[A-Za-z]+", asking)
+        if (known := lexicon.UNITS.get(w) or lexicon.UNITS.get(w.lower())) is not None
+    ]
+    quantity = named[-1].quantity if named else None
+    said = numbers.pick_answer(numbers.find_numbers(answer), quantity, bare_ok=True)
+    if said is None or said.vague or said.hypothetical:
+        return None
+    if any(numbers.same_number(said.value, m.value) for m in numbers.find_numbers(question)):
+        return None  # "the distance travelled in 10 seconds" names the setup, not a result
+    value = said.value
+    if value == round(value) and abs(value) >= 1:
+        tolerance = max(0.5, abs(value) * 1e-4)
+    else:
+        tolerance = abs(value) * _NUMERIC_RELATIVE_TOLERANCE
+    unit = said.unit if said.quantity not in (None, "count") and said.unit else ""
+    return {"value": value, "tolerance": float(f"{tolerance:.3g}"), "unit": unit}
+
+
 def draft_rubric(qid: str, answer: str, question: str = "") -> dict[str, Any]:
     """A rubric skeleton as plain data (what is written to YAML).
 
@@ -246,14 +306,18 @@ def draft_rubric(qid: str, answer: str, question: str = "") -> dict[str, Any]:
         for text in draft_points(answer)
     ]
     in_points = {t for p in points for t in p["terms"]}
-    return {
+    draft: dict[str, Any] = {
         "question_id": qid,
         "version": 1,
         "key_points": points,
         "misconceptions": [],
-        "hotwords": [t for t in guess_terms(question) if t not in in_points],
-        "model_answer": answer,
     }
+    numeric = draft_numeric(question, answer)
+    if numeric is not None:
+        draft["numeric"] = numeric
+    draft["hotwords"] = [t for t in guess_terms(question) if t not in in_points]
+    draft["model_answer"] = answer
+    return draft
 
 
 def answer_seconds(answer: str) -> int:
@@ -309,32 +373,35 @@ def import_text(
             f"the deck {deck_file} already exists", "use --force to overwrite it, or another --deck"
         )
     taken = set(taken or ())
-    entries = []
-    rubrics = []
+    entries: list[dict[str, Any]] = []
+    rubrics: list[tuple[str, dict[str, Any]]] = []
     for q in questions:
         qid = question_id(deck, q.text, taken)
+        rubric = draft_rubric(qid, q.answer, q.text)
         entries.append(
             {
                 "id": qid,
                 "text": q.text,
-                "kind": "open",
+                "kind": "numeric" if "numeric" in rubric else "open",
                 "topics": [],
                 "answer_seconds": answer_seconds(q.answer),
             }
         )
-        rubrics.append((qid, draft_rubric(qid, q.answer, q.text)))
+        rubrics.append((qid, rubric))
     deck_data = {
         "id": deck,
         "title": title or parse_title(text) or deck.replace("-", " ").capitalize(),
         "description": f"Imported from {source.name}.",
         "questions": entries,
     }
-    result = ImportResult(deck_file)
+    result = ImportResult(deck_file, numeric=sum("numeric" in r for _, r in rubrics))
     deck_text = _dump(
         deck_data,
         f"Imported by 'sayitout import' from {source.name}.\n"
-        "Set kind: numeric on questions with a single right number, add topics,\n"
-        "then run 'sayitout check'.",
+        "Questions that ask for a number and whose answer states one are kind: numeric,\n"
+        "with a drafted 'numeric' block in their rubric: check its value, tolerance and\n"
+        "unit. Set kind: numeric on any other question with a single right number, add\n"
+        "topics, then run 'sayitout check'.",
     )
     try:
         _write_atomically(out_dir, deck, deck_text, rubrics, questions, force, result)

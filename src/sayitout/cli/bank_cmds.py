@@ -215,6 +215,11 @@ def run_import(args: argparse.Namespace) -> int:
     print(f"  rubrics: {result.deck_file.parent.parent / 'rubrics' / deck}/ ({total} files)")
     if result.removed:
         print(f"  removed {len(result.removed)} rubric file(s) left from the earlier import")
+    if result.numeric:
+        print(
+            f"  {result.numeric} question(s) ask for a number that the answer states: kind "
+            "numeric, with a drafted 'numeric' block (check its value, tolerance and unit)"
+        )
     if result.without_answer:
         print(
             f"  {result.without_answer} rubric(s) are TODO placeholders: 'sayitout check' "
