@@ -13,7 +13,7 @@ import pytest
 from sayitout.bank.models import Rubric
 from sayitout.scoring import lexicon as lx
 from sayitout.scoring.matching import Params, credit, make_rubric_text
-from sayitout.scoring.roles import Roles
+from sayitout.scoring.roles import Roles, contrasted
 from sayitout.scoring.statements import asked_words, is_keyword_list, read_back_grams
 from sayitout.scoring.text import (
     alias_stems,
@@ -382,6 +382,63 @@ def test_roles_bind_the_same_entity_and_see_a_swap() -> None:
     assert roles.bind(mis, swap).bound == 1.0
     b = roles.bind(mis, right)
     assert b.bound == 0.0 and b.swapped
+
+
+@pytest.mark.parametrize(
+    ("question", "pair"),
+    [
+        ("Batch norm or layer norm?", ("batch norm", "layer norm")),
+        ("Why do most runs now use bf16 rather than fp16?", ("bf16", "fp16")),
+        ("Why use AdamW over Adam with an L2 penalty?", ("adamw", "adam")),
+        ("What's the difference between TCP and UDP?", ("tcp", "udp")),
+        # "over" that is no contrast, and names the key points do not use
+        ("You accumulate gradients over 16 micro-batches. What's the batch?", None),
+        ("Would you pick SGD or RMSprop?", None),
+    ],
+)
+def test_a_question_names_the_two_things_it_contrasts(
+    question: str, pair: tuple[str, str] | None
+) -> None:
+    key_points = [
+        "Batch norm normalises over the batch; layer norm over each example's features.",
+        "bf16 keeps fp32's range; fp16 has more mantissa bits.",
+        "AdamW decouples the decay; Adam scales the L2 gradient.",
+        "TCP retransmits lost packets; UDP does not.",
+        "Accumulated gradients add up over the micro-batches.",
+    ]
+    assert contrasted(question, key_points) == pair
+
+
+def test_a_rubric_without_misconceptions_takes_its_entities_from_the_question() -> None:
+    """An imported rubric has no misconceptions to name its entities: the two the
+    question contrasts are its entities, so a role swap of a key point is seen."""
+    kps = ["Batch norm normalises over the batch.", "Layer norm normalises each example."]
+    roles = Roles.for_rubric([], [], kps, "Batch norm or layer norm?")
+    assert roles.entities == {"batchnorm", "layernorm"}
+    point = roles.clauses(kps[0])
+    swap = roles.bind(point, roles.clauses("Layer norm normalises over the batch."))
+    assert swap.bound == 0.0 and swap.swapped
+    assert not Roles.for_rubric([], [], kps, "Why normalise activations?")
+
+
+def test_a_clause_opened_by_it_is_about_the_entity_before() -> None:
+    roles = Roles.for_rubric(
+        [], [], ["AdamW decays the weights.", "Adam scales L2."], "AdamW or Adam?"
+    )
+    clauses = roles.clauses("AdamW decouples it: it takes the Adam step on the loss alone")
+    assert [(c.entity, c.mixed) for c in clauses] == [("adamw", False), ("adamw", True)]
+
+
+def test_a_clause_that_compares_the_other_way_does_not_bind() -> None:
+    roles = Roles.for_rubric(
+        [],
+        ["bf16 has more mantissa bits than fp16."],
+        ["bf16 keeps the range of fp32.", "fp16 has more mantissa bits."],
+        "Why bf16 rather than fp16?",
+    )
+    mis = roles.clauses("bf16 has more mantissa bits")
+    assert roles.bind(mis, roles.clauses("bf16 has more mantissa bits, so it is precise")).bound
+    assert not roles.bind(mis, roles.clauses("bf16 has less mantissa, fewer bits")).bound
 
 
 def test_both_halves_of_a_contrast_said_are_counted() -> None:

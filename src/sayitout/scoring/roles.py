@@ -10,19 +10,26 @@ bindings:
   hotwords and key point terms ("BatchNorm", "layer norm") that a misconception names
   together with another one (a swap needs two roles), plus, for rubrics with no terms
   (as ``sayitout import`` drafts them), the two words that open each clause of a
-  misconception when the key points use them too. "batch norm", "batch-norm" and
+  misconception when the key points use them too. A rubric with no misconception that
+  names two (every imported one) takes the two names its question contrasts ("Batch
+  norm or layer norm?", "Why bf16 rather than fp16?", "between TCP and UDP"; ``contrasted``)
+  when its key points name both: a key point's content said of the other one is then a
+  swap, and earns it nothing. "batch norm", "batch-norm" and
   "BatchNorm" are one entity, and so is its initialism "BN" when no other entity of the
   rubric has the same initials.
 * A clause ends at punctuation or before a linking word (and, but, while, whereas,
   so, because...); a clause that names no entity belongs to the one before it ("uses
   the mean and variance of the batch" stays one clause) in the same sentence; a new
   sentence that names none belongs to no entity unless a pronoun opens it ("It needs
-  big batches"). A phrase that opens a sentence and ends in a comma right before an
+  big batches"). A clause that "it" or "they" opens is about the entity before it, even
+  when it names another in passing ("AdamW decouples it: it takes the Adam step on the
+  loss alone"). A phrase that opens a sentence and ends in a comma right before an
   entity ("For a CNN with big batches, batch norm.") belongs to that entity.
 * An answer clause *binds* a rubric clause when it names the same entity and states at
   least half of the rubric clause's content words (at least two when it has two), with
   the same negation, and, when both say what something is taken across or over, over
-  the same thing ("across the batch" is not "across the features"). It *swaps* it when
+  the same thing ("across the batch" is not "across the features"), and does not compare
+  the other way ("less mantissa" is not "more mantissa bits"). It *swaps* it when
   it states that content about the other entity.
 
 A misconception whose clauses the answer binds is stated, whatever the embeddings say;
@@ -58,6 +65,8 @@ _NEGATIONS = frozenset(
 and one word do not state the same thing (negation is compared on its own). Stemmed, as
 a clause's content is ("never" is "nev")."""
 _PRONOUNS = frozenset("it it's its they they're their this that these those which".split())  # noqa: SIM905
+_SUBJECT_PRONOUNS = frozenset("it it's they they're".split())  # noqa: SIM905
+"""Pronouns that open a clause as its subject: the entity of the clause before."""
 _OVER = frozenset(("across", "over"))
 _OVER_SKIP = frozenset("own all whole entire".split())  # noqa: SIM905
 _FREE_OF = re.compile(r"^[a-z]+-(?:independent|free|agnostic|invariant|less)$")
@@ -89,6 +98,9 @@ class Clause:
     mixed: bool = False
     """The clause names another entity after its own ("switch the batch norm layers to
     group norm"): what it says is about both (``Binding.swapped_alone``)."""
+    trend: int = 0
+    """+1 when the clause compares upward only ("more mantissa bits"), -1 downward only
+    ("less mantissa"), else 0: a clause with the other trend does not bind it."""
 
 
 @dataclass(frozen=True)
@@ -132,9 +144,14 @@ class Roles:
 
     @classmethod
     def for_rubric(
-        cls, names: Iterable[str], misconceptions: Iterable[str], key_points: Iterable[str]
+        cls,
+        names: Iterable[str],
+        misconceptions: Iterable[str],
+        key_points: Iterable[str],
+        question: str = "",
     ) -> Roles:
-        """The entities a misconception names together (see the module docstring)."""
+        """The entities a misconception names together, or, when none does, the two the
+        question sets against each other (see the module docstring)."""
         mis_texts = list(misconceptions)
         kp_texts = list(key_points)
         known: set[str] = set()
@@ -160,6 +177,12 @@ class Roles:
             named = {c.entity for c in probe.clauses(t) if c.entity}
             if len(named) >= 2:
                 found |= named
+        if len(found) < 2 and question:
+            pair = contrasted(question, kp_texts)
+            if pair is not None:
+                for name in pair:
+                    _add_initials(initials, _name_tokens(name))
+                found = {_canon(_name_tokens(n)) for n in pair}
         # an initialism standing for two entities names neither
         unique = {k: next(iter(v)) for k, v in initials.items() if len(v) == 1}
         return cls(found, {k: v for k, v in unique.items() if k not in found})
@@ -208,8 +231,18 @@ class Roles:
                 if not _FREE_OF.search(norms[i]):
                     content.append(norms[i])
                 i += 1
+            if (
+                entity is not None
+                and norms[a] in _SUBJECT_PRONOUNS
+                and out
+                and out[-1].entity not in (None, entity)
+            ):
+                # "AdamW decouples it: it takes the Adam step ...": the clause is about
+                # the entity before it, and names another in passing
+                entity, mixed = out[-1].entity, True
             stems = content_stems(" ".join(content))
             neg = polarity.analyse(" ".join(norms[a : z + 1])).negated
+            trend = _trend(norms[a : z + 1])
             over = _over(norms[a : z + 1])
             if ahead is not None:
                 stems, neg, a, over = stems | ahead[0], neg or ahead[1], ahead[2], over | ahead[3]
@@ -229,7 +262,7 @@ class Roles:
             if entity is None and out and opens and norms[a] not in _PRONOUNS:
                 # a new sentence that names no entity is about none, unless it opens
                 # with a pronoun ("It needs big batches")
-                out.append(Clause(None, stems, neg, ws[a].start, ws[z].end, over))
+                out.append(Clause(None, stems, neg, ws[a].start, ws[z].end, over, trend=trend))
                 continue
             if entity is None and out:
                 prev = out[-1]
@@ -241,9 +274,10 @@ class Roles:
                     ws[z].end,
                     prev.over | over,
                     prev.mixed,
+                    _trend(norms[a : z + 1], prev.trend),
                 )
                 continue
-            out.append(Clause(entity, stems, neg, ws[a].start, ws[z].end, over, mixed))
+            out.append(Clause(entity, stems, neg, ws[a].start, ws[z].end, over, mixed, trend))
         return out
 
     def _split_at_entities(
@@ -288,7 +322,7 @@ class Roles:
                 if shared < need or share < 0.5:
                     continue
                 if a.entity == r.entity:
-                    if a.negated == r.negated:
+                    if a.negated == r.negated and not _opposite(r, a):
                         sides.add(r.entity)
                         reach = (
                             (a.start, a.end)
@@ -303,6 +337,23 @@ class Roles:
         return Binding(best, swapped, span, most, reach, len(sides), alone)
 
 
+_UP = frozenset("more bigger larger higher greater wider longer faster".split())  # noqa: SIM905
+_DOWN = frozenset("less fewer smaller lower narrower shorter slower".split())  # noqa: SIM905
+
+
+def _trend(norms: Sequence[str], before: int = 0) -> int:
+    """A clause's comparative trend (``Clause.trend``), joined to ``before``'s."""
+    ups = before > 0 or any(w in _UP for w in norms)
+    downs = before < 0 or any(w in _DOWN for w in norms)
+    return int(ups) - int(downs)
+
+
+def _opposite(rubric: Clause, answer: Clause) -> bool:
+    """The answer clause compares the other way ("less mantissa" against "more mantissa
+    bits"): it does not state the rubric clause."""
+    return rubric.trend * answer.trend < 0
+
+
 def _over(norms: Sequence[str]) -> frozenset[str]:
     """Stems of what a clause's words say something is taken across or over."""
     out: set[str] = set()
@@ -312,6 +363,54 @@ def _over(norms: Sequence[str]) -> frozenset[str]:
             # "mini-batch" is taken over the batch
             out.update(stem(t.rsplit("-", 1)[-1]) for t in nxt[:3] if t.rsplit("-", 1)[-1])
     return frozenset(out)
+
+
+_CONTRAST = re.compile(r"\b(?:rather than|instead of|over|versus|vs\.?|or)\s", re.IGNORECASE)
+"""What sets two things against each other in a question ("AdamW rather than Adam",
+"Batch norm or layer norm?", "bf16 over fp16")."""
+_PREFERS = re.compile(r"\b(?:prefer\w*|choos\w*|chose\w*|pick\w*|use|using|favou?r\w*)\b", re.I)
+"""A verb before "over" that makes it a contrast ("use bf16 over fp16")."""
+_BETWEEN = re.compile(r"\bbetween\s+(.+?)\s+and\s+(.+?)(?:[?.,;]|$)", re.IGNORECASE)
+
+
+def contrasted(question: str, key_points: Sequence[str]) -> tuple[str, str] | None:
+    """The two names the question sets against each other ("Why use AdamW rather than
+    Adam with an L2 penalty?": AdamW, Adam), each the longest run of at most three of the
+    question's words, next to the contrast word, that the key points also name. None
+    when the question contrasts nothing, or the key points do not name both sides."""
+    said: set[str] = set()
+    for t in key_points:
+        toks = [w.norm for w in words(t.replace("-", " "))]
+        for k in range(1, _MAX_NAME_WORDS + 1):
+            said.update(_canon(toks[i : i + k]) for i in range(len(toks) - k + 1))
+
+    def name(tokens: list[str], at_end: bool) -> str | None:
+        for k in range(min(_MAX_NAME_WORDS, len(tokens)), 0, -1):
+            run = tokens[-k:] if at_end else tokens[:k]
+            if (
+                run[0] not in STOPWORDS
+                and run[-1] not in STOPWORDS
+                and any(c.isalpha() for c in run[-1])
+                and _canon(run) in said
+            ):
+                return " ".join(run)
+        return None
+
+    pairs = [(m.group(1), m.group(2)) for m in _BETWEEN.finditer(question)]
+    for m in _CONTRAST.finditer(question):
+        before = re.split(r"[,;:.?!]", question[: m.start()])[-1]
+        after = re.split(r"[,;:.?!]", question[m.end() :])[0]
+        if m.group(0).strip().lower() == "over" and not _PREFERS.search(
+            " ".join(before.split()[-4:])
+        ):
+            continue  # "accumulate gradients over 16 micro-batches": no contrast
+        pairs.append((before, after))
+    for before, after in pairs:
+        left = name(_name_tokens(before), at_end=True)
+        right = name(_name_tokens(after), at_end=False)
+        if left and right and _canon(left.split()) != _canon(right.split()):
+            return left, right
+    return None
 
 
 def _add_initials(initials: dict[str, set[str]], tokens: Sequence[str]) -> None:
