@@ -136,17 +136,18 @@ def asked_words(
     for m in _RESTATES.finditer(text):
         start = max((e.end() for e in _SENTENCE_END.finditer(text, 0, m.start())), default=0)
         end = _SENTENCE_END.search(text, m.end())
-        stop = end.end() if end else len(text)
-        for k, w in enumerate(ws):
-            if start <= w.start < stop:
-                out[k] = True
+        _ask_between(out, ws, start, end.end() if end else len(text))
     for m in _UNSURE.finditer(text):
         end = _CLAUSE_END.search(text, m.end())
-        stop = end.start() if end else len(text)
-        for k, w in enumerate(ws):
-            if m.start() <= w.start < stop:
-                out[k] = True
+        _ask_between(out, ws, m.start(), end.start() if end else len(text))
     return out
+
+
+def _ask_between(out: list[bool], ws: list[Span], start: int, stop: int) -> None:
+    """Mark as asked every word of ``ws`` that starts in ``[start, stop)``."""
+    for k, w in enumerate(ws):
+        if start <= w.start < stop:
+            out[k] = True
 
 
 def _read_back(
