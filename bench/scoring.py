@@ -54,20 +54,20 @@ LABELS = CALIBRATION / "deep-learning-key-points.jsonl"
 """Which key points each dev answer states (``tests/calibration/README.md``)."""
 GRADES = {"strong": 2, "partial": 1, "wrong": 0}
 TEST_STYLE_MIX = {
-    "answer_first": 19,
+    "answer_first": 20,
     "disfluent": 18,
-    "plain_words": 26,
-    "typed": 18,
-    "hyphenated": 15,
+    "plain_words": 25,
+    "typed": 17,
+    "hyphenated": 17,
     "terse": 17,
-    "reordered": 18,
-    "incomplete": 24,
+    "reordered": 16,
+    "incomplete": 23,
     "confident_wrong": 17,
     "reversed": 16,
-    "keyword_list": 17,
+    "keyword_list": 16,
     "read_back": 16,
-    "dont_know": 16,
-    "off_topic": 17,
+    "dont_know": 17,
+    "off_topic": 16,
 }
 """Answers per style in the test part (tests/calibration/README.md; it has no "original"
 answers). Dev's answers resampled to this mix estimate what the test part's style mix
