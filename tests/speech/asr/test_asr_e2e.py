@@ -37,6 +37,66 @@ def test_word_timestamps_are_ordered_and_inside_the_clip(transcriber, gold_clips
     assert all(0 <= w.probability <= 1 for w in t.words)
 
 
+def test_temperatures_reach_the_decoder(transcriber, gold_clips, monkeypatch):
+    """``DecodeOptions.temperatures`` is what faster-whisper is asked to try; None leaves
+    its own fallback."""
+    clip = next(c for c in gold_clips if c["file"] == "jfk_inaugural.wav")
+    audio = transcriber.transcribe(clip["path"])  # loads the model
+    assert audio.text
+    model = transcriber._loaded.model
+    seen: list[object] = []
+    real = model.transcribe
+
+    def spy(audio, **kwargs):
+        seen.append(kwargs.get("temperature", "default"))
+        return real(audio, **kwargs)
+
+    monkeypatch.setattr(model, "transcribe", spy)
+    greedy = Transcriber(transcriber.settings, DecodeOptions(temperatures=(0.0,)))
+    assert greedy.transcribe(clip["path"]).text
+    transcriber.transcribe(clip["path"])
+    assert seen == [[0.0], "default"]
+
+
+def test_a_decode_that_loops_is_done_again_without_the_terms(transcriber, monkeypatch):
+    """The question's terms, as prompt and hotwords, can start a loop on a short stretch
+    ("Up to fp5, fp5, fp5, ..." for "Up to epoch five"); the same audio decodes plainly
+    without them, so a looping decode is done once more without them."""
+    from types import SimpleNamespace
+
+    transcriber.load()
+    model = transcriber._loaded.model
+    calls: list[bool] = []
+
+    def fake(audio, **kwargs):
+        prompted = bool(kwargs.get("hotwords") or kwargs.get("initial_prompt"))
+        calls.append(prompted)
+        text = (
+            "Up to fp5, fp5, fp5, fp5, fp5, fp5, fp5, fp5, fp5." if prompted else "Up to epoch 5."
+        )
+        ratio = 4.1 if prompted else 1.0
+        seg = SimpleNamespace(
+            text=text,
+            no_speech_prob=0.0,
+            avg_logprob=-0.2,
+            compression_ratio=ratio,
+            words=None,
+            end=1.3,
+        )
+        return iter([seg]), None
+
+    monkeypatch.setattr(model, "transcribe", fake)
+    audio = np.full(SR, 0.1, dtype=np.float32)
+    t = transcriber.transcribe(audio, terms=["fp16", "epoch"])
+    assert calls == [True, False]
+    assert t.text == "Up to epoch 5." and t.meta["plain_retry"] is True
+    calls.clear()
+    plain = transcriber.transcribe(
+        audio, options=DecodeOptions(use_prompt=False, use_hotwords=False)
+    )
+    assert calls == [False] and "plain_retry" not in plain.meta  # nothing else to drop
+
+
 def test_silence_gives_no_speech(transcriber):
     t = transcriber.transcribe(np.zeros(SR * 8, dtype=np.float32))
     assert t.is_empty and t.words == () and t.meta["no_speech"]

@@ -10,7 +10,7 @@ import pytest
 
 from sayitout.config import AsrSettings
 from sayitout.errors import ModelError
-from sayitout.speech.asr import IncrementalTranscriber
+from sayitout.speech.asr import DecodeOptions, IncrementalTranscriber
 from sayitout.speech.transcript import Transcript, Word
 
 SR = 16_000
@@ -25,9 +25,11 @@ class FakeTranscriber:
 
     def __init__(self, delay: float = 0.0, fail_on: int | None = None) -> None:
         self.settings = AsrSettings()
+        self.options = DecodeOptions()
         self.delay = delay
         self.fail_on = fail_on
         self.calls: list[tuple[float, float]] = []
+        self.options_used: list[DecodeOptions] = []
         self.gate = threading.Event()
         self.gate.set()
 
@@ -38,6 +40,7 @@ class FakeTranscriber:
         self.gate.wait(5)
         time.sleep(self.delay)
         self.calls.append((offset, audio.size / SR))
+        self.options_used.append(options)
         if self.fail_on is not None and len(self.calls) == self.fail_on:
             raise ModelError("decoder broke")
         words = []
@@ -151,6 +154,21 @@ def test_the_open_stretch_is_shown_early_then_replaced_when_it_closes():
     t = inc.finish(duration=5.0)
     assert t.text == "w1 w3 w3" and seen[-1].tentative == ""
     assert t.meta["previews"] == 1
+
+
+def test_decodes_while_the_answer_is_spoken_are_one_greedy_pass():
+    """No temperature fallback: it once held the worker for 7 s on a 3.6 s stretch, the
+    last one, which the candidate waits for. A preview also needs no word timings."""
+    fake = FakeTranscriber()
+    seen: list[object] = []
+    inc = IncrementalTranscriber(fake, on_partial=seen.append)
+    inc.preview(0.0, seg(1, 1.5))
+    _wait(lambda: seen)
+    inc.add_segment(0.0, seg(2, 2.0))
+    inc.finish(duration=2.0)
+    preview, closed = fake.options_used
+    assert preview.temperatures == closed.temperatures == (0.0,)
+    assert preview.word_timestamps is False and closed.word_timestamps is True
 
 
 def test_previews_stop_when_the_worker_is_busy_and_say_so():

@@ -4,7 +4,9 @@ The recorder closes a stretch of speech at each short pause and hands it over
 (``on_segment(start_s, audio)``); :class:`IncrementalTranscriber` queues it for one
 background worker thread, which decodes it with the question's terms and shifts its
 word times to the recording's timeline. When the answer ends only the last stretch is
-left to decode, so the score can follow about a second after the candidate stops.
+left to decode, so the score can follow about a second after the candidate stops. Every
+decode here is one greedy pass (``LIVE_TEMPERATURES``): Whisper's temperature fallback
+could take several seconds over one short stretch.
 
 If the worker falls behind (a slow machine, a busy CPU), it takes every stretch waiting
 in the queue at once and decodes them as one piece of audio, with the pauses between
@@ -27,7 +29,7 @@ import threading
 import time
 from collections import deque
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 
@@ -72,7 +74,17 @@ class _Done:
     pieces: int
 
 
-_PREVIEW_OPTIONS = DecodeOptions(word_timestamps=False)
+LIVE_TEMPERATURES: tuple[float, ...] = (0.0,)
+"""Every decode while the answer is spoken is one greedy pass, without Whisper's
+temperature fallback (``DecodeOptions.temperatures``). A stretch whose greedy decode
+looped ("Up to fp5, fp5, fp5, ..." for "Up to epoch five", the question's terms in the
+prompt) was decoded again at 0.2, 0.4, ... 0.8, five candidates each: the last stretch
+of ``bench/latency.py``'s answer took 4.4 to 7.2 s that way, and the score came up to
+4.2 s after the stop instead of about 0.5 s. Open stretches, which end mid-word, did it
+in one preview of fourteen. The transcriber's plain retry (``Transcriber.transcribe``:
+once more without the terms) undoes such a loop in one more greedy pass."""
+
+_PREVIEW_OPTIONS = DecodeOptions(word_timestamps=False, temperatures=LIVE_TEMPERATURES)
 """Early words need no timings (the closed stretch's decode brings them): cheaper."""
 
 
@@ -241,7 +253,11 @@ class IncrementalTranscriber:
                 audio[i : i + n] = piece.audio[:n]
         t0 = time.perf_counter()
         transcript = self.transcriber.transcribe(
-            audio, terms=self.terms, offset=start, cancel=self._cancel
+            audio,
+            terms=self.terms,
+            offset=start,
+            cancel=self._cancel,
+            options=replace(self.transcriber.options, temperatures=LIVE_TEMPERATURES),
         )
         elapsed = time.perf_counter() - t0
         self._busy_s += elapsed

@@ -23,6 +23,12 @@ before, 13.6 s after, with a lower word error rate).
   19 short clips, real and synthesised). It only became safe with the change above:
   before it, the second window on the trailing silence invented text.
 
+A decode that repeats itself (a segment's text compresses more than ``LOOP_RATIO``, as
+"Up to fp5, fp5, fp5, ..." for "Up to epoch five") is done once more without the prompt
+and hotwords, and the less repetitive result kept: the question's terms start such loops
+on short stretches, and without them the same audio decodes plainly ("Up to epoch 5"), in
+one greedy pass where Whisper's temperature fallback took four or five.
+
 :class:`~sayitout.speech.asr.incremental.IncrementalTranscriber` builds on it.
 """
 
@@ -90,6 +96,10 @@ class DecodeOptions:
     word_timestamps: bool = True
     vad_filter: bool = True
     language: str | None = "en"
+    temperatures: tuple[float, ...] | None = None
+    """The sampling temperatures tried in turn while a window's decode looks unreliable
+    (too repetitive, too unlikely); None: faster-whisper's fallback, 0.0 to 1.0 in steps
+    of 0.2. ``(0.0,)`` decodes once, greedily, whatever comes out."""
 
 
 @dataclass
@@ -209,6 +219,11 @@ def build_prompt(terms: Sequence[str]) -> str:
     if not terms:
         return FILLER_PROMPT
     return f"{FILLER_PROMPT} We talked about {', '.join(terms)}."
+
+
+LOOP_RATIO = 2.4
+"""A segment whose text compresses (gzip) more than this repeats itself: Whisper's own
+threshold for a failed decode."""
 
 
 def _keep_segment(seg: Any) -> bool:
@@ -335,9 +350,16 @@ class Transcriber:
                 raise AudioError("The audio contains invalid samples (NaN or infinity)")
             return self._result("", (), duration, {"no_speech": True})
         t0 = time.perf_counter()
-        text, words, meta = self._run(
-            a, terms_list, options or self.options, offset, cancel, on_progress
-        )
+        opts = options or self.options
+        text, words, meta = self._run(a, terms_list, opts, offset, cancel, on_progress)
+        looped = meta["compression_ratio"] > LOOP_RATIO and not meta.get("cancelled")
+        if looped and (opts.use_prompt or opts.use_hotwords):
+            # the question's terms, offered as prompt and hotwords, can start a loop
+            # ("up to fp5, fp5, fp5, ..."); without them the same audio decodes plainly
+            plain = replace(opts, use_prompt=False, use_hotwords=False)
+            retry = self._run(a, terms_list, plain, offset, cancel, None)
+            if retry[2]["compression_ratio"] < meta["compression_ratio"]:
+                text, words, meta = retry[0], retry[1], {**retry[2], "plain_retry": True}
         elapsed = time.perf_counter() - t0
         meta.update(
             elapsed_s=round(elapsed, 3),
@@ -380,6 +402,8 @@ class Transcriber:
             hotwords=build_hotwords(terms) if opts.use_hotwords else None,
             initial_prompt=build_prompt(terms) if opts.use_prompt else None,
         )
+        if opts.temperatures is not None:
+            kwargs["temperature"] = list(opts.temperatures)
         seconds = a.size / SAMPLE_RATE
         short = opts.short_context and seconds <= _SHORT_MAX_S
         # explicit every time: faster-whisper's feature extractor remembers the last one
@@ -392,6 +416,7 @@ class Transcriber:
         )
         texts: list[str] = []
         words: list[Word] = []
+        ratio = 0.0  # the most repetitive segment's (gzip) compression ratio
         cancelled = False
         with loaded.lock:
             loaded.model.token_cap = kwargs["max_new_tokens"]
@@ -399,6 +424,7 @@ class Transcriber:
             try:
                 segments, _info = loaded.model.transcribe(a, **kwargs)
                 for seg in segments:  # lazy: the decoding happens here
+                    ratio = max(ratio, float(seg.compression_ratio))
                     if _keep_segment(seg):
                         texts.append(seg.text.strip())
                         words.extend(
@@ -422,7 +448,7 @@ class Transcriber:
                 ) from exc
             finally:
                 loaded.model.audio_ctx_frames = None
-        meta: dict[str, Any] = {"window_s": chunk}
+        meta: dict[str, Any] = {"window_s": chunk, "compression_ratio": round(ratio, 2)}
         if cancelled:
             meta["cancelled"] = True
         return " ".join(texts).strip(), words, meta
