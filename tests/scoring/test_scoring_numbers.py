@@ -50,6 +50,9 @@ from sayitout.scoring.text import looks_english, words
         ("four oh nine six", 4096, None),
         ("about thirty three and a half million parameters", 33.5e6, "parameters"),
         ("five twelve", 512, None),
+        # a transcript may write the unit's prefix as a word of its own
+        ("so the answer is 112 Giga bytes", 112, "GB"),
+        ("three hundred milli seconds", 300, "milliseconds"),
     ],
 )
 def test_spoken_and_written_forms(text: str, value: float, unit: str | None) -> None:
@@ -110,6 +113,12 @@ GB = NumericAnswer(value=112, tolerance=1, unit="GB", accept_units=["gigabytes"]
         (GB, "a hundred and twelve gigs", True),
         (GB, "seven billion times two bytes is fourteen gigabytes", False),
         (GB, "the answer is 112 GB because 7 billion times 16 bytes", True),
+        # tiny.en wrote this: "Giga" alone was no unit, and "4 bytes" was judged instead
+        (GB, "Adam's two moments take 4 bytes each, so the answer is 112 Giga bytes.", True),
+        # the unit forgotten after "the answer is": the answer all the same
+        (GB, "Adam's two moments take 4 bytes each, so the answer is 112.", True),
+        (GB, "the answer is 112, since 16 bytes times 7 billion is 112 GB", True),
+        (GB, "it's 4 bytes each, so the answer is 16.", False),
     ],
 )
 def test_judge_final_answer(numeric: NumericAnswer, text: str, correct: bool) -> None:

@@ -3,7 +3,9 @@
 Which number is the answer: among the numbers whose unit measures the same thing as the
 rubric's unit (or, failing that, the numbers with no unit):
 
-1. the last one introduced by "the answer is";
+1. the last one introduced by "the answer is"; a bare number so introduced after every
+   number in the rubric's quantity is the answer too ("4 bytes each, so the answer is
+   112": the unit forgotten, the reason says to say it);
 2. else, when the answer *leads* with a number ("Fourteen gigabytes. Each parameter
    takes two bytes in bf16, times seven billion"; "14 GB because ..."), that number:
    the numbers of the justification after it never displace it, unless one is said
@@ -108,6 +110,16 @@ def pick_answer(
         return None
     plain = [m for m in mentions if not m.hypothetical]
     mentions = plain or mentions
+    if quantity and not bare_ok:
+        # "4 bytes each, so the answer is 112": the unit forgotten, the answer said
+        said = [m for m in mentions if m.quantity == quantity]
+        told = [m for m in mentions if m.quantity is None and m.explicit]
+        if (
+            told
+            and not any(m.explicit for m in said)
+            and all(m.end <= told[-1].start for m in said)
+        ):
+            return told[-1]
     pools: list[list[NumberMention]] = []
     if quantity and bare_ok:
         pools.append([m for m in mentions if m.quantity in (quantity, None)])

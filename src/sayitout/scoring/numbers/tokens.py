@@ -74,7 +74,30 @@ def tokenise(text: str) -> list[Tok]:
                 toks.append(Tok(sup, "sup", m.start(), m.end()))
             else:
                 toks.append(Tok("-" if s == "−" else s, "sym", m.start(), m.end()))
-    return _join_hyphens(toks)
+    return _join_prefixes(_join_hyphens(toks), text)
+
+
+_PREFIXES = lx.wordset("giga mega tera milli")
+"""A unit's prefix that a transcript may write as a word of its own ("112 Giga bytes")."""
+
+
+def _join_prefixes(toks: list[Tok], text: str) -> list[Tok]:
+    """A prefix word and the unit word right after it read as one unit ("Giga bytes" as
+    "gigabytes"), when together they spell one of the units (``lexicon.UNITS``)."""
+    out: list[Tok] = []
+    for t in toks:
+        prev = out[-1] if out else None
+        if (
+            prev is not None
+            and t.kind == prev.kind == "word"
+            and prev.text in _PREFIXES
+            and prev.text + t.text in lx.UNITS
+            and not text[prev.end : t.start].strip()
+        ):
+            out[-1] = Tok(prev.text + t.text, "word", prev.start, t.end, None, prev.after_break)
+        else:
+            out.append(t)
+    return out
 
 
 def _join_hyphens(toks: list[Tok]) -> list[Tok]:
