@@ -222,7 +222,7 @@ def build_prompt(terms: Sequence[str]) -> str:
 
 
 LOOP_RATIO = 2.4
-"""A segment whose text compresses (gzip) more than this repeats itself: Whisper's own
+"""A segment whose text compresses (zlib) more than this repeats itself: Whisper's own
 threshold for a failed decode."""
 
 
@@ -416,7 +416,7 @@ class Transcriber:
         )
         texts: list[str] = []
         words: list[Word] = []
-        ratio = 0.0  # the most repetitive segment's (gzip) compression ratio
+        ratio = 0.0  # the most repetitive segment's (zlib) compression ratio
         cancelled = False
         with loaded.lock:
             loaded.model.token_cap = kwargs["max_new_tokens"]
