@@ -53,6 +53,7 @@ from sayitout.scoring.text import looks_english, words
         # a transcript may write the unit's prefix as a word of its own
         ("so the answer is 112 Giga bytes", 112, "GB"),
         ("three hundred milli seconds", 300, "milliseconds"),
+        ("eighty one point two per cent", 81.2, "percent"),
     ],
 )
 def test_spoken_and_written_forms(text: str, value: float, unit: str | None) -> None:

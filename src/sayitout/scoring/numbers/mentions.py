@@ -205,9 +205,7 @@ def _unit_at(toks: list[Tok], j: int) -> tuple[str, str, float, int] | None:
     n = len(toks)
     if j >= n:
         return None
-    t = toks[j].text
-    if t == "per" and j + 1 < n and toks[j + 1].text == "cent":
-        return "percent", "ratio", 0.01, j + 2
+    t = toks[j].text  # a unit written as two words is one token ("per cent": tokens)
     if t in lx.UNITS:
         unit = lx.UNITS[t]
         # a single letter is a unit only right after a digit literal ("14G", "3 s")

@@ -77,13 +77,13 @@ def tokenise(text: str) -> list[Tok]:
     return _join_prefixes(_join_hyphens(toks), text)
 
 
-_PREFIXES = lx.wordset("giga mega tera milli")
-"""A unit's prefix that a transcript may write as a word of its own ("112 Giga bytes")."""
+_PREFIXES = lx.wordset("giga mega tera milli per")
+"""The first word of a unit said or written as two ("112 Giga bytes", "fifty per cent")."""
 
 
 def _join_prefixes(toks: list[Tok], text: str) -> list[Tok]:
-    """A prefix word and the unit word right after it read as one unit ("Giga bytes" as
-    "gigabytes"), when together they spell one of the units (``lexicon.UNITS``)."""
+    """A unit written as two words reads as one ("Giga bytes" as "gigabytes", "per cent"
+    as "percent"), when together they spell one of the units (``lexicon.UNITS``)."""
     out: list[Tok] = []
     for t in toks:
         prev = out[-1] if out else None

@@ -357,9 +357,9 @@ class Transcriber:
             # the question's terms, offered as prompt and hotwords, can start a loop
             # ("up to fp5, fp5, fp5, ..."); without them the same audio decodes plainly
             plain = replace(opts, use_prompt=False, use_hotwords=False)
-            retry = self._run(a, terms_list, plain, offset, cancel, None)
-            if retry[2]["compression_ratio"] < meta["compression_ratio"]:
-                text, words, meta = retry[0], retry[1], {**retry[2], "plain_retry": True}
+            r_text, r_words, r_meta = self._run(a, terms_list, plain, offset, cancel, None)
+            if r_meta["compression_ratio"] < meta["compression_ratio"]:
+                text, words, meta = r_text, r_words, {**r_meta, "plain_retry": True}
         elapsed = time.perf_counter() - t0
         meta.update(
             elapsed_s=round(elapsed, 3),
