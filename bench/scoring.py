@@ -55,18 +55,18 @@ LABELS = CALIBRATION / "deep-learning-key-points.jsonl"
 GRADES = {"strong": 2, "partial": 1, "wrong": 0}
 TEST_STYLE_MIX = {
     "answer_first": 20,
-    "disfluent": 18,
-    "plain_words": 25,
-    "typed": 17,
-    "hyphenated": 17,
-    "terse": 17,
-    "reordered": 16,
-    "incomplete": 23,
+    "disfluent": 17,
+    "plain_words": 28,
+    "typed": 14,
+    "hyphenated": 15,
+    "terse": 16,
+    "reordered": 18,
+    "incomplete": 26,
     "confident_wrong": 17,
     "reversed": 16,
-    "keyword_list": 16,
-    "read_back": 16,
-    "dont_know": 17,
+    "keyword_list": 17,
+    "read_back": 17,
+    "dont_know": 15,
     "off_topic": 16,
 }
 """Answers per style in the test part (tests/calibration/README.md; it has no "original"
