@@ -193,6 +193,9 @@ HE = NumericAnswer(value=0.0625, tolerance=0.001, unit="", accept_units=[])
         "top one accuracy",
         "top five",
         "GPT four",
+        "on batch 1",
+        "at step five hundred",
+        "until epoch 5",
     ],
 )
 def test_numbers_in_names_are_not_numbers(text: str) -> None:
@@ -592,6 +595,17 @@ def test_a_near_miss_earns_part_of_the_numbers_share(scorer, minutes_rubric) -> 
         # a computation followed by a comma goes on; it does not lead as the answer
         (FC, "so it's 4096 times 4096, which is 2 to the 24, plus the biases, so 16,781,312", True),
         (FC, "4096 times 4096. Each output has its weights, then plus the biases.", False),
+        # a number said of something the answer is not ("aren't near zero"), and which
+        # one of a series ("on batch 1", "at step five hundred"), never displace it
+        (
+            LOSS,
+            "−ln(1/10) ≈ 2.3026, so expect ~2.30 on batch 1. If you see 5 or 10 instead, "
+            "the logits aren't near zero at init.",
+            True,
+        ),
+        (LOSS, "it's ln 10, about 2.3, and it doesn't go to zero", True),
+        (LR, "it's 7.5e-5 at step five hundred", True),
+        (LR, "so 7.5e-5, reached after step 500", True),
     ],
 )
 def test_which_number_is_the_answer(numeric: NumericAnswer, text: str, correct: bool) -> None:

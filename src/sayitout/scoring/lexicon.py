@@ -185,6 +185,10 @@ NAME_BEFORE = wordset(
     phi qwen gemma opus claude gemini mobilenet efficientnet densenet inception yolo"""
 )
 """A number right after these is part of a name ("ResNet fifty", "top one", "fp 16")."""
+COUNTER_NOUNS = wordset("batch batches step steps epoch epochs iteration iterations layer gpu")
+"""After a preposition, a number right after these names which one ("on batch 1", "at
+step 500", "until epoch five"): a label, not an amount."""
+COUNTER_PLACES = wordset("on at after from until till by in since before")
 NAME_AFTER = wordset("grad grads shot shots hot padding decimal decimals significant sig dp")
 """... and a number right before these ("zero grad", "one hot", "zero shot"), or a
 precision ("to three decimals", "two significant figures")."""
@@ -194,11 +198,12 @@ ORDINAL_ENDINGS = wordset("st nd")
 ARTICLES = wordset("a an")
 """Before a number with a unit and a noun, these make it a description ("a 24 GB card")."""
 HYPOTHETICAL = wordset(
-    """if unless anything instead rather not isn't isnt wasn't never otherwise whereas
-    versus vs"""
+    """if unless anything instead rather not isn't isnt wasn't aren't arent weren't
+    doesn't doesnt never otherwise whereas versus vs"""
 )
 """A number after these (within the same clause) is hypothetical or contrasted, not the
-answer: "if you see six or seven", "anything like five", "rather than ten", "not 0"."""
+answer: "if you see six or seven", "anything like five", "rather than ten", "not 0",
+"the logits aren't near zero"."""
 HYPOTHETICAL_BREAK = wordset(
     "so but then therefore thus answer answer's equals = get gets gives which"
 )

@@ -155,7 +155,7 @@ def _corrected(text: str, toks: list[Tok], i: int) -> bool:
 
 def _is_name(toks: list[Tok], i: int, j: int) -> bool:
     """The number at ``toks[i:j]`` is part of a name: "fp16", "ResNet fifty", "zero grad",
-    "zero-shot", "top one"."""
+    "zero-shot", "top one", "on batch 1"."""
     t = toks[i]
     if i > 0:
         prev = toks[i - 1]
@@ -168,6 +168,8 @@ def _is_name(toks: list[Tok], i: int, j: int) -> bool:
             return True  # glued to letters: fp16, bf16, int8, gpt4 (but not 4096x4096)
         if prev.text in lx.NAME_BEFORE and j == i + 1:
             return True
+        if prev.text in lx.COUNTER_NOUNS and i > 1 and toks[i - 2].text in lx.COUNTER_PLACES:
+            return True  # "on batch 1", "at step 500"
     if j < len(toks):
         nxt = toks[j]
         if nxt.text in lx.NAME_AFTER:
