@@ -331,6 +331,15 @@ def test_the_question_said_back_without_a_question_mark_is_asked() -> None:
             [True] * 18 + [False] * 2,
         ),
         ("Two images per GPU and noisy results, so it's asking why.", [True] * 11),
+        # ... and a sentence it goes on from with "and" or "so" is the question's situation
+        (
+            "Okay, so validation goes up after epoch five. And you want to know what to do.",
+            [True] * 16,
+        ),
+        (
+            "It's overfitting. Validation goes up. You want to know what to do? Stop early.",
+            [False] * 5 + [True] * 7 + [False] * 2,
+        ),
         ("We want to know what the rate is at step 500. It is 7.5e-5.", [True] * 11 + [False] * 3),
         # advice in the same words is a claim
         ("You want to know whether it can overfit one batch.", [False] * 10),

@@ -56,6 +56,8 @@ _RESTATES = re.compile(
 and how to handle it", "so it's asking why"): the sentence around it restates the
 question. Not "you want to know whether it can overfit one batch": advice."""
 _SENTENCE_END = re.compile(r"[.!?](?=\s|$)")
+_GOES_ON = re.compile(r"\s*(?:(?:and|so|basically|okay|ok|um|uh)[,\s]+)+", re.IGNORECASE)
+"""What a restating sentence may open with when it goes on from the sentence before."""
 _CLAUSE_END = re.compile(r"[,;:.!?]|\s(?:but|though|although|so)\s", re.IGNORECASE)
 
 READ_BACK_RUN = 6
@@ -134,7 +136,12 @@ def asked_words(
                     out[k] = True
             first = i + 1
     for m in _RESTATES.finditer(text):
-        start = max((e.end() for e in _SENTENCE_END.finditer(text, 0, m.start())), default=0)
+        ends = [e.end() for e in _SENTENCE_END.finditer(text, 0, m.start())]
+        start = ends[-1] if ends else 0
+        if _GOES_ON.fullmatch(text[start : m.start()]):
+            # "... then goes up every epoch after that. And you want to know what's going
+            # on": the sentence it goes on from is the question's situation
+            start = ends[-2] if len(ends) > 1 else 0
         end = _SENTENCE_END.search(text, m.end())
         _ask_between(out, ws, start, end.end() if end else len(text))
     for m in _UNSURE.finditer(text):
