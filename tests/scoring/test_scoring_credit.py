@@ -450,6 +450,40 @@ def test_a_clause_that_compares_the_other_way_does_not_bind() -> None:
     assert not roles.bind(mis, roles.clauses("bf16 has less mantissa, fewer bits")).bound
 
 
+def test_a_comparison_said_the_other_way_round_is_a_swap() -> None:
+    """ "fp16 has more range than bf16" is stated by "bf16 has less range than fp16" (both
+    turned round: the same claim), and swapped by "bf16 has a bigger range than fp16" or
+    "fp16 has less range than bf16" ("more" and "bigger" say the same)."""
+    roles = Roles.for_rubric(
+        [],
+        ["fp16 has more range than bf16."],
+        ["bf16 keeps the range of fp32.", "fp16 has more mantissa bits."],
+        "Why bf16 rather than fp16?",
+    )
+    mis = roles.clauses("fp16 has more range than bf16.")
+    assert [c.than for c in mis] == [True]
+    for said in ("bf16 has less range than fp16.", "fp16 has a larger range than bf16"):
+        b = roles.bind(mis, roles.clauses(said))
+        assert b.bound and not b.swapped, said
+    for said in (
+        "bf16 has a bigger range than fp16, the same as fp32.",
+        "fp16 has less range than bf16, so it overflows.",
+    ):
+        b = roles.bind(mis, roles.clauses(said))
+        assert b.swapped and not b.bound, said
+
+
+def test_the_right_comparison_is_not_the_misconception(scorer) -> None:
+    rubric = _bank_rubric("dl-bf16-vs-fp16")
+    right = scorer.score(rubric, "bf16 has a bigger range than fp16, the same as fp32.")
+    assert "fp16-more-range" not in flagged(right)
+    wrong = scorer.score(rubric, "fp16 has a bigger range than bf16.")
+    assert "fp16-more-range" in flagged(wrong)
+    # "gives up" is no direction: "gives up mantissa bits, so less" says less
+    traded = scorer.score(rubric, "bf16 gives up mantissa bits, so less precision, for range.")
+    assert "bf16-more-precise" not in flagged(traded)
+
+
 def test_both_halves_of_a_contrast_said_are_counted() -> None:
     """Half the words of each half of a contrast, each said of its own entity: the
     answer binds both sides (``Binding.sides``), and the reach spans both clauses."""

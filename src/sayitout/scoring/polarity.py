@@ -75,12 +75,13 @@ _SAME_WORDS = _wordset("""same unchanged leave constant""")
 _OPPOSITES = (("overfit", "underfit"),)
 """Stems of terms that embeddings place together and that mean opposite diagnoses."""
 _EXCESS = _wordset("too overly bit slightly somewhat kinda")
-# "up"/"down" after these are not a direction ("warm up", "blow up", "break down")
+# "up"/"down" after these are not a direction ("warm up", "blow up", "break down", "gives
+# up mantissa bits")
 _NOT_DIRECTIONAL_BEFORE = _wordset(
     """warm warms warming set sets setting speed speeds look looks pick picks end ends
     break breaks sum sums add adds slow slows shut back blow blows blew blowing blown
     show shows showing shut line lines sign mix mixes mixed write writes break broken
-    boil boils narrow narrows track tracks track upside"""
+    boil boils narrow narrows track tracks track upside give gives giving gave given"""
 )
 _NEGATIONS = _wordset(
     """not no never don't dont doesn't doesnt didn't didnt isn't isnt aren't arent won't wont

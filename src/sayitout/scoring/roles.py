@@ -31,6 +31,11 @@ bindings:
   the same thing ("across the batch" is not "across the features"), and does not compare
   the other way ("less mantissa" is not "more mantissa bits"). It *swaps* it when
   it states that content about the other entity.
+* Two comparisons ("fp16 has more range than bf16": the other entity named after
+  "than") are read by their order and trend: the same claim when both the entities and
+  the trend are turned round ("bf16 has less range than fp16"), a swap when only one
+  is ("bf16 has a bigger range than fp16", "fp16 has less range than bf16").
+  "More", "bigger" and the other comparatives are the trend, not content words.
 
 A misconception whose clauses the answer binds is stated, whatever the embeddings say;
 one the answer only swaps (it states the correct contrast) is not. A misconception whose
@@ -101,6 +106,11 @@ class Clause:
     trend: int = 0
     """+1 when the clause compares upward only ("more mantissa bits"), -1 downward only
     ("less mantissa"), else 0: a clause with the other trend does not bind it."""
+    than: bool = False
+    """The clause compares its entity with another one named after "than" ("fp16 has
+    more range than bf16"): said the other way round ("bf16 has a bigger range than
+    fp16", "fp16 has less range than bf16") it is the opposite claim, and with both the
+    entities and the trend turned round ("bf16 has less range than fp16") the same one."""
 
 
 @dataclass(frozen=True)
@@ -217,7 +227,7 @@ class Roles:
         ahead: tuple[frozenset[str], bool, int, frozenset[str]] | None = None
         for n, (a, z) in enumerate(ranges):
             entity = None
-            mixed = False
+            mixed = than = False
             content: list[str] = []
             i = a
             while i <= z:
@@ -225,7 +235,9 @@ class Roles:
                 if hit is not None:
                     if entity is None:
                         entity = hit[0]
-                    mixed = mixed or hit[0] != entity
+                    elif hit[0] != entity:
+                        mixed = True
+                        than = than or "than" in norms[max(a, i - 3) : i]
                     i += hit[1]
                     continue
                 if not _FREE_OF.search(norms[i]):
@@ -275,9 +287,10 @@ class Roles:
                     prev.over | over,
                     prev.mixed,
                     _trend(norms[a : z + 1], prev.trend),
+                    prev.than,
                 )
                 continue
-            out.append(Clause(entity, stems, neg, ws[a].start, ws[z].end, over, mixed, trend))
+            out.append(Clause(entity, stems, neg, ws[a].start, ws[z].end, over, mixed, trend, than))
         return out
 
     def _split_at_entities(
@@ -311,18 +324,20 @@ class Roles:
         for r in rubric:
             if r.entity is None or not r.stems:
                 continue
-            need = min(2, len(r.stems))
             for a in answer:
                 if a.entity is None or a.entity not in self.entities:
                     continue
                 if r.over and a.over and not r.over & a.over:
                     continue  # "across the batch" is not "across the features"
-                shared = len((r.stems & a.stems) - _NEGATIONS)
-                share = shared / len(r.stems)
-                if shared < need or share < 0.5:
+                compared = r.than and a.than
+                # two comparisons: "more" and "bigger" say the same, the trend which way
+                own = r.stems - _COMPARATIVES if compared else r.stems
+                shared = len((own & a.stems) - _NEGATIONS)
+                if not own or shared < min(2, len(own)) or shared / len(own) < 0.5:
                     continue
-                if a.entity == r.entity:
-                    if a.negated == r.negated and not _opposite(r, a):
+                share = shared / len(own)
+                if _same_claim(r, a):
+                    if a.negated == r.negated and (compared or not _opposite(r, a)):
                         sides.add(r.entity)
                         reach = (
                             (a.start, a.end)
@@ -341,11 +356,24 @@ _UP = frozenset("more bigger larger higher greater wider longer faster".split())
 _DOWN = frozenset("less fewer smaller lower narrower shorter slower".split())  # noqa: SIM905
 
 
+_COMPARATIVES = frozenset(stem(w) for w in _UP | _DOWN)
+
+
 def _trend(norms: Sequence[str], before: int = 0) -> int:
     """A clause's comparative trend (``Clause.trend``), joined to ``before``'s."""
     ups = before > 0 or any(w in _UP for w in norms)
     downs = before < 0 or any(w in _DOWN for w in norms)
     return int(ups) - int(downs)
+
+
+def _same_claim(rubric: Clause, answer: Clause) -> bool:
+    """Whether the answer clause speaks of the rubric clause's entity the rubric's way:
+    about the same entity, or, for two comparisons, about the other one with the trend
+    turned round ("bf16 has less range than fp16" is "fp16 has more range than bf16").
+    Either comparison said the other way round is a swap."""
+    if rubric.than and answer.than and rubric.trend and answer.trend:
+        return (answer.entity == rubric.entity) == (answer.trend == rubric.trend)
+    return answer.entity == rubric.entity
 
 
 def _opposite(rubric: Clause, answer: Clause) -> bool:
