@@ -244,3 +244,15 @@ def test_a_reader_analyses_spans_as_analyse_reads_them(text: str, plain_words: b
         for end in range(start + 1, len(text) + 1):
             got = reader.analyse(start, end)
             assert got == analyse(text[start:end], plain_words), (start, end)
+
+
+def test_a_direction_that_closes_a_clause_is_about_that_clause() -> None:
+    """ "As time increases, the speed of light stays the same": "increases" is about time,
+    so the answer does not say the speed changes."""
+    rubric = analyse("The speed of light stays the same.")
+    answer = analyse("As time increases, the speed of light stays the same.")
+    assert not direction_conflict(rubric, answer)
+    (cond, _) = answer.mentions
+    assert cond.object is None and "light" not in cond.context
+    # without the comma the direction is still read with the words after it
+    assert analyse("it increases the speed").mentions[0].object is not None

@@ -23,7 +23,9 @@ Rules (documented for reviewers and candidates):
   *precision*, but a smaller *range*" says nothing up about range; "LR" is the learning
   rate); when the candidate qualifies no such word, the content words within four words
   of the direction word, in its sentence; when none is shared either, all the
-  candidate's directions.
+  candidate's directions. A direction word that closes a clause ("As time *increases*,
+  the speed of light stays the same") is about that clause's words only: it qualifies
+  nothing after the comma.
 * A key point is not credited by words that negate it: a content word of the key
   point within five words after a negation cue, before a clause break ("the learning
   rate doesn't really depend on the batch size" does not credit "scale the learning
@@ -140,18 +142,21 @@ class Polarity:
     clipping off" -> gradient, clip): what the text says to do without."""
 
 
-def _tokens(text: str) -> tuple[list[str], list[int]]:
-    """The words of ``text``, and for each the number of the sentence it is in."""
+def _tokens(text: str) -> tuple[list[str], list[int], list[bool]]:
+    """The words of ``text``, for each the number of the sentence it is in, and whether
+    a clause ends right after it (``_closes``)."""
     toks: list[str] = []
     sentences: list[int] = []
+    closes: list[bool] = []
     n = 0
     for raw in re.split(r"\s+", text):
         parts = _parts(raw)
         toks.extend(parts)
         sentences.extend([n] * len(parts))
+        closes.extend(_closes(raw, len(parts)))
         if _ends_sentence(raw):
             n += 1
-    return toks, sentences
+    return toks, sentences, closes
 
 
 def _parts(raw: str) -> list[str]:
@@ -161,6 +166,15 @@ def _parts(raw: str) -> list[str]:
 
 def _ends_sentence(raw: str) -> bool:
     return raw.rstrip("\"')]").endswith((".", "!", "?"))
+
+
+def _closes(raw: str, parts: int) -> list[bool]:
+    """Per part of the chunk ``raw``: whether a comma, semicolon or colon follows it (a
+    clause ends there: "As time increases, the speed ...")."""
+    out = [False] * parts
+    if parts and raw.rstrip("\"')]").endswith((",", ";", ":")):
+        out[-1] = True
+    return out
 
 
 _CHUNK = re.compile(r"\S+")
@@ -179,12 +193,15 @@ class Reader:
         self._sentence: list[int] = []  # the number of the sentence it is in
         self._first: list[int] = [0]  # its first token; one more entry, at the end
         self._toks: list[str] = []
+        self._closes: list[bool] = []
         n = 0
         for m in _CHUNK.finditer(text):
             self._starts.append(m.start())
             self._ends.append(m.end())
             self._sentence.append(n)
-            self._toks.extend(_parts(m.group()))
+            parts = _parts(m.group())
+            self._toks.extend(parts)
+            self._closes.extend(_closes(m.group(), len(parts)))
             self._first.append(len(self._toks))
             n += _ends_sentence(m.group())
 
@@ -196,16 +213,20 @@ class Reader:
         if z - a < 2:
             return analyse(self.text[start:end], self.plain_words)
         # the chunks at either end as far as the span reaches into them; whole ones between
-        head = _parts(self.text[max(start, self._starts[a]) : self._ends[a]])
-        tail = _parts(self.text[self._starts[z - 1] : min(end, self._ends[z - 1])])
+        head_raw = self.text[max(start, self._starts[a]) : self._ends[a]]
+        tail_raw = self.text[self._starts[z - 1] : min(end, self._ends[z - 1])]
+        head, tail = _parts(head_raw), _parts(tail_raw)
         toks, sentences = list(head), [self._sentence[a]] * len(head)
+        closes = _closes(head_raw, len(head))
         for c in range(a + 1, z - 1):
             k = self._first[c + 1] - self._first[c]
             toks += self._toks[self._first[c] : self._first[c + 1]]
             sentences += [self._sentence[c]] * k
+            closes += self._closes[self._first[c] : self._first[c + 1]]
         toks += tail
         sentences += [self._sentence[z - 1]] * len(tail)
-        return _analyse(toks, sentences, self.plain_words)
+        closes += _closes(tail_raw, len(tail))
+        return _analyse(toks, sentences, closes, self.plain_words)
 
 
 def _is_negation(toks: list[str], k: int) -> bool:
@@ -221,7 +242,9 @@ def analyse(text: str, plain_words: bool = False) -> Polarity:
     return _analyse(*_tokens(text), plain_words)
 
 
-def _analyse(toks: list[str], sentences: list[int], plain_words: bool = False) -> Polarity:
+def _analyse(
+    toks: list[str], sentences: list[int], closes: list[bool], plain_words: bool = False
+) -> Polarity:
     mentions = []
     negated = False
     scoped: set[str] = set()
@@ -289,10 +312,13 @@ def _analyse(toks: list[str], sentences: list[int], plain_words: bool = False) -
             dirs = {-d} if d != SAME else {UP, DOWN}
         elif d != SAME and k >= 1 and toks[k - 1] in _EXCESS:
             dirs = {-d}  # "too high", "a bit high": a problem whose fix is to lower it
+        # a direction word that closes a clause ("As time increases, the speed of light
+        # stays the same") is about that clause's words, not about the next clause's
+        ends_clause = closes[k]
         near = [
             w
             for i, w in enumerate(toks[max(0, k - 4) : k + 5], start=max(0, k - 4))
-            if i != k and sentences[i] == sentences[k]
+            if i != k and sentences[i] == sentences[k] and not (ends_clause and i > k)
         ]
         ctx = frozenset(
             stem(w)
@@ -312,6 +338,8 @@ def _analyse(toks: list[str], sentences: list[int], plain_words: bool = False) -
             ),
             None,
         )
+        if ends_clause:
+            obj = None
         mentions.append(Mention(frozenset(dirs), ctx, obj))
     return Polarity(tuple(mentions), negated, frozenset(scoped), frozenset(removed))
 
