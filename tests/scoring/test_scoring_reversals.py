@@ -185,3 +185,31 @@ def test_an_answer_that_reverses_the_claim_earns_nothing_for_it(
     assert reversed_.status == "missed"
     # the paraphrase without an order or a phase gives no way round it
     assert reversed_.evidence is None
+
+
+def test_an_answer_arguing_for_the_reversal_earns_nothing_for_the_point(scorer) -> None:
+    """ "Divide the learning rate by four" states the misconception "lower the learning
+    rate"; its argument ("the steps are already four times larger") shares the key
+    points' words, but a key point that the flagged misconception reverses earns nothing
+    in that answer. The right answer keeps its credit."""
+    from sayitout.bank.loader import load_bank
+
+    rubric = load_bank(user=False).rubric("dl-batch-size-lr-scaling")
+    wrong = scorer.score(
+        rubric,
+        "Divide the learning rate by four. A batch four times bigger sums four times as much "
+        "gradient, so the steps are already four times larger and you have to compensate by "
+        "shrinking the rate.",
+    )
+    assert "lower-learning-rate" in {m.id for m in wrong.misconceptions}
+    credited = {k.id for k in wrong.key_points if k.credit > 0}
+    assert not credited & {"multiply-by-four", "linear-scaling-rule"}
+    assert wrong.score <= 30
+    right = scorer.score(
+        rubric,
+        "Raise it four times, 0.1 to 0.4: the linear scaling rule, since a batch four times "
+        "bigger gives a less noisy gradient and a quarter as many steps. Don't lower it.",
+    )
+    assert {"multiply-by-four", "linear-scaling-rule"} <= {
+        k.id for k in right.key_points if k.credit > 0
+    }

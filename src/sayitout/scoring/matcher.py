@@ -447,6 +447,7 @@ class Matcher:
         kp_best = [self.best(item, False) for item in self.kp_items]
         mis_results = []
         claimed: list[Candidate] = []
+        claimed_items: list[Item] = []
         # a list of terms asserts nothing, so it states no misconception ("Eval mode,
         # dropout, batch norm." is no claim that eval mode turns dropout on)
         for item in () if self.listed else self.mis_items:
@@ -458,6 +459,7 @@ class Matcher:
             if any(self._kp_beats(c, k, 0.03) for k in kp_best):
                 continue
             claimed.append(c)
+            claimed_items.append(item)
             mis = rubric.misconceptions[item.index]
             mis_results.append(
                 MisconceptionResult(
@@ -487,6 +489,17 @@ class Matcher:
                     exclude.add(c.window)
                     c = self.best(item, False, frozenset(exclude))
                 kp_best[n] = c
+            # An answer that states a misconception argues for it in the key points' words
+            # ("divide the learning rate by four: a batch four times bigger already takes
+            # four-times-bigger steps"): a key point the misconception says the other way
+            # round ("raise the learning rate four times") earns nothing in it.
+            for n, item in enumerate(self.kp_items):
+                own = self.prep.texts[item.text_rows[0]].polarity
+                if kp_best[n].window is not None and any(
+                    polarity.reverses_object(own, self.prep.texts[m.text_rows[0]].polarity)
+                    for m in claimed_items
+                ):
+                    kp_best[n] = Candidate()
         if self.judge is not None:
             # the judge reads every key point within its reach at once, and only those
             reach = [
