@@ -15,6 +15,7 @@ one more mention after its operands: the chain's value, marked ``computed``.
 from __future__ import annotations
 
 import bisect
+import functools
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, replace
@@ -484,7 +485,18 @@ def _with_chains(
 
 
 def find_numbers(text: str) -> list[NumberMention]:
-    """Every number stated in ``text``, in order, with unit and span."""
+    """Every number stated in ``text``, in order, with unit and span. An answer is read
+    twice (its windows' numbers, and the embedder's respelling of them), so the last few
+    texts' readings are kept: the mentions are frozen, each caller gets its own list."""
+    return list(_find_numbers(text))
+
+
+@functools.lru_cache(maxsize=64)
+def _find_numbers(text: str) -> tuple[NumberMention, ...]:
+    return tuple(_read_numbers(text))
+
+
+def _read_numbers(text: str) -> list[NumberMention]:
     toks = tokenise(text)
     found: list[_Found] = []
     preamble = _preamble(text, toks)
