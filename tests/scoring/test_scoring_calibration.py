@@ -145,14 +145,15 @@ def test_original_bands(scored) -> None:
 # Floors a little under what the scorer reached. Raise them as the scorer improves; never
 # lower them to let a change through. The parts were remade eleven times on 2026-12-01/02:
 # each time the test part, once read, joined development and a fresh test part was
-# written. The fourteenth round's floors, until its test part is read once at the round's
-# end: dev at what SCORER_VERSION 2026.12.16 (the round's start) reaches on the 3,001 dev
-# answers with the shipped judge (0.912 / 96.9 % / 95.2 % / 96.7 %, mean wrong 9.2; the
-# judge was fitted on 442 of them: a regression guard, not a measure); test loose.
-DEV_FLOOR = {"spearman": 0.91, "strong_ge70": 0.965, "wrong_le30": 0.95, "pairwise": 0.965}
-TEST_FLOOR = {"spearman": 0.80, "strong_ge70": 0.85, "wrong_le30": 0.80, "pairwise": 0.90}
-MEAN_WRONG_MAX = {"dev": 9.5, "test": 20.0}
-"""The highest mean score of a part's wrong answers (dev 9.2 in 2026.12.16)."""
+# written. The fourteenth round's floors: dev from SCORER_VERSION 2026.12.17 scoring the
+# 3,001 dev answers with the shipped judge (fitted on 442 of them: a regression guard,
+# not a measure); test from 2026.12.17's one reading of the fresh test part (16:51 UTC on
+# 2026-12-02, with the round's start scorer beside it: docs/evaluation.md, "fourteenth
+# round").
+DEV_FLOOR = {"spearman": 0.91, "strong_ge70": 0.965, "wrong_le30": 0.955, "pairwise": 0.965}
+TEST_FLOOR = {"spearman": 0.89, "strong_ge70": 0.955, "wrong_le30": 0.905, "pairwise": 0.95}
+MEAN_WRONG_MAX = {"dev": 9.5, "test": 12.0}
+"""The highest mean score of a part's wrong answers (dev 8.9, test 11.6 in 2026.12.17)."""
 # 2026.12.4 reached dev 0.862 / 85.9 % / 95.8 % / 93.7 %, test 0.827 / 84.1 % / 88.9 % / 93.5 %;
 # 2026.12.5 dev 0.880 / 89.8 % / 95.8 % / 94.3 %, test 0.846 / 90.9 % / 87.9 % / 92.7 %
 # (the parts of the fourth round); on the fifth round's parts, 2026.12.5 test 0.825 /
@@ -176,7 +177,9 @@ MEAN_WRONG_MAX = {"dev": 9.5, "test": 20.0}
 # 94.8 % / 96.4 %, test 0.909 / 97.7 % / 96.0 % / 96.4 %, and 2026.12.15 dev 0.913 /
 # 96.8 % / 95.3 % / 96.6 %, test 0.912 / 97.7 % / 96.0 % / 96.8 %; on the thirteenth
 # round's parts, 2026.12.15 and 2026.12.16 alike, dev 0.912 / 96.9 % / 95.3 % / 96.7 %,
-# test 0.911 / 96.9 % / 93.9 % / 96.9 %.
+# test 0.911 / 96.9 % / 93.9 % / 96.9 %; on the fourteenth round's parts, 2026.12.16 dev
+# 0.912 / 96.9 % / 95.2 % / 96.7 %, test 0.894 / 96.1 % / 90.8 % / 95.3 %, and
+# 2026.12.17 dev 0.914 / 97.0 % / 95.7 % / 96.8 %, test 0.896 / 96.1 % / 90.8 % / 95.5 %.
 TARGET = {"spearman": 0.85, "strong_ge70": 0.95, "wrong_le30": 0.95}
 """Issue 9's targets on the test part."""
 
@@ -190,9 +193,9 @@ def test_part_keeps_its_quality(scored, part: str, floor: dict[str, float]) -> N
 
 
 @pytest.mark.xfail(
-    reason="issue 9's targets: met on the twelfth round's test part, not on the eleventh's "
-    "or the thirteenth's (wrong <= 30 93.9 %, a read-back at 83); non-strict until fresh "
-    "parts keep meeting them",
+    reason="issue 9's targets: met on the twelfth round's test part, not on the eleventh's, "
+    "the thirteenth's or the fourteenth's (wrong <= 30 90.8 %, a read-back at 48); "
+    "non-strict until fresh parts keep meeting them",
     strict=False,
 )
 def test_targets_on_the_test_part(scored) -> None:
