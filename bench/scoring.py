@@ -54,19 +54,19 @@ LABELS = CALIBRATION / "deep-learning-key-points.jsonl"
 """Which key points each dev answer states (``tests/calibration/README.md``)."""
 GRADES = {"strong": 2, "partial": 1, "wrong": 0}
 TEST_STYLE_MIX = {
-    "answer_first": 20,
-    "disfluent": 17,
-    "plain_words": 28,
-    "typed": 14,
-    "hyphenated": 15,
-    "terse": 16,
-    "reordered": 18,
-    "incomplete": 26,
+    "answer_first": 19,
+    "disfluent": 16,
+    "plain_words": 27,
+    "typed": 17,
+    "hyphenated": 19,
+    "terse": 15,
+    "reordered": 16,
+    "incomplete": 28,
     "confident_wrong": 17,
     "reversed": 16,
     "keyword_list": 17,
     "read_back": 17,
-    "dont_know": 15,
+    "dont_know": 16,
     "off_topic": 16,
 }
 """Answers per style in the test part (tests/calibration/README.md; it has no "original"

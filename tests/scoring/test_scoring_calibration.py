@@ -143,17 +143,17 @@ def test_original_bands(scored) -> None:
 # ------------------------------------------------------------------ whole parts
 
 # Floors a little under what the scorer reached. Raise them as the scorer improves; never
-# lower them to let a change through. The parts were remade eleven times on 2026-12-01/02:
+# lower them to let a change through. The parts were remade twelve times on 2026-12-01/03:
 # each time the test part, once read, joined development and a fresh test part was
-# written. The fourteenth round's floors: dev from SCORER_VERSION 2026.12.17 scoring the
-# 3,001 dev answers with the shipped judge (fitted on 442 of them: a regression guard,
-# not a measure); test from 2026.12.17's one reading of the fresh test part (16:51 UTC on
-# 2026-12-02, with the round's start scorer beside it: docs/evaluation.md, "fourteenth
-# round").
-DEV_FLOOR = {"spearman": 0.91, "strong_ge70": 0.965, "wrong_le30": 0.955, "pairwise": 0.965}
-TEST_FLOOR = {"spearman": 0.89, "strong_ge70": 0.955, "wrong_le30": 0.905, "pairwise": 0.95}
-MEAN_WRONG_MAX = {"dev": 9.5, "test": 12.0}
-"""The highest mean score of a part's wrong answers (dev 8.9, test 11.6 in 2026.12.17)."""
+# written. The fifteenth round's floors, until its test part is read once at the round's
+# end: dev at what SCORER_VERSION 2026.12.17 (the round's start) reaches on the 3,253 dev
+# answers with the shipped judge (0.912 / 96.9 % / 95.3 % / 96.7 %, mean wrong 9.1; the
+# judge was fitted on 442 of them: a regression guard, not a measure); test loose.
+DEV_FLOOR = {"spearman": 0.91, "strong_ge70": 0.965, "wrong_le30": 0.95, "pairwise": 0.965}
+TEST_FLOOR = {"spearman": 0.80, "strong_ge70": 0.85, "wrong_le30": 0.80, "pairwise": 0.90}
+MEAN_WRONG_MAX = {"dev": 9.5, "test": 20.0}
+"""The highest mean score of a part's wrong answers (dev 9.1 in 2026.12.17)."""
+# 2026.12.17 read the fourteenth round's test part (252) at 0.896 / 96.1 % / 90.8 % / 95.5 %;
 # 2026.12.4 reached dev 0.862 / 85.9 % / 95.8 % / 93.7 %, test 0.827 / 84.1 % / 88.9 % / 93.5 %;
 # 2026.12.5 dev 0.880 / 89.8 % / 95.8 % / 94.3 %, test 0.846 / 90.9 % / 87.9 % / 92.7 %
 # (the parts of the fourth round); on the fifth round's parts, 2026.12.5 test 0.825 /
