@@ -94,6 +94,10 @@ TRAIN_MODE = settings("In training mode dropout stays on and randomly zeroes uni
         ("In eval mode dropout is off.", False),
         # a phase is not a mode
         ("Dropout is active during evaluation.", False),
+        # a sentence that opens on a mode puts its later clauses in it
+        ("In eval mode batch norm uses batch statistics and dropout is switched on.", True),
+        ("In train mode batch norm uses batch statistics and dropout is switched on.", False),
+        ("In eval mode batch norm uses running averages and in train mode dropout is on.", False),
     ],
 )
 def test_a_switch_the_other_way_in_a_mode(text: str, contradicted: bool) -> None:

@@ -20,6 +20,9 @@ Rules (documented for reviewers and candidates):
   active" says dropout is off in train mode, against "in training mode dropout stays
   on".
 * Clauses end at punctuation and at linking words (and, but, while, whereas, so...).
+* A sentence that opens on a phase or a mode ("In eval mode batch norm uses per-batch
+  statistics and dropout is switched on", "During training, ...") puts every clause of it
+  that names no phase or mode of its own in that phase or mode.
 * A setting is about the nearest content word before its switch ("dropout is active"),
   else the nearest after it ("turn off dropout"), else what the clause before it in the
   sentence was about ("dropout is on in training and off in validation"). "Some neurons
@@ -110,12 +113,34 @@ def _subject(clause: list[str], i: int) -> str | None:
     return stem(after[0]) if after else None
 
 
+def _bound(clause: list[str]) -> tuple[set[str], set[str]]:
+    """The phases and the modes (a phase word right before "mode") ``clause`` names."""
+    phases: set[str] = set()
+    modes: set[str] = set()
+    for i, w in enumerate(clause):
+        if w in _PHASES:
+            is_mode = i + 1 < len(clause) and clause[i + 1] in _MODE_WORDS
+            (modes if is_mode else phases).add(_PHASES[w])
+    return phases, modes
+
+
+def _opening(clause: list[str]) -> tuple[set[str], set[str]]:
+    """The phase or mode a sentence opens on: "in eval mode ...", "during training ..."
+    (a preposition of time first, the phase within the three words after it)."""
+    if not clause or clause[0] not in _ON_BEFORE:
+        return set(), set()
+    phases, modes = _bound(clause[:4])
+    return (phases, set()) if len(phases) == 1 and not modes else (set(), modes)
+
+
 def settings(text: str) -> tuple[Setting, ...]:
     """The settings ``text`` states (see the module docstring)."""
     out: list[Setting] = []
     for sentence in _SENTENCE.split(text):
         subject: str | None = None  # a clause with none goes on about the one before
-        for clause in _clauses(sentence):
+        clauses = _clauses(sentence)
+        opening = _opening(clauses[0]) if clauses else (set(), set())
+        for clause in clauses:
             switch, about = None, None
             for i, w in enumerate(clause):
                 if w not in _SWITCHES or (w == "on" and not _switch_on(clause, i)):
@@ -126,12 +151,9 @@ def settings(text: str) -> tuple[Setting, ...]:
             subject = about or subject
             if switch is None or subject is None:
                 continue
-            phases: set[str] = set()
-            modes: set[str] = set()  # a phase word right before "mode"
-            for i, w in enumerate(clause):
-                if w in _PHASES:
-                    is_mode = i + 1 < len(clause) and clause[i + 1] in _MODE_WORDS
-                    (modes if is_mode else phases).add(_PHASES[w])
+            phases, modes = _bound(clause)
+            if not phases and not modes:
+                phases, modes = set(opening[0]), set(opening[1])
             if len(phases) == 1:
                 out.append(Setting(switch, phases.pop(), subject))
             elif not phases and len(modes) == 1:
