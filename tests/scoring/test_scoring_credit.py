@@ -350,6 +350,35 @@ def test_saying_what_the_question_asks_is_asked(text: str, asked: list[bool]) ->
     assert asked_words(text, words(text)) == asked
 
 
+VAL_QUESTION = (
+    "Training loss keeps falling. Validation loss falls until epoch 5, then rises every epoch. "
+    "What's happening, and what do you do?"
+)
+
+
+@pytest.mark.parametrize(
+    ("text", "asked"),
+    [
+        # the question asked again without its question mark, and the situation before it
+        (
+            "So validation goes up after epoch five. So what's going on there and what "
+            "should I do about it.",
+            [True] * 19,
+        ),
+        ("It's overfitting. Why does validation loss rise.", [False] * 2 + [True] * 5),
+        # a "what ... is" that goes on to its answer states it
+        ("What's happening is overfitting, so stop early.", [False] * 7),
+        # questions of the candidate's own say more than the question's words
+        ("What's the data budget and how much compute do I have.", [False] * 11),
+    ],
+)
+def test_a_sentence_that_asks_the_question_again_is_asked(text: str, asked: list[bool]) -> None:
+    from sayitout.scoring.text import content_stems
+
+    flags = asked_words(text, words(text), asked_stems=content_stems(VAL_QUESTION))
+    assert flags == asked
+
+
 def test_a_read_back_that_says_what_is_asked_earns_nothing(scorer) -> None:
     """A read-back in other words: the key points about the question's situation
     ("validation climbs after epoch five" for overfitting) are not evidence."""

@@ -160,7 +160,7 @@ class Matcher:
         self.match_matrix = (1 - params.lex_weight) * self.sims + params.lex_weight * self.lex
         self._clauses: list[Clause] | None = None
         self._swaps: dict[tuple[int, int], bool] = {}
-        asked = asked_words(answer.text, answer.words, prep.read_back, found)
+        asked = asked_words(answer.text, answer.words, prep.read_back, found, prep.asked_stems)
         said_back = _said_back(said, prep)
         self._asked = [
             said_back

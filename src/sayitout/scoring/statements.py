@@ -21,7 +21,12 @@ to the key points. Here:
 * A sentence in which the speaker says what the question asks ("..., and the question
   is what's going on and how to handle it", "so it's asking why") restates the question:
   all its words are asked, the situation it retells included ("validation climbs after
-  epoch five" is the question's symptom, not the diagnosis).
+  epoch five" is the question's symptom, not the diagnosis). So does a sentence in the
+  form of a question, with or without its question mark, whose content words are the
+  question's own but one at most ("So what's going on there and what should I do about
+  it."): a transcript loses the question mark. "What's happening is a bad batch" (the
+  answer after a "what ... is") and "What's the latency budget, and how much data do I
+  have" (questions of the candidate's own) state things.
 * Words that say the speaker does not know ("I'm not sure", "I don't know what the fix
   would be", "I have no idea"), up to the end of their clause, are asked words too: they
   hedge, they state nothing. "I'm not sure of the exact rule, but double it" still states
@@ -34,7 +39,7 @@ import re
 
 from sayitout.scoring import numbers
 from sayitout.scoring.lexicon import SMALL_NUMBERS, TENS
-from sayitout.scoring.text import STOPWORDS, Span, stem, words
+from sayitout.scoring.text import STOPWORDS, Span, content_stems, stem, words
 
 _UNSURE = re.compile(
     r"\b(?:i['’]?m|i am) (?:really |honestly )?not (?:really |quite )?sure\b"
@@ -55,6 +60,16 @@ _RESTATES = re.compile(
 """Where the speaker says what the question asks ("and the question is what's going on
 and how to handle it", "so it's asking why"): the sentence around it restates the
 question. Not "you want to know whether it can overfit one batch": advice."""
+_ASKS = re.compile(
+    r"(?:^|(?<=[.!?]\s))(?:(?:so|and|okay|ok|um|uh|basically)[,\s]+)*"
+    r"(?P<ask>(?:what|why|how)(?:['’]s|\s+(?:is|are|should|do|does|did|can|could|would|will))\b"
+    r"[^.!?:;]*[.!?]?)",
+    re.IGNORECASE,
+)
+"""A sentence in the form of a question: a question word and a verb before its subject
+("so what's going on", "why would the validation loss be lower")."""
+_ANSWERED = re.compile(r"\s(?:is|isn['’]t|are|aren['’]t|was|were)\s", re.IGNORECASE)
+"""A "what ... is" that goes on to its answer ("what's happening is a bad batch")."""
 _SENTENCE_END = re.compile(r"[.!?](?=\s|$)")
 _GOES_ON = re.compile(r"\s*(?:(?:and|so|basically|okay|ok|um|uh)[,\s]+)+", re.IGNORECASE)
 """What a restating sentence may open with when it goes on from the sentence before."""
@@ -116,10 +131,13 @@ def asked_words(
     ws: list[Span],
     question: frozenset[tuple[str, ...]] = frozenset(),
     found: list[numbers.NumberMention] | None = None,
+    asked_stems: frozenset[str] = frozenset(),
 ) -> list[bool]:
     """Per word of ``text`` (its words ``ws``, its numbers ``found``): whether it asks
     rather than states (see the module docstring). ``question``: the question's
-    ``read_back_grams``; without them only question marks count."""
+    ``read_back_grams``; without them only question marks count. ``asked_stems``: the
+    question's content stems; without them a sentence in the form of a question counts
+    only with its question mark."""
     out = [False] * len(ws)
     if question:
         for k in _read_back(ws, question, numbers.find_numbers(text) if found is None else found):
@@ -135,19 +153,32 @@ def asked_words(
                 for k in range(first, i + 1):
                     out[k] = True
             first = i + 1
-    for m in _RESTATES.finditer(text):
-        ends = [e.end() for e in _SENTENCE_END.finditer(text, 0, m.start())]
+    for at, until in _restating(text, asked_stems):
+        ends = [e.end() for e in _SENTENCE_END.finditer(text, 0, at)]
         start = ends[-1] if ends else 0
-        if _GOES_ON.fullmatch(text[start : m.start()]):
+        if _GOES_ON.fullmatch(text[start:at]):
             # "... then goes up every epoch after that. And you want to know what's going
             # on": the sentence it goes on from is the question's situation
             start = ends[-2] if len(ends) > 1 else 0
-        end = _SENTENCE_END.search(text, m.end())
+        end = _SENTENCE_END.search(text, until)
         _ask_between(out, ws, start, end.end() if end else len(text))
     for m in _UNSURE.finditer(text):
         end = _CLAUSE_END.search(text, m.end())
         _ask_between(out, ws, m.start(), end.start() if end else len(text))
     return out
+
+
+def _restating(text: str, asked_stems: frozenset[str]) -> list[tuple[int, int]]:
+    """Where ``text`` says what the question asks (start, end): a ``_RESTATES`` phrase,
+    or a sentence in the form of a question that says nothing but the question's content
+    words and one more at most."""
+    found = [m.span() for m in _RESTATES.finditer(text)]
+    if asked_stems:
+        for m in _ASKS.finditer(text):
+            ask = m.group("ask")
+            if not _ANSWERED.search(ask) and len(content_stems(ask) - asked_stems) <= 1:
+                found.append(m.span("ask"))
+    return found
 
 
 def _ask_between(out: list[bool], ws: list[Span], start: int, stop: int) -> None:
