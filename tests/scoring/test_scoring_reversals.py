@@ -217,3 +217,30 @@ def test_an_answer_arguing_for_the_reversal_earns_nothing_for_the_point(scorer) 
     assert {"multiply-by-four", "linear-scaling-rule"} <= {
         k.id for k in right.key_points if k.credit > 0
     }
+
+
+def test_a_swap_the_roles_and_the_embeddings_both_read_is_stated(scorer) -> None:
+    """The reversed answer's AdamW clause binds the swapped-roles misconception on four
+    words, and the key point about decoupled decay about as well ("AdamW ... decay ...
+    gradient"): a bag of words cannot tell which it says. The embeddings read the
+    misconception in the answer too, so the bound clause is its statement, and the key
+    points said in it are the misconception's words, not evidence for them."""
+    from sayitout.bank.loader import load_bank
+
+    rubric = load_bank(user=False).rubric("dl-adamw-vs-l2")
+    wrong = scorer.score(
+        rubric,
+        "Adam with L2 already decouples the decay, because the penalty is part of the loss. "
+        "AdamW puts the decay into the gradient, so the adaptive learning rate rescales it "
+        "and the busiest weights are regularised more.",
+    )
+    assert "swapped-roles" in {m.id for m in wrong.misconceptions}
+    assert wrong.score <= 30
+    right = scorer.score(
+        rubric,
+        "With Adam the L2 gradient is divided by the second moment, so weights with a big "
+        "gradient history are barely regularised. AdamW decouples the decay from the "
+        "gradient and shrinks the weights directly in the update.",
+    )
+    assert not right.misconceptions
+    assert right.score >= 70

@@ -408,13 +408,20 @@ class Matcher:
         bound, span = b.bound, b.evidence
         switched = self._sets_as(item)
         ambiguous = span is not None and self._states_a_point(span, bound)
+        c: Candidate | None = None
+        if ambiguous and bound >= self.p.role_bound and b.shared >= 3 and not b.swapped:
+            # the clause binds a key point about as well, but on three words or more, and
+            # the embeddings read the misconception in the answer too: the bound clause
+            # is its statement
+            c = self.best(item, True)
+            ambiguous = c.window is None or c.match < self.p.misconception
         if bound >= self.p.role_bound and span is not None and not ambiguous:
             j = self._window_for(span)
             if j is not None:
                 asserted = switched or b.sides >= 2 or b.shared >= 3
                 extra = {"roles": True, "reach": b.reach, "asserted": asserted}
                 return Candidate(1.0, bound, j, None, extra), self._quote_span(span)
-        c = self.best(item, True)
+        c = c or self.best(item, True)
         if c.window is not None and switched:
             extra = {"asserted": True}
             return Candidate(1.0, c.cos, c.window, c.text_index, extra), self.quote(c.window)
