@@ -256,3 +256,21 @@ def test_a_direction_that_closes_a_clause_is_about_that_clause() -> None:
     assert cond.object is None and "light" not in cond.context
     # without the comma the direction is still read with the words after it
     assert analyse("it increases the speed").mentions[0].object is not None
+
+
+@pytest.mark.parametrize(
+    ("answer", "reversed_"),
+    [
+        # "change" negated is the same, about what it says stays
+        ("the learning rate doesn't need to change", True),
+        ("no, don't touch the learning rate", True),
+        # "change" alone goes neither way; the way said after it decides
+        ("change the learning rate", False),
+        ("change the learning rate: raise it four times", False),
+        # keeping the batch size and raising the rate is the rule
+        ("don't change the batch size, raise the learning rate", False),
+    ],
+)
+def test_a_change_negated_keeps_the_thing_the_same(answer: str, reversed_: bool) -> None:
+    rubric = analyse("increase the learning rate in proportion to the batch size")
+    assert reverses_object(rubric, analyse(answer)) is reversed_

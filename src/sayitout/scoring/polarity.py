@@ -74,6 +74,9 @@ _STEPS = frozenset(("step", "updat"))
 _RAMPS = _wordset("ramp ramps ramped ramping")
 """Going up, unless "down" follows ("ramp the rate down")."""
 _SAME_WORDS = _wordset("""same unchanged leave constant""")
+_CHANGES = _wordset("""change changes changing changed adjust adjusts adjusting touch touching
+    retune retuning""")
+"""Neither way alone; negated ("doesn't need to change", "don't touch it"), the same."""
 _OPPOSITES = (("overfit", "underfit"),)
 """Stems of terms that embeddings place together and that mean opposite diagnoses."""
 _EXCESS = _wordset("too overly bit slightly somewhat kinda")
@@ -297,7 +300,7 @@ def _analyse(
             d = UP
         elif t in _DOWN_WORDS:
             d = DOWN
-        elif t in _SAME_WORDS:
+        elif t in _SAME_WORDS or t in _CHANGES:
             d = SAME
         else:
             continue
@@ -307,7 +310,11 @@ def _analyse(
         if k >= 2 and _NEEDS_NEXT.get(toks[k - 2]) == toks[k - 1]:
             flipped = True
         dirs = {d}
-        if flipped:
+        if t in _CHANGES:
+            if not flipped:
+                continue  # "change the learning rate": up or down, said later if at all
+            dirs = {SAME}
+        elif flipped:
             # "don't raise it": down; "don't change it"/"not the same": up or down
             dirs = {-d} if d != SAME else {UP, DOWN}
         elif d != SAME and k >= 1 and toks[k - 1] in _EXCESS:
@@ -340,8 +347,25 @@ def _analyse(
         )
         if ends_clause:
             obj = None
+        if t in _CHANGES and obj is None:
+            obj = _subject(toks, sentences, k)  # "the learning rate doesn't need to change"
         mentions.append(Mention(frozenset(dirs), ctx, obj))
     return Polarity(tuple(mentions), negated, frozenset(scoped), frozenset(removed))
+
+
+def _subject(toks: list[str], sentences: list[int], k: int) -> str | None:
+    """The stem of the first word of the run of content words before the negation of the
+    word at ``k`` ("the *learning* rate doesn't need to change"), within its sentence."""
+    i = k - 1
+    while i >= 0 and k - i <= 4 and not _is_negation(toks, i):
+        i -= 1
+    run: list[str] = []
+    for j in range(i - 1, max(-1, i - 4), -1):
+        w = toks[j]
+        if sentences[j] != sentences[k] or w in STOPWORDS or w in _CLAUSE_BREAKS:
+            break
+        run.insert(0, w)
+    return stem(run[0]) if i >= 0 and run else None
 
 
 def direction_conflict(rubric: Polarity, answer: Polarity) -> bool:
