@@ -17,11 +17,12 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, replace
+from typing import NamedTuple
 
 import numpy as np
 
 from sayitout.bank.models import Rubric
-from sayitout.scoring import numbers, phases, polarity, sequence
+from sayitout.scoring import cadence, numbers, phases, polarity, sequence
 from sayitout.scoring.matching import (
     Candidate,
     Lexicon,
@@ -104,6 +105,14 @@ class AnswerText:
 MatchResult = tuple[list[KeyPointResult], list[MisconceptionResult]]
 
 
+class Claims(NamedTuple):
+    """What the answer states that a bag of words cannot read (``Matcher._said_claims``)."""
+
+    orders: tuple[sequence.Order, ...]
+    settings: tuple[phases.Setting, ...]
+    cadences: tuple[cadence.Cadence, ...]
+
+
 class Matcher:
     """Matches one answer against one prepared rubric (see the module docstring)."""
 
@@ -138,9 +147,7 @@ class Matcher:
         self._pol: dict[int, polarity.Polarity] = {}
         self._wide: dict[int, polarity.Polarity] = {}
         self._reader: polarity.Reader | None = None
-        self._answer_claims: (
-            tuple[tuple[sequence.Order, ...], tuple[phases.Setting, ...]] | None
-        ) = None
+        self._answer_claims: Claims | None = None
         # numbers and content words are read once for the whole answer, then shared out
         found = answer.numbers
         # an answer's words count as the terms they stand for too ("smaller steps": the
@@ -299,24 +306,32 @@ class Matcher:
     def _contradicted(self, item: Item) -> bool:
         """Whether the answer states one of the item's sentences the other way round and
         never its way: the steps in the other order ("augment before you split" against
-        "split by original image before augmenting", ``sequence``) or a switch the other
+        "split by original image before augmenting", ``sequence``), a switch the other
         way in a phase ("dropout is active during evaluation" against "off during
-        validation", ``phases``). Then no sentence of the item has evidence, not even one
-        that says neither ("do a group split")."""
+        validation", ``phases``) or the optimizer step at the other cadence ("call step
+        after each micro-batch" against "only call step after the last one",
+        ``cadence``). Then no sentence of the item has evidence, not even one that says
+        neither ("do a group split")."""
         texts = [self.prep.texts[row] for row in item.text_rows]
         steps = tuple(o for t in texts for o in t.orders)
         switches = tuple(s for t in texts for s in t.settings)
-        if not steps and not switches:
+        paces = tuple(c for t in texts for c in t.cadences)
+        if not steps and not switches and not paces:
             return False
-        orders, settings = self._said_claims()
-        return sequence.reversed_order(steps, orders) or phases.contradicts(switches, settings)
+        said = self._said_claims()
+        return (
+            sequence.reversed_order(steps, said.orders)
+            or phases.contradicts(switches, said.settings)
+            or cadence.contradicts(paces, said.cadences)
+        )
 
-    def _said_claims(self) -> tuple[tuple[sequence.Order, ...], tuple[phases.Setting, ...]]:
-        """The steps in order and the switches in a phase that the answer states."""
+    def _said_claims(self) -> Claims:
+        """The steps in order, the switches in a phase and the cadences the answer
+        states."""
         if self._answer_claims is None:
-            self._answer_claims = (
-                sequence.orders(self.answer.text),
-                phases.settings(self.answer.text),
+            text = self.answer.text
+            self._answer_claims = Claims(
+                sequence.orders(text), phases.settings(text), cadence.cadences(text)
             )
         return self._answer_claims
 
@@ -327,7 +342,7 @@ class Matcher:
         switches = tuple(s for row in item.text_rows for s in self.prep.texts[row].settings)
         if not switches:
             return False
-        return phases.agrees(switches, self._said_claims()[1])
+        return phases.agrees(switches, self._said_claims().settings)
 
     def _swapped_at(self, item: Item, j: int) -> bool:
         """Whether window ``j`` states the item's content about the other entity (a role

@@ -26,7 +26,7 @@ from typing import Any
 
 import numpy as np
 
-from sayitout.scoring import numbers, phases, polarity, sequence
+from sayitout.scoring import cadence, numbers, phases, polarity, sequence
 from sayitout.scoring.text import Span, content_stems, words
 
 #: Generic answers with no content: a rubric sentence's similarity to them is its
@@ -190,6 +190,8 @@ class RubricText:
     """The step orders it states ("split before augmenting")."""
     settings: tuple[phases.Setting, ...] = ()
     """The switches it binds to a phase ("dropout is on during training")."""
+    cadences: tuple[cadence.Cadence, ...] = ()
+    """How often it has the optimizer step ("only call step after the last one")."""
 
 
 @dataclass
@@ -239,6 +241,7 @@ def make_rubric_text(text: str) -> RubricText:
         numbers=found,
         orders=sequence.orders(text),
         settings=phases.settings(text),
+        cadences=cadence.cadences(text),
     )
 
 

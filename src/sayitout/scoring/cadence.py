@@ -1,0 +1,161 @@
+"""How often the optimizer steps: what a bag of words cannot tell apart.
+
+"Call optimizer.step() after each micro-batch, and only zero the gradients every fourth"
+and "only call step and zero grad after the last micro-batch" share every content word,
+and MiniLM places them together; the first is four small updates, the second is gradient
+accumulation. Before a key point is credited, the cadences its sentence states are
+compared with the ones the answer states (``Matcher._contradicted``).
+
+Rules (documented for reviewers and candidates):
+
+* An *action* is the optimizer step ("optimizer.step()", "call step", "take a step",
+  "one optimizer step", "update the weights") or clearing the gradients ("zero_grad",
+  "zero the gradients", "clear the grads"). "Accumulation steps" and "every step" are no
+  action: "step" is one only after a verb or an article that makes it one.
+* A *frequency* is *each* ("after each micro-batch", "after every one", "every chunk",
+  "per micro-batch") or *once* ("after the last one", "after the fourth", "every fourth",
+  "every four micro-batches", "once", "only at the end", "a single step", "one
+  optimizer step"). "After each optimizer step" is no frequency of the micro-batches,
+  and "the same as one step on 32" compares, it does not say how often to step.
+* Clauses end at punctuation and at "but", "while", "whereas", "so", "because"; "and"
+  joins actions that share a frequency ("call step and zero grad after the last one").
+  An action takes the nearest frequency after it in its clause, else the nearest before.
+  A negation within the three words before the action takes the cadence back.
+* An answer contradicts a rubric sentence when it does one of the sentence's actions at
+  the other frequency, and never at the same one (getting the zeroing right does not make
+  up for stepping after every micro-batch).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from sayitout.scoring.lexicon import denies, wordset
+from sayitout.scoring.text import normalise_word
+
+STEP, ZERO = "step", "zero"
+EACH, ONCE = "each", "once"
+
+
+@dataclass(frozen=True)
+class Cadence:
+    """An action and how often it is done."""
+
+    action: str
+    frequency: str
+
+
+_STEP_CALLS = frozenset(("optimizer.step", "optimiser.step", "opt.step", "step()"))
+_ZERO_CALLS = frozenset(("zero_grad", "optimizer.zero_grad", "optimiser.zero_grad"))
+_STEP_WORDS = wordset("step steps stepping")
+_STEP_MAKERS = wordset(
+    """call calls calling called take takes taking took do does doing did optimizer
+    optimiser optimizer's dot one single a an and to then only you we i"""
+)
+"""Words before "step" that make it the optimizer's step ("call step", "an optimizer
+step", "and step once"); "accumulation steps" and "every step" are not."""
+_UPDATES = wordset("update updates updating updated")
+_UPDATED = wordset("the weights parameters params model")
+_ZERO_WORDS = wordset("zero zeroes zeros zeroing zeroed clear clears clearing cleared reset")
+_GRADS = wordset("grad grads gradient gradients the")
+_UNITS = wordset(
+    """micro-batch micro-batches microbatch microbatches micro batch batches chunk chunks
+    one ones mini-batch mini-batches minibatch forward backward pass iteration iterations
+    piece pieces slice slices"""
+)
+"""What the micro-batches are called; "after each *step*" is not one of them."""
+_EACH_WORDS = wordset("each every per")
+_LAST_WORDS = wordset(
+    """last final fourth 4th eighth second third fourth 4 2 8 two four eight sixteen 16
+    all"""
+)
+_ONCE_WORDS = wordset("once")
+_OPT_STEP = ["optimizer", "step"]
+_COMPARING = wordset("as like than")
+_BREAKS = wordset("but while whereas so because though although which instead")
+_SENTENCE = re.compile(r"[.!?;:,()]$")
+
+
+def _clauses(text: str) -> list[list[str]]:
+    out: list[list[str]] = [[]]
+    for raw in text.split():
+        w = normalise_word(raw)
+        if w in _BREAKS and out[-1]:
+            out.append([])
+            continue
+        if w:
+            out[-1].append(w)
+        if _SENTENCE.search(raw.rstrip("\"'")) and not raw.endswith("()") and out[-1]:
+            out.append([])
+    return [c for c in out if c]
+
+
+def _action(clause: list[str], i: int) -> str | None:
+    w = clause[i]
+    before = clause[i - 1] if i else ""
+    after = clause[i + 1] if i + 1 < len(clause) else ""
+    if w in _STEP_CALLS or (w in _STEP_WORDS and before in _STEP_MAKERS):
+        return STEP
+    if w in _UPDATES and after in _UPDATED:
+        return STEP
+    if w in _ZERO_CALLS or (w in _ZERO_WORDS and after in _GRADS):
+        return ZERO
+    return None
+
+
+def _frequency(clause: list[str], i: int) -> str | None:
+    """The frequency said by the words from ``i``, if one starts there."""
+    w = clause[i]
+    nxt = clause[i + 1 : i + 4]
+    if w in _ONCE_WORDS:
+        return ONCE
+    if w in ("single", "one") and ((nxt[:1] and nxt[0] in _STEP_WORDS) or nxt[:2] == _OPT_STEP):
+        # "the same as one step on 32" compares; it does not say how often to step
+        return None if i and clause[i - 1] in _COMPARING else ONCE
+    if w in _EACH_WORDS and nxt:
+        if nxt[0] in _LAST_WORDS and nxt[0] not in ("one", "all"):
+            return ONCE  # "every fourth", "every four micro-batches"
+        if nxt[0] in _UNITS or (nxt[0] == "single" and nxt[1:2] and nxt[1] in _UNITS):
+            return EACH
+        return None
+    if w in ("after", "at") and nxt[:1] == ["the"] and nxt[1:2] and nxt[1] in _LAST_WORDS:
+        return ONCE  # "after the last one", "after the fourth"
+    if w == "at" and nxt[:2] == ["the", "end"]:
+        return ONCE
+    return None
+
+
+def cadences(text: str) -> tuple[Cadence, ...]:
+    """The cadences ``text`` states (see the module docstring)."""
+    out: list[Cadence] = []
+    for clause in _clauses(text):
+        freqs = [(i, f) for i in range(len(clause)) if (f := _frequency(clause, i))]
+        if not freqs:
+            continue
+        for i in range(len(clause)):
+            action = _action(clause, i)
+            if action is None:
+                continue
+            if any(denies(v) for v in clause[max(0, i - 3) : i]):
+                continue
+            later = [f for k, f in freqs if k > i]
+            earlier = [f for k, f in freqs if k < i]
+            # "one optimizer step" says its frequency in the words that make the action
+            freq = later[0] if later else earlier[-1] if earlier else None
+            if freq is not None:
+                out.append(Cadence(action, freq))
+    return tuple(out)
+
+
+def contradicts(rubric: tuple[Cadence, ...], answer: tuple[Cadence, ...]) -> bool:
+    """True when the answer does an action of the rubric sentence at the other frequency,
+    and never at the same one: "call step after each one, zero the gradients every
+    fourth" contradicts "call step and zero grad after the last one" on the step."""
+    said = {(a.action, a.frequency) for a in answer}
+    return any(
+        (r.action, f) in said and (r.action, r.frequency) not in said
+        for r in rubric
+        for f in (EACH, ONCE)
+        if f != r.frequency
+    )

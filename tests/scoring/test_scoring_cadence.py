@@ -1,0 +1,87 @@
+"""How often the optimizer steps (``scoring.cadence``): gradient accumulation said the other
+way round ("call step after every micro-batch") is four small updates, not the key point."""
+
+from __future__ import annotations
+
+import pytest
+
+from sayitout.scoring.cadence import EACH, ONCE, STEP, ZERO, Cadence, cadences, contradicts
+
+RUBRIC = cadences(
+    "Divide each micro-batch loss by the number of accumulation steps, and only call step "
+    "and zero grad after the last one, so the update matches a batch of 32."
+)
+
+
+def test_a_rubric_sentence_s_cadences() -> None:
+    # "accumulation steps" and "each micro-batch loss" say no cadence of an action
+    assert (Cadence(STEP, ONCE), Cadence(ZERO, ONCE)) == RUBRIC
+    assert cadences("add up their gradients before one optimizer step") == (Cadence(STEP, ONCE),)
+
+
+@pytest.mark.parametrize(
+    ("text", "said"),
+    [
+        ("call optimizer.step() after every micro-batch", {(STEP, EACH)}),
+        ("do an optimizer step after each one", {(STEP, EACH)}),
+        ("update the weights after each micro batch", {(STEP, EACH)}),
+        ("take a step every chunk", {(STEP, EACH)}),
+        ("call backward on each micro-batch and step once after the fourth", {(STEP, ONCE)}),
+        ("call optimizer dot step every fourth iteration", {(STEP, ONCE)}),
+        ("only zero the gradients every four micro-batches", {(ZERO, ONCE)}),
+        ("zero_grad() at the end", {(ZERO, ONCE)}),
+        # no frequency of the micro-batches, or no action
+        ("zero the grads after every optimizer step", set()),
+        ("use four accumulation steps of eight each", set()),
+        ("that's the same as one step on thirty-two", set()),
+        # a negation takes the cadence back
+        ("don't call step after each micro-batch", set()),
+    ],
+)
+def test_what_cadence_a_text_states(text: str, said: set[tuple[str, str]]) -> None:
+    assert {(c.action, c.frequency) for c in cadences(text)} == said
+
+
+@pytest.mark.parametrize(
+    ("answer", "contradicted"),
+    [
+        # the step after every micro-batch: right zeroing does not make up for it
+        (
+            "Call optimizer.step() after each one, but only zero the gradients every fourth "
+            "micro-batch.",
+            True,
+        ),
+        ("Split into four, update the weights after each micro-batch.", True),
+        # the key point's way, or no cadence at all
+        ("Backward on each micro-batch, then step and zero_grad after the fourth.", False),
+        ("Accumulate the gradients over four micro-batches of eight.", False),
+        # both ways: not the other way only
+        ("Step after each micro-batch? No: step once, after the last one.", False),
+    ],
+)
+def test_an_answer_stepping_the_other_way(answer: str, contradicted: bool) -> None:
+    assert contradicts(RUBRIC, cadences(answer)) is contradicted
+
+
+def test_stepping_after_every_micro_batch_earns_no_accumulation_point(scorer) -> None:
+    from sayitout.bank.loader import load_bank
+
+    rubric = load_bank(user=False).rubric("dl-oom-keep-batch")
+    wrong = scorer.score(
+        rubric,
+        "Gradient accumulation: cut the batch into four micro-batches of eight, take an "
+        "optimizer step after every micro-batch, and only clear the gradients every fourth "
+        "one, so the effective batch stays thirty-two.",
+    )
+    credited = {k.id for k in wrong.key_points if k.credit > 0}
+    assert not credited & {"gradient-accumulation", "scale-loss-step-once"}
+    assert wrong.score <= 30
+    right = scorer.score(
+        rubric,
+        "Gradient accumulation: four micro-batches of eight, backward on each so the "
+        "gradients add up, divide each loss by four, and only call step and zero_grad after "
+        "the fourth one.",
+    )
+    assert {"gradient-accumulation", "scale-loss-step-once"} <= {
+        k.id for k in right.key_points if k.status == "covered"
+    }
