@@ -12,6 +12,7 @@ from sayitout.scoring.polarity import (
     negates,
     negation_differs,
     reverses_object,
+    states_direction,
 )
 from sayitout.scoring.text import content_stems, looks_english, windows, words
 
@@ -274,3 +275,28 @@ def test_a_direction_that_closes_a_clause_is_about_that_clause() -> None:
 def test_a_change_negated_keeps_the_thing_the_same(answer: str, reversed_: bool) -> None:
     rubric = analyse("increase the learning rate in proportion to the batch size")
     assert reverses_object(rubric, analyse(answer)) is reversed_
+
+
+@pytest.mark.parametrize(
+    ("answer", "stated"),
+    [
+        ("I'd raise the learning rate", True),
+        ("bump the learning rate up and shrink the batch", True),
+        # the other way, or both ways, about the learning rate
+        ("lower the learning rate", False),
+        ("lower the learning rate, then raise it again slowly with warmup", False),
+        # a direction about something else
+        ("raise the batch size", False),
+    ],
+)
+def test_an_answer_that_goes_a_misconception_s_way(answer: str, stated: bool) -> None:
+    misconception = analyse("Increase the learning rate so training gets out of the bad region.")
+    assert states_direction(misconception, analyse(answer, plain_words=True)) is stated
+
+
+def test_a_direction_that_describes_is_no_advice() -> None:
+    """ "A bigger batch always gives a better model" describes the batch; an answer that
+    says "big batches lose the noise" does not argue for it."""
+    misconception = analyse("A bigger batch always gives a better model.")
+    assert not states_direction(misconception, analyse("big batches lose the helpful noise"))
+    assert not states_direction(analyse("use a lower learning rate"), analyse("lower it"))

@@ -244,3 +244,28 @@ def test_a_swap_the_roles_and_the_embeddings_both_read_is_stated(scorer) -> None
     )
     assert not right.misconceptions
     assert right.score >= 70
+
+
+def test_an_answer_arguing_a_direction_misconception_is_flagged(scorer) -> None:
+    """ "I'd raise the learning rate" shares too few words with "increase the learning rate
+    so training gets out of the bad region" for the embeddings alone (47 without this
+    check); the whole answer goes its way about the learning rate and never the other, so
+    it is flagged."""
+    from sayitout.bank.loader import load_bank
+
+    rubric = load_bank(user=False).rubric("dl-loss-nan")
+    wrong = scorer.score(
+        rubric,
+        "NaN here means the step size is too small and the gradients fade to nothing, so "
+        "something ends up as zero over zero. I'd raise the learning rate and drop the "
+        "clipping.",
+    )
+    assert "raise-learning-rate" in {m.id for m in wrong.misconceptions}
+    assert wrong.score <= 30
+    right = scorer.score(
+        rubric,
+        "It's diverging: lower the learning rate by ten, clip the gradients, and check for a "
+        "log of zero. Don't raise the learning rate to get out of it.",
+    )
+    assert "raise-learning-rate" not in {m.id for m in right.misconceptions}
+    assert right.score >= 70

@@ -146,6 +146,7 @@ class Matcher:
         self.sims = np.einsum("ik,jk->ij", prep.emb, win_emb)  # texts x windows
         self._pol: dict[int, polarity.Polarity] = {}
         self._wide: dict[int, polarity.Polarity] = {}
+        self._whole: polarity.Polarity | None = None
         self._reader: polarity.Reader | None = None
         self._answer_claims: Claims | None = None
         # numbers and content words are read once for the whole answer, then shared out
@@ -344,6 +345,19 @@ class Matcher:
             return False
         return phases.agrees(switches, self._said_claims().settings)
 
+    def _directed_as(self, item: Item) -> bool:
+        """Whether the whole answer goes the item's one way about the thing its text names
+        ("I'd raise the learning rate" for "increase the learning rate so training gets
+        out of the bad region") and never the other."""
+        own = self.prep.texts[item.text_rows[0]].polarity
+        if not own.mentions:
+            return False
+        if self._whole is None:
+            if self._reader is None:
+                self._reader = polarity.Reader(self.answer.text, plain_words=True)
+            self._whole = self._reader.analyse(0, len(self.answer.text))
+        return polarity.states_direction(own, self._whole)
+
     def _swapped_at(self, item: Item, j: int) -> bool:
         """Whether window ``j`` states the item's content about the other entity (a role
         swap: "batch norm works per example" against "layer norm works per sample") and
@@ -440,7 +454,11 @@ class Matcher:
         if c.window is not None and switched:
             extra = {"asserted": True}
             return Candidate(1.0, c.cos, c.window, c.text_index, extra), self.quote(c.window)
-        if c.window is None or c.match < self.p.misconception:
+        if c.window is None:
+            return None
+        if c.match < self.p.misconception and not (
+            c.match >= self.p.directed_misconception and self._directed_as(item)
+        ):
             return None
         if b.swapped and (bound < self.p.role_bound or ambiguous):
             return None  # the answer states the correct contrast, the other way round

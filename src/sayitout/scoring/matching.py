@@ -79,6 +79,12 @@ class Params:
     misconception: float = 0.63
     """``match`` at or above which a misconception is flagged."""
     misconception_margin: float = 0.0
+    directed_misconception: float = 0.40
+    """``match`` at or above which a misconception that goes one way about a thing ("raise
+    the learning rate") is flagged when the whole answer says that way about it and never
+    the other (``polarity.states_direction``). Dev (3,253, fifteenth round): every value
+    from 0.30 to 0.48 flags the same answers (six wrong ones down, none strong or partial
+    moved); 0.55 loses two of them."""
     numeric_share: float = 0.7
     """Share of the score earned by the right final number on numeric questions."""
     near_miss_credit: float = 0.5

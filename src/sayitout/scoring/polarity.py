@@ -73,6 +73,15 @@ there "the updates are larger" is about the updates."""
 _STEPS = frozenset(("step", "updat"))
 _RAMPS = _wordset("ramp ramps ramped ramping")
 """Going up, unless "down" follows ("ramp the rate down")."""
+_ACTING = _wordset(
+    """raise raising increase increasing lower lowering decrease decreasing reduce reducing
+    cut cutting drop dropping halve halving double doubling bump bumping boost boosting
+    shrink shrinking grow growing multiply multiplying divide dividing"""
+)
+"""Direction words that act on what follows them when said as a verb."""
+_ALSO_ADJECTIVES = _wordset("lower double")
+_DESCRIBING = _wordset("a an the much bit is are be was were even far")
+"""Words before "lower" or "double" that make it describe ("a lower rate")."""
 _SAME_WORDS = _wordset("""same unchanged leave constant""")
 _CHANGES = _wordset("""change changes changing changed adjust adjusts adjusting touch touching
     retune retuning""")
@@ -129,6 +138,9 @@ class Mention:
     object: str | None = None
     """Stem of the content word right after the direction word, when one follows within
     two words ("more *precision*", "lower the *learning* rate"): what it qualifies."""
+    acts: bool = False
+    """The direction word is a verb that acts on its object ("*raise* the learning
+    rate"), not an adjective that describes it ("a *bigger* batch gives ...")."""
 
 
 @dataclass(frozen=True)
@@ -349,7 +361,8 @@ def _analyse(
             obj = None
         if t in _CHANGES and obj is None:
             obj = _subject(toks, sentences, k)  # "the learning rate doesn't need to change"
-        mentions.append(Mention(frozenset(dirs), ctx, obj))
+        acts = t in _ACTING and not (t in _ALSO_ADJECTIVES and k and toks[k - 1] in _DESCRIBING)
+        mentions.append(Mention(frozenset(dirs), ctx, obj, acts and obj is not None))
     return Polarity(tuple(mentions), negated, frozenset(scoped), frozenset(removed))
 
 
@@ -406,6 +419,28 @@ def reverses_object(rubric: Polarity, answer: Polarity) -> bool:
         if related and not any(a.directions & said for a in related):
             return True
     return False
+
+
+def states_direction(rubric: Polarity, answer: Polarity) -> bool:
+    """True when the rubric text goes one way only and acts on a thing it names
+    ("*increase* the learning rate", not "a bigger batch gives a better model") and the
+    answer says that way about it and never the other:
+    ``reverses_object`` turned round, to read a misconception the answer argues for."""
+    said = frozenset().union(*(m.directions for m in rubric.mentions))
+    if len(said) != 1 or SAME in said:
+        return False
+    agree = False
+    for r in rubric.mentions:
+        if not r.acts or r.object in _LIGHT_VERBS:
+            continue
+        about = _objects(r)
+        for a in answer.mentions:
+            if not about & _objects(a):
+                continue
+            if not a.directions & said:
+                return False
+            agree = agree or a.directions == said
+    return agree
 
 
 def _objects(m: Mention) -> frozenset[str]:
