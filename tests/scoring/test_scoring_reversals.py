@@ -26,6 +26,7 @@ def test_orders_read_from_each_cue() -> None:
     assert orders("Before augmenting, split by source.") == (_order("split sourc", "augment"),)
     assert orders("After splitting, augment.") == (_order("split", "augment"),)
     assert orders("warm up, followed by cosine decay") == (_order("warm", "cosin decay"),)
+    assert orders("split first, then augment and validate") == (_order("split", "augment valid"),)
 
 
 @pytest.mark.parametrize(
@@ -48,6 +49,8 @@ def test_no_order_stated(text: str) -> None:
         ("Augment before you split.", True),
         ("You need to split after augmenting, not before.", True),
         ("augment, then split randomly", True),
+        # a verb joined by "and" to a one-word step is part of it
+        ("Augment everything first and then shuffle and split the images.", True),
         ("split first, then augment", False),
         # the mistake described and the fix given in order: the fix stands
         ("They augmented before splitting. Split by original first, then augment.", False),

@@ -12,7 +12,9 @@ Rules (documented for reviewers and candidates):
   opens after the rest of its sentence: "before augmenting, split" puts the split first,
   "after splitting, augment" the split too.
 * Each side is the nearest content words to the cue (at most three), within its clause:
-  punctuation and linking words ("so", "because", "which"...) end a side.
+  punctuation and linking words ("so", "because", "which"...) end a side, but a second
+  verb joined by "and" right after a one-word step is part of it ("then shuffle and
+  split": the split comes after too).
 * "then" after an "if" is a consequence, not a step ("if it fits, then use it"); a
   negation right before a side takes the order back ("don't augment before you split"
   states no order), and so does a condition ("if you augment before splitting, ...").
@@ -94,6 +96,7 @@ def _side(
     within the clause, and whether a negation stands among them or right before them.
     ``cross``: the left side may end with a comma ("split first, then augment")."""
     found: list[str] = []
+    limit = _SIDE_WORDS
     i = k + step
     while 0 <= i < len(toks):
         w, ends = toks[i]
@@ -101,11 +104,16 @@ def _side(
             break  # the clause ended before the cue
         if step < 0 and w in _CONDITIONS:
             return frozenset(found), True  # "if you augment before splitting": no claim
+        if step > 0 and w == "and" and len(found) == 1 and not toks[i - 1][1]:
+            # "then shuffle and split the images": the step goes on to the verb it joins
+            limit = 2
+            i += step
+            continue
         if w in _LINKS or w in _FORWARD or w in _BACKWARD:
             break
         if _negation(w):
             return frozenset(found), True
-        if len(found) == _SIDE_WORDS:
+        if len(found) == limit:
             break
         if w not in _NOT_CONTENT and any(c.isalpha() for c in w):
             found.append(stem(w))
