@@ -54,12 +54,17 @@ is a claim)."""
 _RESTATES = re.compile(
     r"\bthe question (?:is|here is|being|of (?:whether|what|how|why))\b"
     r"|\b(?:it['’]?s|it is|you['’]?re|you are|they['’]?re|they are|we['’]?re|we are) asking\b"
-    r"|\b(?:you|we|they) (?:want|wanna|['’]d like|would like) to know (?:what|why|how|which)\b",
+    r"|\b(?:you|we|they) (?:want|wanna|['’]d like|would like) to know (?:what|why|how|which)\b"
+    r"|\b(?:you|we|they) (?:want|need|['’]re after|are after|['’]re looking for) (?:the|a) "
+    r"(?:usual |standard |common |typical |best )?(?:fix|answer|solution|remedy)"
+    r"(?: for (?:it|that|this))?(?=\s*(?:[.!?]|$))",
     re.IGNORECASE,
 )
 """Where the speaker says what the question asks ("and the question is what's going on
 and how to handle it", "so it's asking why"): the sentence around it restates the
-question. Not "you want to know whether it can overfit one batch": advice."""
+question; so does "and you want the usual fix for that", said as the end of its sentence.
+Not "you want to know whether it can overfit one batch", nor "you want a fix that keeps the
+batch": advice."""
 _ASKS = re.compile(
     r"(?:^|(?<=[.!?]\s))(?:(?:so|and|okay|ok|um|uh|basically)[,\s]+)*"
     r"(?P<ask>(?:what|why|how)(?:['’]s|\s+(?:is|are|should|do|does|did|can|could|would|will))\b"
