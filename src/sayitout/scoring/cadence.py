@@ -32,7 +32,7 @@ import re
 from dataclasses import dataclass
 
 from sayitout.scoring.lexicon import denies, wordset
-from sayitout.scoring.text import normalise_word
+from sayitout.scoring.text import clause_words
 
 STEP, ZERO = "step", "zero"
 EACH, ONCE = "each", "once"
@@ -77,18 +77,13 @@ _BREAKS = wordset("but while whereas so because though although which instead")
 _SENTENCE = re.compile(r"[.!?;:,()]$")
 
 
+def _ends_clause(raw: str) -> bool:
+    """Punctuation ends a clause, but not the brackets of a call ("optimizer.step()")."""
+    return bool(_SENTENCE.search(raw.rstrip("\"'"))) and not raw.endswith("()")
+
+
 def _clauses(text: str) -> list[list[str]]:
-    out: list[list[str]] = [[]]
-    for raw in text.split():
-        w = normalise_word(raw)
-        if w in _BREAKS and out[-1]:
-            out.append([])
-            continue
-        if w:
-            out[-1].append(w)
-        if _SENTENCE.search(raw.rstrip("\"'")) and not raw.endswith("()") and out[-1]:
-            out.append([])
-    return [c for c in out if c]
+    return clause_words(text, _BREAKS, _ends_clause)
 
 
 def _action(clause: list[str], i: int) -> str | None:

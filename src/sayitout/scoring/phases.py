@@ -40,7 +40,7 @@ import re
 from dataclasses import dataclass
 
 from sayitout.scoring.lexicon import denies, wordset
-from sayitout.scoring.text import STOPWORDS, normalise_word, stem
+from sayitout.scoring.text import STOPWORDS, clause_words, stem
 
 ON, OFF = 1, -1
 TRAINING, EVALUATION = "training", "evaluation"
@@ -80,17 +80,7 @@ class Setting:
 
 
 def _clauses(sentence: str) -> list[list[str]]:
-    out: list[list[str]] = [[]]
-    for raw in sentence.split():
-        w = normalise_word(raw)
-        if w in _LINKS and out[-1]:
-            out.append([])
-            continue
-        if w:
-            out[-1].append(w)
-        if raw[-1:] in _CLAUSE_PUNCT and out[-1]:
-            out.append([])
-    return [c for c in out if c]
+    return clause_words(sentence, _LINKS, lambda raw: raw[-1:] in _CLAUSE_PUNCT)
 
 
 def _switch_on(clause: list[str], i: int) -> bool:

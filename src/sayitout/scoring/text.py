@@ -12,7 +12,7 @@ import bisect
 import functools
 import re
 import unicodedata
-from collections.abc import Collection
+from collections.abc import Callable, Collection
 from dataclasses import dataclass
 from typing import NamedTuple
 
@@ -100,6 +100,26 @@ class Window:
 
 def normalise_word(raw: str) -> str:
     return raw.strip(_STRIP).lower().replace("’", "'")
+
+
+def clause_words(
+    text: str, links: Collection[str], ends_clause: Callable[[str], bool]
+) -> list[list[str]]:
+    """``text``'s normalised words, cut into clauses: before a word in ``links`` (which
+    is dropped) and after a raw word for which ``ends_clause`` holds (its punctuation).
+    The switch and cadence readers (``phases``, ``cadence``) read clauses this way, each
+    with its own links and clause ends."""
+    out: list[list[str]] = [[]]
+    for raw in text.split():
+        w = normalise_word(raw)
+        if w in links and out[-1]:
+            out.append([])
+            continue
+        if w:
+            out[-1].append(w)
+        if ends_clause(raw) and out[-1]:
+            out.append([])
+    return [c for c in out if c]
 
 
 def words(text: str) -> list[Span]:
