@@ -143,17 +143,16 @@ def test_original_bands(scored) -> None:
 # ------------------------------------------------------------------ whole parts
 
 # Floors a little under what the scorer reached. Raise them as the scorer improves; never
-# lower them to let a change through. The parts were remade twelve times on 2026-12-01/03:
+# lower them to let a change through. The parts were remade thirteen times on 2026-12-01/03:
 # each time the test part, once read, joined development and a fresh test part was
-# written. The fifteenth round's floors: dev from SCORER_VERSION 2026.12.18 scoring the
-# 3,253 dev answers with the shipped judge (fitted on 442 of them: a regression guard,
-# not a measure); test from 2026.12.18's one reading of the fresh test part (02:59 UTC on
-# 2026-12-03, with the round's start scorer beside it: docs/evaluation.md, "fifteenth
-# round").
-DEV_FLOOR = {"spearman": 0.914, "strong_ge70": 0.965, "wrong_le30": 0.965, "pairwise": 0.968}
-TEST_FLOOR = {"spearman": 0.885, "strong_ge70": 0.97, "wrong_le30": 0.895, "pairwise": 0.955}
-MEAN_WRONG_MAX = {"dev": 8.5, "test": 12.5}
-"""The highest mean score of a part's wrong answers (dev 8.2, test 12.2 in 2026.12.18)."""
+# written. The sixteenth round's floors, until its test part is read once at the round's
+# end: dev at what SCORER_VERSION 2026.12.18 (the round's start) reaches on the 3,509 dev
+# answers with the shipped judge (0.914 / 97.0 % / 96.2 % / 97.0 %, mean wrong 8.5; the
+# judge was fitted on 442 of them: a regression guard, not a measure); test loose.
+DEV_FLOOR = {"spearman": 0.913, "strong_ge70": 0.965, "wrong_le30": 0.96, "pairwise": 0.968}
+TEST_FLOOR = {"spearman": 0.80, "strong_ge70": 0.85, "wrong_le30": 0.80, "pairwise": 0.90}
+MEAN_WRONG_MAX = {"dev": 8.6, "test": 20.0}
+"""The highest mean score of a part's wrong answers (dev 8.5 in 2026.12.18)."""
 # 2026.12.18 read the fifteenth round's test part (256) at 0.891 / 97.7 % / 89.9 % / 96.2 %
 # (its start scorer, 2026.12.17: 0.890 / 97.7 % / 89.9 %);
 # 2026.12.17 read the fourteenth round's test part (252) at 0.896 / 96.1 % / 90.8 % / 95.5 %;
