@@ -227,6 +227,15 @@ def test_a_negation_stops_at_the_end_of_its_sentence() -> None:
     assert "grad" not in pol.negated_stems and "check" not in pol.negated_stems
 
 
+def test_a_negation_flips_no_direction_in_the_next_sentence() -> None:
+    """ "It can't escape. Raise the LR" raises it: the "can't" ends with its sentence."""
+    for text in ("It can't escape it. Raise the LR.", "It won't move. Increase the learning rate."):
+        (mention,) = analyse(text, plain_words=True).mentions
+        assert mention.directions == {1}
+    (mention,) = analyse("Don't raise the LR.").mentions
+    assert mention.directions == {-1}
+
+
 READER_TEXTS = [
     'Don\'t raise the LR. (max 65504) → inf → NaN. Lower it/clip it, "too high." Then warm up.',
     "  the learning rate is too high so i'd lower it  and not increase the batch ...  ok ",

@@ -316,10 +316,17 @@ def _analyse(
             d = SAME
         else:
             continue
-        before = toks[max(0, k - 3) : k]
-        flipped = any(_is_negation(toks, max(0, k - 3) + i) for i in range(len(before)))
+        # a negation up to three words before flips the word, within its sentence ("it
+        # can't escape. Raise the LR" raises it)
+        flipped = any(
+            _is_negation(toks, i) and sentences[i] == sentences[k] for i in range(max(0, k - 3), k)
+        )
         # "instead of X" also negates when "of" sits just before the word.
-        if k >= 2 and _NEEDS_NEXT.get(toks[k - 2]) == toks[k - 1]:
+        if (
+            k >= 2
+            and _NEEDS_NEXT.get(toks[k - 2]) == toks[k - 1]
+            and sentences[k - 2] == sentences[k]
+        ):
             flipped = True
         dirs = {d}
         if t in _CHANGES:
