@@ -22,7 +22,7 @@ from typing import NamedTuple
 import numpy as np
 
 from sayitout.bank.models import Rubric
-from sayitout.scoring import cadence, numbers, phases, polarity, sequence
+from sayitout.scoring import cadence, numbers, phases, polarity, sequence, trends
 from sayitout.scoring.matching import (
     Candidate,
     Lexicon,
@@ -38,6 +38,7 @@ from sayitout.scoring.result import KeyPointResult, MisconceptionResult, Status
 from sayitout.scoring.roles import NO_BINDING, Binding, Clause, Roles
 from sayitout.scoring.statements import asked_words, is_keyword_list
 from sayitout.scoring.text import Span, Window, alias_stems, tidy_quote
+from sayitout.scoring.trends import Trend
 from sayitout.speech.transcript import Transcript
 
 #: How many words after a window are searched for a direction word when the window
@@ -111,6 +112,7 @@ class Claims(NamedTuple):
     orders: tuple[sequence.Order, ...]
     settings: tuple[phases.Setting, ...]
     cadences: tuple[cadence.Cadence, ...]
+    trends: tuple[Trend, ...]
 
 
 class Matcher:
@@ -311,28 +313,35 @@ class Matcher:
         way in a phase ("dropout is active during evaluation" against "off during
         validation", ``phases``) or the optimizer step at the other cadence ("call step
         after each micro-batch" against "only call step after the last one",
-        ``cadence``). Then no sentence of the item has evidence, not even one that says
+        ``cadence``) or a thing's noise going the other way with its size ("huge batches
+        give a noisier gradient" against "small batches are noisier", ``trends``). Then
+        no sentence of the item has evidence, not even one that says
         neither ("do a group split")."""
         texts = [self.prep.texts[row] for row in item.text_rows]
         steps = tuple(o for t in texts for o in t.orders)
         switches = tuple(s for t in texts for s in t.settings)
         paces = tuple(c for t in texts for c in t.cadences)
-        if not steps and not switches and not paces:
+        goes = tuple(g for t in texts for g in t.trends)
+        if not steps and not switches and not paces and not goes:
             return False
         said = self._said_claims()
         return (
             sequence.reversed_order(steps, said.orders)
             or phases.contradicts(switches, said.settings)
             or cadence.contradicts(paces, said.cadences)
+            or trends.contradicts(goes, said.trends)
         )
 
     def _said_claims(self) -> Claims:
-        """The steps in order, the switches in a phase and the cadences the answer
-        states."""
+        """The steps in order, the switches in a phase, the cadences and the trends the
+        answer states."""
         if self._answer_claims is None:
             text = self.answer.text
             self._answer_claims = Claims(
-                sequence.orders(text), phases.settings(text), cadence.cadences(text)
+                sequence.orders(text),
+                phases.settings(text),
+                cadence.cadences(text),
+                trends.trends(text),
             )
         return self._answer_claims
 

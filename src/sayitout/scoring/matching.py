@@ -26,8 +26,9 @@ from typing import Any
 
 import numpy as np
 
-from sayitout.scoring import cadence, numbers, phases, polarity, sequence
+from sayitout.scoring import cadence, numbers, phases, polarity, sequence, trends
 from sayitout.scoring.text import Span, content_stems, words
+from sayitout.scoring.trends import Trend
 
 #: Generic answers with no content: a rubric sentence's similarity to them is its
 #: off-topic baseline.
@@ -198,6 +199,8 @@ class RubricText:
     """The switches it binds to a phase ("dropout is on during training")."""
     cadences: tuple[cadence.Cadence, ...] = ()
     """How often it has the optimizer step ("only call step after the last one")."""
+    trends: tuple[Trend, ...] = ()
+    """Which way a thing's noise goes with its size ("small batches are noisier")."""
 
 
 @dataclass
@@ -248,6 +251,7 @@ def make_rubric_text(text: str) -> RubricText:
         orders=sequence.orders(text),
         settings=phases.settings(text),
         cadences=cadence.cadences(text),
+        trends=trends.trends(text),
     )
 
 

@@ -1,0 +1,227 @@
+"""What goes with what: a thing made bigger or smaller, and what that does to its noise
+and to how well the model generalises.
+
+"Huge batches give a noisier gradient, and that noise acts as a regulariser" shares its
+words with "small batches are noisier and the noise acts like a regulariser", and MiniLM
+places them together; the first says the opposite of the second. Before a key point is
+credited, the trends its sentences state are compared with the ones the answer states
+(``Matcher._contradicted``).
+
+Rules (documented for reviewers and candidates):
+
+* A *size* is a size word said of a thing: up ("big", "bigger", "large", "huge",
+  "increase", "raise", "double", "grow") or down ("small", "smaller", "tiny", "shrink",
+  "reduce", "lower", "halve"). The thing is the first content word after it ("a bigger
+  batch", "increase the batch size"); a size word that ends its clause is said of the
+  content word before it ("as the batch grows, ..."). "One" and "ones" stand for the
+  thing named last ("small batches are noisy; bigger ones are smooth").
+* A *noise* word says the updates get noisier ("noisier", "noisy", "jittery", "more
+  noise", "extra noise", "adds noise", "higher variance") or less noisy ("cleaner",
+  "smoother", "exact", "accurate", "stable", "less noise", "averages out", "loses the
+  noise", "reduces the variance"; a size verb right before a noise word says its way, not
+  a size). "Less" or a negation within the two words before it turns it over ("less
+  noisy", "not as stable"); "keep" or "stay" before it makes it an aim ("to keep it
+  stable"), which says nothing.
+* A *generalisation* word says the model generalises better or worse ("generalise
+  better", "generalises a little worse", "better generalisation").
+* A sentence is cut where it contrasts ("but", "while", "whereas", "unlike"); in each
+  piece a noise or generalisation word goes with the nearest size before it, and with
+  none when none is before it ("if it's still jumpy, bigger batches help" is no claim
+  that they jump). The *trend* is the thing, the quality, and whether the quality goes
+  the same way as the thing's size (+1: "huge batches are noisier") or the other way
+  (-1: "small batches are noisier", "very large batches may generalise a little worse").
+* An answer contradicts a rubric sentence when it states a trend of the sentence's thing
+  the other way round, and never the same way.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from sayitout.scoring.lexicon import denies, wordset
+from sayitout.scoring.text import STOPWORDS, normalise_word, stem
+
+UP, DOWN = 1, -1
+
+
+NOISE, GENERALISATION = "noise", "generalisation"
+
+
+@dataclass(frozen=True)
+class Trend:
+    """A thing, a quality of it, and whether the quality goes the way the thing's size
+    goes (+1) or the other way (-1)."""
+
+    thing: str
+    quality: str
+    sign: int
+
+
+_SIZES = {
+    **dict.fromkeys(
+        wordset(
+            """big bigger biggest large larger largest huge giant massive enormous increase
+            increases increasing increased raise raises raising raised double doubles
+            doubling doubled grow grows growing grew enlarge enlarges enlarging"""
+        ),
+        UP,
+    ),
+    **dict.fromkeys(
+        wordset(
+            """small smaller smallest tiny little decrease decreases decreasing decreased
+            reduce reduces reducing reduced shrink shrinks shrinking shrank lower lowers
+            lowering lowered halve halves halving halved"""
+        ),
+        DOWN,
+    ),
+}
+_NOISY = {
+    **dict.fromkeys(
+        wordset("noisier noisy noisiest jittery jittier jumpier jumpy bumpier erratic"), UP
+    ),
+    **dict.fromkeys(
+        wordset(
+            """cleaner clean smoother smooth exact accurate precise stable stabler steadier
+            steady"""
+        ),
+        DOWN,
+    ),
+}
+"""Words that say which way the noise goes by themselves."""
+_NOISE = wordset("noise variance randomness jitter")
+"""Nouns for the noise, which say nothing of its way without a word before them."""
+_MORE = wordset("more extra added higher greater lots plenty add adds adding inject injects")
+_LESS = wordset(
+    """less lower reduced no fewer little lose loses losing lost remove removes removing
+    reduce reduces reducing cut cuts kill kills"""
+)
+_AVERAGES = wordset("average averages averaging averaged")
+_GENERALIS = ("generalis", "generaliz")
+_BETTER_WORSE = {"better": UP, "worse": DOWN}
+_DEGREES = wordset("a little bit slightly much even lot actually noticeably somewhat far")
+_AWAY = wordset("out away")
+_GOALS = wordset("keep keeps keeping stay stays remain remains")
+_NO_THING = wordset("to so and as when if because until for")
+"""Words after a size word that end the search for its thing ("as the batch grows to
+keep it stable")."""
+_FLIPS = wordset("less")
+_STANDS_FOR = wordset("one ones")
+_SKIP = STOPWORDS | wordset("much way even far get gets getting got become becomes becoming")
+_BREAKS = wordset("but while whereas whilst unlike versus vs")
+_SENTENCE = re.compile(r"[.!?;]$")
+_CLAUSE = re.compile(r"[,:;.!?)]$")
+
+
+def _pieces(text: str) -> list[list[tuple[str, bool]]]:
+    """The text's words, each with whether a clause ends right after it, cut into the
+    pieces of its sentences (at sentence ends and before a contrast word)."""
+    out: list[list[tuple[str, bool]]] = [[]]
+    for raw in text.split():
+        w = normalise_word(raw)
+        if w in _BREAKS and out[-1]:
+            out.append([])
+            continue
+        if w:
+            out[-1].append((w, bool(_CLAUSE.search(raw.rstrip("\"'")))))
+        if _SENTENCE.search(raw.rstrip("\"')")) and out[-1]:
+            out.append([])
+    return [p for p in out if p]
+
+
+def _generalisation(piece: list[tuple[str, bool]], i: int) -> int | None:
+    """Which way generalisation goes in the words from ``i``: "generalise better",
+    "generalises a little worse", "better generalisation"."""
+    w = piece[i][0]
+    if w.startswith(_GENERALIS):
+        for x, _ in piece[i + 1 : i + 4]:
+            if x in _BETTER_WORSE:
+                return _BETTER_WORSE[x]
+            if x not in _DEGREES:
+                break
+    elif w in _BETTER_WORSE and i + 1 < len(piece) and piece[i + 1][0].startswith(_GENERALIS):
+        return _BETTER_WORSE[w]
+    return None
+
+
+def _noise(piece: list[tuple[str, bool]], i: int) -> int | None:
+    """Which way the noise goes in the words from ``i``, if a noise word is there."""
+    w = piece[i][0]
+    before = [x for x, _ in piece[max(0, i - 3) : i]]
+    if any(x in _GOALS for x in before[-2:]):
+        return None  # "to keep it stable" is an aim, not what happens
+    if w in _NOISY:
+        way = _NOISY[w]
+    elif w in _NOISE:
+        if any(x in _LESS or x in _AVERAGES for x, _ in piece[max(0, i - 5) : i]):
+            way = DOWN
+        elif any(x in _MORE for x in before):
+            way = UP
+        else:
+            return None
+        before = []  # the word that gave the way is no "less" that turns it over
+    elif w in _AVERAGES and i + 1 < len(piece) and piece[i + 1][0] in _AWAY:
+        return DOWN  # "a bigger batch averages out the noise"
+    else:
+        return None
+    if any(x in _FLIPS or denies(x) for x in before[-2:]):
+        way = -way  # "less noisy", "not as stable"
+    return way
+
+
+def _thing(piece: list[tuple[str, bool]], i: int, last: str | None) -> str | None:
+    """What the size word at ``i`` is said of (see the module docstring)."""
+    after = [w for w, _ in piece[i + 1 : i + 3]]
+    if any(w in _NOISE for w in after):
+        return None  # "reduces gradient variance" says which way the noise goes
+    if not piece[i][1]:
+        for w in after:
+            if w in _NO_THING:
+                break
+            if w in _SKIP:
+                continue
+            if w in _NOISY or w in _NOISE or w in _SIZES:
+                break
+            return last if w in _STANDS_FOR else stem(w)
+    for w, _ in reversed(piece[max(0, i - 3) : i]):
+        if w not in _SKIP and w not in _SIZES and w not in _NOISY:
+            return last if w in _STANDS_FOR else stem(w)
+    return None
+
+
+def trends(text: str) -> tuple[Trend, ...]:
+    """The trends ``text`` states (see the module docstring)."""
+    out: list[Trend] = []
+    last: str | None = None
+    for piece in _pieces(text):
+        sizes: list[tuple[int, str, int]] = []
+        for i, (w, _) in enumerate(piece):
+            if w in _SIZES:
+                thing = _thing(piece, i, last)
+                if thing is not None:
+                    sizes.append((i, thing, _SIZES[w]))
+                    last = thing
+        if not sizes:
+            continue
+        for i in range(len(piece)):
+            for quality, read in _QUALITIES:
+                way = read(piece, i)
+                earlier = [s for s in sizes if s[0] < i]
+                if way is not None and earlier:
+                    _, thing, size = earlier[-1]
+                    out.append(Trend(thing, quality, size * way))
+    return tuple(dict.fromkeys(out))  # each once, in the order first said
+
+
+def contradicts(rubric: tuple[Trend, ...], answer: tuple[Trend, ...]) -> bool:
+    """True when the answer states a trend of a rubric sentence's thing the other way
+    round, and never the same way: "huge batches give a noisier gradient" contradicts
+    "small batches are noisier"."""
+    said = {(t.thing, t.quality, t.sign) for t in answer}
+    return any(
+        (r.thing, r.quality, -r.sign) in said and (r.thing, r.quality, r.sign) not in said
+        for r in rubric
+    )
+
+
+_QUALITIES = ((NOISE, _noise), (GENERALISATION, _generalisation))
