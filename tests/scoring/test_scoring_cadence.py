@@ -5,7 +5,17 @@ from __future__ import annotations
 
 import pytest
 
-from sayitout.scoring.cadence import EACH, ONCE, STEP, ZERO, Cadence, cadences, contradicts
+from sayitout.scoring.cadence import (
+    BACKWARD,
+    EACH,
+    ONCE,
+    STEP,
+    ZERO,
+    Cadence,
+    agrees,
+    cadences,
+    contradicts,
+)
 
 RUBRIC = cadences(
     "Divide each micro-batch loss by the number of accumulation steps, and only call step "
@@ -26,7 +36,10 @@ def test_a_rubric_sentence_s_cadences() -> None:
         ("do an optimizer step after each one", {(STEP, EACH)}),
         ("update the weights after each micro batch", {(STEP, EACH)}),
         ("take a step every chunk", {(STEP, EACH)}),
-        ("call backward on each micro-batch and step once after the fourth", {(STEP, ONCE)}),
+        (
+            "call backward on each micro-batch and step once after the fourth",
+            {(BACKWARD, EACH), (STEP, ONCE)},
+        ),
         ("call optimizer dot step every fourth iteration", {(STEP, ONCE)}),
         ("only zero the gradients every four micro-batches", {(ZERO, ONCE)}),
         ("zero_grad() at the end", {(ZERO, ONCE)}),
@@ -36,6 +49,25 @@ def test_a_rubric_sentence_s_cadences() -> None:
         ("that's the same as one step on thirty-two", set()),
         # a negation takes the cadence back
         ("don't call step after each micro-batch", set()),
+        # the backward pass
+        (
+            "run two batches of sixteen, backward on each, then step once",
+            {(BACKWARD, EACH), (STEP, ONCE)},
+        ),
+        (
+            "do the backward on each and only call the optimizer step after the fourth one",
+            {(BACKWARD, EACH), (STEP, ONCE)},
+        ),
+        ("add up the gradients from each backward pass", {(BACKWARD, EACH)}),
+        ("call loss.backward() on every micro-batch", {(BACKWARD, EACH)}),
+        (
+            "keep the activations and run a single backward pass over them at the end",
+            {(BACKWARD, ONCE)},
+        ),
+        ("then you do one big backward pass over the whole lot", {(BACKWARD, ONCE)}),
+        # backward passes as the unit another action is counted in
+        ("only call optimizer.step once every few backward passes", {(STEP, ONCE)}),
+        ("recompute activations in the backward pass", set()),
     ],
 )
 def test_what_cadence_a_text_states(text: str, said: set[tuple[str, str]]) -> None:
@@ -85,3 +117,37 @@ def test_stepping_after_every_micro_batch_earns_no_accumulation_point(scorer) ->
     assert {"gradient-accumulation", "scale-loss-step-once"} <= {
         k.id for k in right.key_points if k.status == "covered"
     }
+
+
+ONE_BACKWARD = cadences(
+    "Keep the activations of all four micro-batches and run a single backward pass over "
+    "them at the end."
+)
+
+
+@pytest.mark.parametrize(
+    ("answer", "agreed"),
+    [
+        ("Keep every chunk's activations, then do one big backward pass over the lot.", True),
+        ("Call backward on each micro-batch and step after the fourth.", False),
+        # both ways
+        ("One backward at the end? No, backward on each micro-batch.", False),
+    ],
+)
+def test_an_answer_doing_a_misconception_s_cadence(answer: str, agreed: bool) -> None:
+    assert agrees(ONE_BACKWARD, cadences(answer)) is agreed
+
+
+def test_one_backward_pass_over_kept_activations_is_the_misconception(scorer) -> None:
+    from sayitout.bank.loader import load_bank
+
+    rubric = load_bank(user=False).rubric("dl-oom-keep-batch")
+    wrong = scorer.score(
+        rubric,
+        "Gradient accumulation: run four chunks of eight forward, hold on to all their "
+        "activations, and then do one big backward pass over everything before the "
+        "optimizer step.",
+    )
+    assert "one-backward-at-end" in {m.id for m in wrong.misconceptions}
+    assert "gradient-accumulation" not in {k.id for k in wrong.key_points if k.credit > 0}
+    assert wrong.score <= 30

@@ -1,4 +1,5 @@
-"""How often the optimizer steps: what a bag of words cannot tell apart.
+"""How often the optimizer steps and the backward pass runs: what a bag of words cannot
+tell apart.
 
 "Call optimizer.step() after each micro-batch, and only zero the gradients every fourth"
 and "only call step and zero grad after the last micro-batch" share every content word,
@@ -9,14 +10,21 @@ compared with the ones the answer states (``Matcher._contradicted``).
 Rules (documented for reviewers and candidates):
 
 * An *action* is the optimizer step ("optimizer.step()", "call step", "take a step",
-  "one optimizer step", "update the weights") or clearing the gradients ("zero_grad",
-  "zero the gradients", "clear the grads"). "Accumulation steps" and "every step" are no
-  action: "step" is one only after a verb or an article that makes it one.
+  "one optimizer step", "update the weights"), clearing the gradients ("zero_grad",
+  "zero the gradients", "clear the grads") or the backward pass ("loss.backward()",
+  "backward", "backpropagate"): "a single backward pass at the end" over kept
+  activations is no gradient accumulation, "backward on each" is. "Accumulation steps"
+  and "every step" are no action: "step" is one only after a verb or an article that
+  makes it one.
 * A *frequency* is *each* ("after each micro-batch", "after every one", "every chunk",
   "per micro-batch") or *once* ("after the last one", "after the fourth", "every fourth",
   "every four micro-batches", "once", "only at the end", "a single step", "one
-  optimizer step"). "After each optimizer step" is no frequency of the micro-batches,
-  and "the same as one step on 32" compares, it does not say how often to step.
+  optimizer step", "one big backward pass"). "Each" after "on", "after" or "for" that
+  ends its clause or comes before "and", "then" or "before" ("backward on each, then
+  step once") is *each*. "After each optimizer step" is no frequency of the
+  micro-batches, and "the same as one step on 32" compares, it does not say how often
+  to step. "Each backward pass" is the backward pass at *each*; "every few backward
+  passes" counts another action in them.
 * Clauses end at punctuation and at "but", "while", "whereas", "so", "because"; "and"
   joins actions that share a frequency ("call step and zero grad after the last one").
   An action takes the nearest frequency after it in its clause, else the nearest before.
@@ -34,7 +42,7 @@ from dataclasses import dataclass
 from sayitout.scoring.lexicon import denies, wordset
 from sayitout.scoring.text import clause_words
 
-STEP, ZERO = "step", "zero"
+STEP, ZERO, BACKWARD = "step", "zero", "backward"
 EACH, ONCE = "each", "once"
 
 
@@ -48,6 +56,11 @@ class Cadence:
 
 _STEP_CALLS = frozenset(("optimizer.step", "optimiser.step", "opt.step", "step()"))
 _ZERO_CALLS = frozenset(("zero_grad", "optimizer.zero_grad", "optimiser.zero_grad"))
+_BACKWARD_CALLS = frozenset(("loss.backward", "backward()", "loss.backward()", ".backward()"))
+_BACKWARD_WORDS = wordset(
+    """backward backprop backprops backpropagate backpropagates backpropagating
+    backpropagation"""
+)
 _STEP_WORDS = wordset("step steps stepping")
 _STEP_MAKERS = wordset(
     """call calls calling called take takes taking took do does doing did optimizer
@@ -71,6 +84,9 @@ _LAST_WORDS = wordset(
     all"""
 )
 _ONCE_WORDS = wordset("once")
+_ON_EACH = wordset("on after for")
+_THEN = wordset("and then before")
+_SEVERAL = wordset("few several many couple all two three four eight 2 3 4 8 accumulated")
 _OPT_STEP = ["optimizer", "step"]
 _COMPARING = wordset("as like than")
 _BREAKS = wordset("but while whereas so because though although which instead")
@@ -96,6 +112,8 @@ def _action(clause: list[str], i: int) -> str | None:
         return STEP
     if w in _ZERO_CALLS or (w in _ZERO_WORDS and after in _GRADS):
         return ZERO
+    if w in _BACKWARD_CALLS or w in _BACKWARD_WORDS:
+        return BACKWARD
     return None
 
 
@@ -105,9 +123,15 @@ def _frequency(clause: list[str], i: int) -> str | None:
     nxt = clause[i + 1 : i + 4]
     if w in _ONCE_WORDS:
         return ONCE
-    if w in ("single", "one") and ((nxt[:1] and nxt[0] in _STEP_WORDS) or nxt[:2] == _OPT_STEP):
+    if w in ("single", "one") and (
+        (nxt[:1] and nxt[0] in _STEP_WORDS)
+        or nxt[:2] == _OPT_STEP
+        or any(x in _BACKWARD_WORDS for x in nxt[:2])
+    ):
         # "the same as one step on 32" compares; it does not say how often to step
         return None if i and clause[i - 1] in _COMPARING else ONCE
+    if w in _EACH_WORDS and i and clause[i - 1] in _ON_EACH and (not nxt or nxt[0] in _THEN):
+        return EACH  # "backward on each, then step once"
     if w in _EACH_WORDS and nxt:
         if nxt[0] in _LAST_WORDS and nxt[0] not in ("one", "all"):
             return ONCE  # "every fourth", "every four micro-batches"
@@ -134,6 +158,12 @@ def cadences(text: str) -> tuple[Cadence, ...]:
                 continue
             if any(denies(v) for v in clause[max(0, i - 3) : i]):
                 continue
+            before = clause[i - 1] if i else ""
+            if action == BACKWARD and before in _EACH_WORDS:
+                out.append(Cadence(action, EACH))  # "the gradients from each backward pass"
+                continue
+            if action == BACKWARD and before in _SEVERAL:
+                continue  # "step once every few backward passes": the unit, not an action
             later = [f for k, f in freqs if k > i]
             earlier = [f for k, f in freqs if k < i]
             # "one optimizer step" says its frequency in the words that make the action
@@ -141,6 +171,19 @@ def cadences(text: str) -> tuple[Cadence, ...]:
             if freq is not None:
                 out.append(Cadence(action, freq))
     return tuple(out)
+
+
+def agrees(rubric: tuple[Cadence, ...], answer: tuple[Cadence, ...]) -> bool:
+    """True when the answer does an action of the rubric sentence at the sentence's
+    frequency and never at the other: "do one big backward pass over all the kept
+    activations" states "run a single backward pass over them at the end"."""
+    said = {(a.action, a.frequency) for a in answer}
+    return any(
+        (r.action, r.frequency) in said and (r.action, f) not in said
+        for r in rubric
+        for f in (EACH, ONCE)
+        if f != r.frequency
+    )
 
 
 def contradicts(rubric: tuple[Cadence, ...], answer: tuple[Cadence, ...]) -> bool:

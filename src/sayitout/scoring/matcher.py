@@ -348,11 +348,17 @@ class Matcher:
     def _sets_as(self, item: Item) -> bool:
         """Whether the answer switches something on or off in a phase or a mode as one of
         the item's sentences does, and never the other way ("in eval mode PyTorch keeps
-        dropout on" against "eval mode turns dropout on": ``phases``)."""
-        switches = tuple(s for row in item.text_rows for s in self.prep.texts[row].settings)
-        if not switches:
+        dropout on" against "eval mode turns dropout on": ``phases``), or does one of its
+        actions at its cadence and never at the other ("one big backward pass over all
+        the kept activations" against "run a single backward pass over them at the end":
+        ``cadence``)."""
+        texts = [self.prep.texts[row] for row in item.text_rows]
+        switches = tuple(s for t in texts for s in t.settings)
+        paces = tuple(c for t in texts for c in t.cadences)
+        if not switches and not paces:
             return False
-        return phases.agrees(switches, self._said_claims().settings)
+        said = self._said_claims()
+        return phases.agrees(switches, said.settings) or cadence.agrees(paces, said.cadences)
 
     def _directed_as(self, item: Item) -> bool:
         """Whether the whole answer goes the item's one way about the thing its text names
