@@ -272,3 +272,23 @@ def test_an_answer_arguing_a_direction_misconception_is_flagged(scorer) -> None:
     )
     assert "raise-learning-rate" not in {m.id for m in right.misconceptions}
     assert right.score >= 70
+
+
+@pytest.mark.parametrize(
+    "answer",
+    [
+        # "without" in the sentence before is no negation of the raise
+        "The optimizer is stuck bouncing in a small region without enough push. Raise the "
+        "learning rate so it gets out, and the loss will start to trend down.",
+        # nor is "can't": "Raise" is read as raising
+        "The learning rate is too low: the optimizer rattles around and can't escape. Raise "
+        "the LR so it moves faster.",
+    ],
+)
+def test_a_negation_in_the_sentence_before_does_not_hide_a_raise(scorer, answer: str) -> None:
+    from sayitout.bank.loader import load_bank
+
+    wrong = scorer.score(load_bank(user=False).rubric("dl-noisy-loss"), answer)
+    assert "raise-learning-rate" in {m.id for m in wrong.misconceptions}
+    assert "lower-learning-rate" not in {k.id for k in wrong.key_points if k.credit > 0}
+    assert wrong.score <= 30

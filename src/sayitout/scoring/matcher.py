@@ -187,9 +187,14 @@ class Matcher:
 
     # ---- what a window says --------------------------------------------------
     def _around(self, j: int, after: int) -> polarity.Polarity:
-        """The polarity of window ``j`` with three words before it and ``after`` after."""
+        """The polarity of window ``j`` with up to three words before it in its sentence
+        ("without enough push. Raise the learning rate" does not negate the raise) and
+        ``after`` after."""
         ws, w = self.answer.words, self.wins[j]
-        start = ws[max(0, w.first - 3)].start
+        first = w.first
+        while first > max(0, w.first - 3) and not _ends_sentence(self.answer.text, ws[first - 1]):
+            first -= 1
+        start = ws[first].start
         end = ws[min(len(ws) - 1, w.last + after)].end
         if self._reader is None:
             self._reader = polarity.Reader(self.answer.text, plain_words=True)
@@ -612,6 +617,10 @@ class Matcher:
             evidence_span=(w.start, w.end) if w else None,
             credit=earned,
         )
+
+
+def _ends_sentence(text: str, w: Span) -> bool:
+    return text[w.start : w.end].rstrip("\"')]").endswith((".", "!", "?"))
 
 
 def _length(w: Window) -> int:
