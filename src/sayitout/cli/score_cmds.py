@@ -437,6 +437,8 @@ def format_report(result: AnswerScore, transcript: Transcript | None = None) -> 
         lines.append(f"  {_MARK[k.status]} {k.status:<7} {k.similarity:.2f}  {k.id}")
         if k.evidence:
             lines.append(f"        {_quote(k.evidence)}")
+        if k.reason:
+            lines.append(f"        not counted: {k.reason}")
     if result.numeric:
         n = result.numeric
         heard = _quote(n.heard_text) or "(no number heard)"

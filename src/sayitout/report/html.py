@@ -423,7 +423,9 @@ def _answer_block(d: ReportData, line: QuestionLine) -> str:
     text = sc.answer or rec.text
     kps = "".join(
         f'<li><span class="st {k.status}">{STATUS_MARK.get(k.status, "?")}</span>'
-        f"{escape(k.text)}</li>"
+        f"{escape(k.text)}"
+        + (f' — <em class="why">not counted: {escape(k.reason)}</em>' if k.reason else "")
+        + "</li>"
         for k in sc.key_points
     )
     if sc.numeric is not None:

@@ -186,14 +186,19 @@ def agrees(rubric: tuple[Cadence, ...], answer: tuple[Cadence, ...]) -> bool:
     )
 
 
+def contradiction(rubric: tuple[Cadence, ...], answer: tuple[Cadence, ...]) -> Cadence | None:
+    """The rubric sentence's cadence the answer does only at the other frequency: "call
+    step after each one, zero the gradients every fourth" against "call step and zero
+    grad after the last one" is the step's. None when there is none."""
+    said = {(a.action, a.frequency) for a in answer}
+    for r in rubric:
+        other = ONCE if r.frequency == EACH else EACH
+        if (r.action, other) in said and (r.action, r.frequency) not in said:
+            return r
+    return None
+
+
 def contradicts(rubric: tuple[Cadence, ...], answer: tuple[Cadence, ...]) -> bool:
     """True when the answer does an action of the rubric sentence at the other frequency,
-    and never at the same one: "call step after each one, zero the gradients every
-    fourth" contradicts "call step and zero grad after the last one" on the step."""
-    said = {(a.action, a.frequency) for a in answer}
-    return any(
-        (r.action, f) in said and (r.action, r.frequency) not in said
-        for r in rubric
-        for f in (EACH, ONCE)
-        if f != r.frequency
-    )
+    and never at the same one (``contradiction``)."""
+    return contradiction(rubric, answer) is not None

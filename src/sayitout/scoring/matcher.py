@@ -22,7 +22,7 @@ from typing import NamedTuple
 import numpy as np
 
 from sayitout.bank.models import Rubric
-from sayitout.scoring import cadence, numbers, phases, polarity, sequence, trends
+from sayitout.scoring import cadence, numbers, phases, polarity, reasons, sequence, trends
 from sayitout.scoring.matching import (
     Candidate,
     Lexicon,
@@ -151,6 +151,8 @@ class Matcher:
         self._whole: polarity.Polarity | None = None
         self._reader: polarity.Reader | None = None
         self._answer_claims: Claims | None = None
+        self._why: dict[int, str] = {}
+        """Per key point (item index): why it can earn nothing (``reasons``)."""
         # numbers and content words are read once for the whole answer, then shared out
         found = answer.numbers
         # an answer's words count as the terms they stand for too ("smaller steps": the
@@ -242,10 +244,13 @@ class Matcher:
         shortest (a tighter quote for the same credit)."""
         p = self.p
         own_text = self.prep.texts[item.text_rows[0]]  # the item's text, then its paraphrases
-        if polarity.names_opposite(own_text.stems, self._answer_stems):
-            return Candidate()  # "that's underfitting", and no "overfitting" anywhere
-        if self._contradicted(item):
-            return Candidate()  # "augment before you split", and never the other way
+        blocked = self._blocked(item)
+        if blocked is not None:
+            if not is_mis:
+                self._why[item.index] = blocked
+            # "that's underfitting", and no "overfitting" anywhere; "augment before you
+            # split", and never the other way
+            return Candidate()
         margin = p.misconception_margin if is_mis else p.min_margin
         scored = []
         for row in item.text_rows:
@@ -311,8 +316,18 @@ class Matcher:
         pol = self.window_polarity(j)
         return bool(pol.mentions) and polarity.reverses_object(own.polarity, pol)
 
-    def _contradicted(self, item: Item) -> bool:
-        """Whether the answer states one of the item's sentences the other way round and
+    def _blocked(self, item: Item) -> str | None:
+        """Why no window of the answer can be the item's evidence, if none can: it names
+        the opposite of the item's term and never the term ("that's underfitting"), or it
+        states one of the item's sentences the other way round (``_contradiction``)."""
+        own_text = self.prep.texts[item.text_rows[0]]
+        opposite = polarity.opposite_named(own_text.stems, self._answer_stems)
+        if opposite is not None:
+            return reasons.opposite_term(*opposite)
+        return self._contradiction(item)
+
+    def _contradiction(self, item: Item) -> str | None:
+        """Why the answer states one of the item's sentences the other way round and
         never its way: the steps in the other order ("augment before you split" against
         "split by original image before augmenting", ``sequence``), a switch the other
         way in a phase ("dropout is active during evaluation" against "off during
@@ -321,21 +336,28 @@ class Matcher:
         ``cadence``) or a thing's noise going the other way with its size ("huge batches
         give a noisier gradient" against "small batches are noisier", ``trends``). Then
         no sentence of the item has evidence, not even one that says
-        neither ("do a group split")."""
+        neither ("do a group split"). Returns the reason, for the candidate; None when
+        the answer does not contradict the item."""
         texts = [self.prep.texts[row] for row in item.text_rows]
         steps = tuple(o for t in texts for o in t.orders)
         switches = tuple(s for t in texts for s in t.settings)
         paces = tuple(c for t in texts for c in t.cadences)
         goes = tuple(g for t in texts for g in t.trends)
         if not steps and not switches and not paces and not goes:
-            return False
+            return None
         said = self._said_claims()
-        return (
-            sequence.reversed_order(steps, said.orders)
-            or phases.contradicts(switches, said.settings)
-            or cadence.contradicts(paces, said.cadences)
-            or trends.contradicts(goes, said.trends)
-        )
+        if sequence.reversed_order(steps, said.orders):
+            return reasons.ORDER
+        switch = phases.contradiction(switches, said.settings)
+        if switch is not None:
+            return reasons.switch(switch)
+        pace = cadence.contradiction(paces, said.cadences)
+        if pace is not None:
+            return reasons.cadence(pace)
+        goes_other = trends.contradiction(goes, said.trends)
+        if goes_other is not None:
+            return reasons.trend(goes_other)
+        return None
 
     def _said_claims(self) -> Claims:
         """The steps in order, the switches in a phase, the cadences and the trends the
@@ -540,13 +562,22 @@ class Matcher:
             for n, item in enumerate(self.kp_items):
                 exclude: set[int] = set()
                 c = kp_best[n]
-                while c.window is not None and any(
-                    m.window is not None
-                    and not self._kp_beats(m, c, 1e-9)
-                    and self._claims(m, c.window)
-                    for m in claimed
-                ):
+                while c.window is not None:
+                    taken = next(
+                        (
+                            k
+                            for k, m in enumerate(claimed)
+                            if m.window is not None
+                            and not self._kp_beats(m, c, 1e-9)
+                            and self._claims(m, c.window)
+                        ),
+                        None,
+                    )
+                    if taken is None:
+                        break
                     exclude.add(c.window)
+                    if credit(c.match, self.p) > 0:
+                        self._why[item.index] = reasons.misconception(mis_results[taken].text)
                     c = self.best(item, False, frozenset(exclude))
                 kp_best[n] = c
             # An answer that states a misconception argues for it in the key points' words
@@ -555,10 +586,18 @@ class Matcher:
             # round ("raise the learning rate four times") earns nothing in it.
             for n, item in enumerate(self.kp_items):
                 own = self.prep.texts[item.text_rows[0]].polarity
-                if kp_best[n].window is not None and any(
-                    polarity.reverses_object(own, self.prep.texts[m.text_rows[0]].polarity)
-                    for m in claimed_items
-                ):
+                argued = next(
+                    (
+                        m
+                        for m in claimed_items
+                        if polarity.reverses_object(own, self.prep.texts[m.text_rows[0]].polarity)
+                    ),
+                    None,
+                )
+                if kp_best[n].window is not None and argued is not None:
+                    if credit(kp_best[n].match, self.p) > 0:
+                        mis = rubric.misconceptions[argued.index]
+                        self._why[item.index] = reasons.misconception(mis.text)
                     kp_best[n] = Candidate()
         if self.judge is not None:
             # the judge reads every key point within its reach at once, and only those
@@ -606,6 +645,8 @@ class Matcher:
         if self.listed:
             earned = min(earned, self.p.list_credit)
         status: Status = "covered" if earned >= 1.0 else "partial" if earned > 0 else "missed"
+        # why it earned nothing, when a reader took away what the words came close to
+        reason = self._why.get(item.index) if earned == 0 else None
         w = self.quote(c.window) if c.window is not None and earned > 0 else None
         return KeyPointResult(
             id=kp.id,
@@ -616,6 +657,7 @@ class Matcher:
             evidence=w.text if w else None,
             evidence_span=(w.start, w.end) if w else None,
             credit=earned,
+            reason=reason,
         )
 
 

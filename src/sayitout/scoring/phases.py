@@ -159,6 +159,18 @@ def agrees(rubric: tuple[Setting, ...], answer: tuple[Setting, ...]) -> bool:
     return bool(rubric) and bool(answer) and _compare(rubric, answer) == (True, False)
 
 
+def contradiction(rubric: tuple[Setting, ...], answer: tuple[Setting, ...]) -> Setting | None:
+    """The rubric sentence's setting an answer setting puts the other way, when the answer
+    contradicts the sentence (``contradicts``); else None."""
+    if not contradicts(rubric, answer):
+        return None
+    return next(
+        r
+        for r in rubric
+        if any(a.phase == r.phase and a.about == r.about and a.switch != r.switch for a in answer)
+    )
+
+
 def contradicts(rubric: tuple[Setting, ...], answer: tuple[Setting, ...]) -> bool:
     """True when some answer setting puts the opposite switch on a phase of the rubric
     sentence's settings, about the same thing, and none agrees with them."""

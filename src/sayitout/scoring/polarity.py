@@ -474,11 +474,22 @@ def names_opposite(rubric_stems: frozenset[str], answer_stems: frozenset[str]) -
     """The answer (its content stems) names the opposite of a term the rubric names, and
     not the term itself ("underfitting" against "overfitting"); a rubric that names both
     is not about one."""
-    return any(
-        term in rubric_stems
-        and other not in rubric_stems
-        and other in answer_stems
-        and term not in answer_stems
-        for a, b in _OPPOSITES
-        for term, other in ((a, b), (b, a))
+    return opposite_named(rubric_stems, answer_stems) is not None
+
+
+def opposite_named(
+    rubric_stems: frozenset[str], answer_stems: frozenset[str]
+) -> tuple[str, str] | None:
+    """(the rubric's term, the opposite the answer names instead) when ``names_opposite``."""
+    return next(
+        (
+            (term, other)
+            for a, b in _OPPOSITES
+            for term, other in ((a, b), (b, a))
+            if term in rubric_stems
+            and other not in rubric_stems
+            and other in answer_stems
+            and term not in answer_stems
+        ),
+        None,
     )

@@ -33,6 +33,11 @@ class KeyPointResult:
     credit: float | None = None
     """Share of the key point earned, 0..1: 1 when covered, 0 when missed, between for
     a partial statement. None in scores stored before graded credit (see ``earned``)."""
+    reason: str | None = None
+    """Why it earned nothing though the answer talked about it, for the candidate ("You
+    call the optimizer step after each micro-batch; this point needs it once, after the
+    last one."; ``scoring.reasons``). None when missed plainly, earned, or scored before
+    reasons were given."""
 
     @property
     def earned(self) -> float:

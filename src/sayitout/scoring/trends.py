@@ -213,15 +213,20 @@ def trends(text: str) -> tuple[Trend, ...]:
     return tuple(dict.fromkeys(out))  # each once, in the order first said
 
 
+def contradiction(rubric: tuple[Trend, ...], answer: tuple[Trend, ...]) -> Trend | None:
+    """The rubric sentence's trend the answer states only the other way round ("huge
+    batches give a noisier gradient" against "small batches are noisier"), else None."""
+    said = {(t.thing, t.quality, t.sign) for t in answer}
+    for r in rubric:
+        if (r.thing, r.quality, -r.sign) in said and (r.thing, r.quality, r.sign) not in said:
+            return r
+    return None
+
+
 def contradicts(rubric: tuple[Trend, ...], answer: tuple[Trend, ...]) -> bool:
     """True when the answer states a trend of a rubric sentence's thing the other way
-    round, and never the same way: "huge batches give a noisier gradient" contradicts
-    "small batches are noisier"."""
-    said = {(t.thing, t.quality, t.sign) for t in answer}
-    return any(
-        (r.thing, r.quality, -r.sign) in said and (r.thing, r.quality, r.sign) not in said
-        for r in rubric
-    )
+    round, and never the same way (``contradiction``)."""
+    return contradiction(rubric, answer) is not None
 
 
 _QUALITIES = ((NOISE, _noise), (GENERALISATION, _generalisation))

@@ -255,6 +255,8 @@ class AttemptScreen(Screen):
                 line = Text(kp.text, style="" if kp.status != "missed" else "bold")
             if kp.evidence:
                 line.append(f'  "{kp.evidence}"', style="dim italic")
+            elif kp.reason:
+                line.append(f"  not counted: {kp.reason}", style="yellow")
             rows.append((head, line))
         missed = [kp for kp in sc.key_points if kp.status == "missed" and kp.id not in prompted]
         if missed:

@@ -185,6 +185,10 @@ def _details(s: AnswerScore, number_reason: str | None) -> RenderableType | None
             grid.add_row(
                 Text(f"{i}", style="dim"), Text(f'"{_quote(kp.evidence)}"', style="italic")
             )
+        elif kp.reason and kp.status == "missed":
+            # why the words that came close earned nothing
+            cell = Text.assemble(("Not counted: ", "bold yellow"), kp.reason)
+            grid.add_row(Text(f"{i}", style="dim"), cell)
     if number_reason:
         grid.add_row(Text("#", style="dim"), Text(number_reason))
     for m in s.misconceptions:

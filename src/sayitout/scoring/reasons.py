@@ -1,0 +1,69 @@
+"""Why a key point earned nothing though the answer talked about it: one sentence for the
+candidate.
+
+A candidate who says "gradient accumulation" but steps the optimizer after every
+micro-batch is right to get no credit for the key point, and wrong to be told only "you
+missed: use gradient accumulation". The readers that take the credit away know why: the
+steps in the other order (``sequence``), a switch the other way in a phase (``phases``),
+the other cadence (``cadence``), a thing's noise going the other way with its size
+(``trends``), the opposite term, or words that state a misconception. Each reason here
+says what the answer did and what the key point needs, in the candidate's terms.
+"""
+
+from __future__ import annotations
+
+from sayitout.scoring import phases
+from sayitout.scoring.cadence import BACKWARD, EACH, ONCE, STEP, ZERO, Cadence
+from sayitout.scoring.phases import Setting
+from sayitout.scoring.trends import GENERALISATION, NOISE, Trend
+
+ORDER = "You said these steps in the other order."
+
+_ACTIONS = {
+    STEP: "call the optimizer step",
+    ZERO: "zero the gradients",
+    BACKWARD: "run the backward pass",
+}
+_FREQUENCIES = {EACH: "after each micro-batch", ONCE: "once, after the last one"}
+_QUALITIES = {
+    (NOISE, 1): "bigger means more noise",
+    (NOISE, -1): "bigger means less noise",
+    (GENERALISATION, 1): "bigger generalises better",
+    (GENERALISATION, -1): "bigger generalises worse",
+}
+
+
+def cadence(point: Cadence) -> str:
+    """The answer does ``point``'s action at the other frequency."""
+    action = _ACTIONS.get(point.action, point.action)
+    other = next(f for f in _FREQUENCIES if f != point.frequency)
+    return (
+        f"You {action} {_FREQUENCIES[other]}; this point needs it "
+        f"{_FREQUENCIES.get(point.frequency, point.frequency)}."
+    )
+
+
+def switch(point: Setting) -> str:
+    """The answer puts ``point``'s switch the other way in its phase."""
+    said, needed = ("off", "on") if point.switch == phases.ON else ("on", "off")
+    return f"You have it {said} during {point.phase}; this point has it {needed} then."
+
+
+def trend(point: Trend) -> str:
+    """The answer says ``point``'s quality goes the other way with size."""
+    other = _QUALITIES.get((point.quality, -point.sign), "")
+    needed = _QUALITIES.get((point.quality, point.sign), "")
+    return f"You said {other}; this point says the opposite: {needed}."
+
+
+_TERMS = {"overfit": "overfitting", "underfit": "underfitting"}
+
+
+def opposite_term(term: str, said: str) -> str:
+    """The answer names ``said``, the opposite of the point's ``term`` (stems)."""
+    return f"You said {_TERMS.get(said, said)}; this point is about {_TERMS.get(term, term)}."
+
+
+def misconception(text: str) -> str:
+    """The words that came closest to the point state a misconception instead."""
+    return f'Those words state a misconception instead: "{text.rstrip(".")}".'

@@ -1,0 +1,105 @@
+"""Why a key point earned nothing (``scoring.reasons``): said on the card and in the CLI,
+kept with the score."""
+
+from __future__ import annotations
+
+import pytest
+from rich.console import Console
+
+from sayitout.scoring import reasons
+from sayitout.scoring.cadence import BACKWARD, EACH, ONCE, STEP, Cadence
+from sayitout.scoring.phases import OFF, Setting
+from sayitout.scoring.result import AnswerScore, KeyPointResult
+from sayitout.scoring.trends import GENERALISATION, NOISE, Trend
+
+
+def test_each_reason_says_what_the_answer_did_and_what_the_point_needs() -> None:
+    assert reasons.cadence(Cadence(STEP, ONCE)) == (
+        "You call the optimizer step after each micro-batch; this point needs it once, "
+        "after the last one."
+    )
+    assert reasons.cadence(Cadence(BACKWARD, EACH)) == (
+        "You run the backward pass once, after the last one; this point needs it after "
+        "each micro-batch."
+    )
+    assert reasons.switch(Setting(OFF, "evaluation", "dropout")) == (
+        "You have it on during evaluation; this point has it off then."
+    )
+    assert reasons.trend(Trend("batch", NOISE, -1)) == (
+        "You said bigger means more noise; this point says the opposite: bigger means less noise."
+    )
+    assert "bigger generalises worse" in reasons.trend(Trend("batch", GENERALISATION, -1))
+    assert reasons.opposite_term("overfit", "underfit") == (
+        "You said underfitting; this point is about overfitting."
+    )
+    assert reasons.misconception("Raise the learning rate.") == (
+        'Those words state a misconception instead: "Raise the learning rate".'
+    )
+
+
+@pytest.fixture(scope="module")
+def oom_rubric():
+    from sayitout.bank.loader import load_bank
+
+    return load_bank(user=False).rubric("dl-oom-keep-batch")
+
+
+def test_a_point_said_at_the_other_cadence_says_why(scorer, oom_rubric) -> None:
+    wrong = scorer.score(
+        oom_rubric,
+        "Gradient accumulation: cut the batch into four micro-batches of eight, take an "
+        "optimizer step after every micro-batch, and only clear the gradients every fourth "
+        "one.",
+    )
+    by_id = {k.id: k for k in wrong.key_points}
+    assert by_id["gradient-accumulation"].status == "missed"
+    assert by_id["gradient-accumulation"].reason == reasons.cadence(Cadence(STEP, ONCE))
+    # a point the answer never came near is missed plainly
+    assert by_id["spread-across-gpus"].reason is None
+    # the reason travels with the stored score
+    again = AnswerScore.from_dict(wrong.to_dict())
+    assert again.key_points == wrong.key_points
+
+
+def test_a_right_answer_gets_no_reasons(scorer, oom_rubric) -> None:
+    right = scorer.score(
+        oom_rubric,
+        "Gradient accumulation: four micro-batches of eight, backward on each so the "
+        "gradients add up, divide each loss by four, and only call step and zero_grad after "
+        "the fourth one.",
+    )
+    assert all(k.reason is None for k in right.key_points)
+
+
+def _missed_with_reason() -> AnswerScore:
+    kp = KeyPointResult(
+        "gradient-accumulation",
+        "Use gradient accumulation.",
+        2,
+        "missed",
+        0.0,
+        None,
+        credit=0.0,
+        reason=reasons.cadence(Cadence(STEP, ONCE)),
+    )
+    return AnswerScore("dl-oom-keep-batch", 10, "Missed it.", (kp,), None, (), None, "x")
+
+
+def test_the_card_and_the_cli_say_why() -> None:
+    from sayitout.cli.score_cmds import format_report
+    from sayitout.tui.widgets.score_card import _details
+
+    score = _missed_with_reason()
+    console = Console(width=80, record=True)
+    details = _details(score, None)
+    assert details is not None
+    console.print(details)
+    card = " ".join(console.export_text().split())
+    assert "Not counted: You call the optimizer step after each micro-batch" in card
+    assert "not counted: You call the optimizer step" in format_report(score)
+
+
+def test_an_old_score_without_reasons_still_loads() -> None:
+    d = _missed_with_reason().to_dict()
+    del d["key_points"][0]["reason"]
+    assert AnswerScore.from_dict(d).key_points[0].reason is None
