@@ -94,3 +94,20 @@ def test_a_reversed_trend_earns_no_key_point(scorer) -> None:
     assert {"gradient-noise-helps", "generalise-worse"} <= {
         k.id for k in right.key_points if k.status == "covered"
     }
+
+
+def test_a_model_answer_sentence_bundling_two_points_blocks_neither(scorer) -> None:
+    """The model answer's "very large batches need a higher learning rate, and they may
+    generalise a little worse" joins the learning-rate point; "huge batches generalise
+    better" contradicts its second half, not the learning rate."""
+    from sayitout.bank.loader import load_bank
+
+    rubric = load_bank(user=False).rubric("dl-huge-batch")
+    said = scorer.score(
+        rubric,
+        "Huge batches actually generalise better. But you have to scale the learning rate "
+        "up along with the batch size, with a warmup.",
+    )
+    by_id = {k.id: k for k in said.key_points}
+    assert by_id["needs-higher-lr"].credit and not by_id["needs-higher-lr"].reason
+    assert not by_id["generalise-worse"].credit and by_id["generalise-worse"].reason

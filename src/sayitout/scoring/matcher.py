@@ -342,7 +342,10 @@ class Matcher:
         steps = tuple(o for t in texts for o in t.orders)
         switches = tuple(s for t in texts for s in t.settings)
         paces = tuple(c for t in texts for c in t.cadences)
-        goes = tuple(g for t in texts for g in t.trends)
+        # a model-answer sentence often bundles two points ("very large batches need a
+        # higher learning rate, and they may generalise a little worse"): only the item's
+        # own text and paraphrases say which way its size trends go
+        goes = tuple(g for t in texts[: self._authored(item)] for g in t.trends)
         if not steps and not switches and not paces and not goes:
             return None
         said = self._said_claims()
@@ -358,6 +361,14 @@ class Matcher:
         if goes_other is not None:
             return reasons.trend(goes_other)
         return None
+
+    def _authored(self, item: Item) -> int:
+        """How many of the item's rows are its rubric text and paraphrases (the rest are
+        model-answer sentences the scorer attached to it)."""
+        rubric = self.prep.rubric
+        point = rubric.key_points[item.index] if item.kind == "kp" else None
+        said = point if point is not None else rubric.misconceptions[item.index]
+        return 1 + len(said.paraphrases)
 
     def _said_claims(self) -> Claims:
         """The steps in order, the switches in a phase, the cadences and the trends the
