@@ -343,10 +343,17 @@ def test_the_question_said_back_without_a_question_mark_is_asked() -> None:
         ("We want to know what the rate is at step 500. It is 7.5e-5.", [True] * 11 + [False] * 3),
         # ... and so does saying that the usual fix is wanted, at the end of the sentence
         ("A plain deep net trains worse, and you want the usual fix for that.", [True] * 14),
+        # ... or that the speaker has to say what it asks
+        (
+            "Validation climbs after epoch five, and I need to say what's going on.",
+            [True] * 13,
+        ),
+        ("I have to explain why it happens.", [True] * 7),
         # advice in the same words is a claim
         ("You want to know whether it can overfit one batch.", [False] * 10),
         ("You want a fix that keeps the batch: accumulate gradients.", [False] * 10),
         ("The real question is the data pipeline.", [False] * 7),
+        ("I need to check what the learning rate is.", [False] * 9),
     ],
 )
 def test_saying_what_the_question_asks_is_asked(text: str, asked: list[bool]) -> None:

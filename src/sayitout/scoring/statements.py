@@ -57,12 +57,15 @@ _RESTATES = re.compile(
     r"|\b(?:you|we|they) (?:want|wanna|['’]d like|would like) to know (?:what|why|how|which)\b"
     r"|\b(?:you|we|they) (?:want|need|['’]re after|are after|['’]re looking for) (?:the|a) "
     r"(?:usual |standard |common |typical |best )?(?:fix|answer|solution|remedy)"
-    r"(?: for (?:it|that|this))?(?=\s*(?:[.!?]|$))",
+    r"(?: for (?:it|that|this))?(?=\s*(?:[.!?]|$))"
+    r"|\b(?:i|we) (?:need|have|['’]ve got|am supposed|['’]m supposed|was asked|am asked|['’]m "
+    r"asked) to (?:say|explain|tell you|figure out|work out|describe) (?:what|why|how|whether)\b",
     re.IGNORECASE,
 )
 """Where the speaker says what the question asks ("and the question is what's going on
 and how to handle it", "so it's asking why"): the sentence around it restates the
-question; so does "and you want the usual fix for that", said as the end of its sentence.
+question; so does "and you want the usual fix for that", said as the end of its sentence,
+and "I need to say what's going on and what to do about it".
 Not "you want to know whether it can overfit one batch", nor "you want a fix that keeps the
 batch": advice."""
 _ASKS = re.compile(
