@@ -183,7 +183,9 @@ def test_plain_words_for_the_step_size_say_the_learning_rate(scorer) -> None:
 
     unnamed = Scorer(embedder=scorer.embedder, params=replace(scorer.params, name_terms=False))
     assert _credit(scorer, rubric, smaller, "lower-learning-rate") == 1.0
-    assert _credit(unnamed, rubric, smaller, "lower-learning-rate") == 0.0
+    # all but nothing without it (0.01: "never settles." no longer negates the next
+    # sentence's window, so the window counts, far under the baseline)
+    assert _credit(unnamed, rubric, smaller, "lower-learning-rate") < 0.05
     assert _credit(scorer, rubric, bigger, "lower-learning-rate") < 0.5
     assert scorer.score(rubric, bigger).score <= 30
 
