@@ -109,14 +109,22 @@ def clause_words(
     is dropped) and after a raw word for which ``ends_clause`` holds (its punctuation).
     The switch and cadence readers (``phases``, ``cadence``) read clauses this way, each
     with its own links and clause ends."""
-    out: list[list[str]] = [[]]
+    return [[w for w, _ in c] for c in clause_tokens(text, links, ends_clause)]
+
+
+def clause_tokens(
+    text: str, links: Collection[str], ends_clause: Callable[[str], bool]
+) -> list[list[tuple[str, str]]]:
+    """``clause_words`` with each normalised word's raw form beside it (its punctuation
+    still on: the trend reader reads where a clause ends inside a piece)."""
+    out: list[list[tuple[str, str]]] = [[]]
     for raw in text.split():
         w = normalise_word(raw)
         if w in links and out[-1]:
             out.append([])
             continue
         if w:
-            out[-1].append(w)
+            out[-1].append((w, raw))
         if ends_clause(raw) and out[-1]:
             out.append([])
     return [c for c in out if c]

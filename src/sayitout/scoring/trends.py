@@ -40,7 +40,7 @@ import re
 from dataclasses import dataclass
 
 from sayitout.scoring.lexicon import denies, wordset
-from sayitout.scoring.text import STOPWORDS, normalise_word, stem
+from sayitout.scoring.text import STOPWORDS, clause_tokens, stem
 
 UP, DOWN = 1, -1
 
@@ -116,17 +116,8 @@ _CLAUSE = re.compile(r"[,:;.!?)]$")
 def _pieces(text: str) -> list[list[tuple[str, bool]]]:
     """The text's words, each with whether a clause ends right after it, cut into the
     pieces of its sentences (at sentence ends and before a contrast word)."""
-    out: list[list[tuple[str, bool]]] = [[]]
-    for raw in text.split():
-        w = normalise_word(raw)
-        if w in _BREAKS and out[-1]:
-            out.append([])
-            continue
-        if w:
-            out[-1].append((w, bool(_CLAUSE.search(raw.rstrip("\"'")))))
-        if _SENTENCE.search(raw.rstrip("\"')")) and out[-1]:
-            out.append([])
-    return [p for p in out if p]
+    pieces = clause_tokens(text, _BREAKS, lambda raw: bool(_SENTENCE.search(raw.rstrip("\"')"))))
+    return [[(w, bool(_CLAUSE.search(raw.rstrip("\"'")))) for w, raw in p] for p in pieces]
 
 
 def _generalisation(piece: list[tuple[str, bool]], i: int) -> int | None:
