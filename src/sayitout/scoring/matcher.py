@@ -37,7 +37,7 @@ from sayitout.scoring.matching import (
 from sayitout.scoring.result import KeyPointResult, MisconceptionResult, Status
 from sayitout.scoring.roles import NO_BINDING, Binding, Clause, Roles
 from sayitout.scoring.statements import asked_words, is_keyword_list
-from sayitout.scoring.text import Span, Window, alias_stems, tidy_quote
+from sayitout.scoring.text import Span, Window, alias_stems, ends_sentence, tidy_quote
 from sayitout.scoring.trends import Trend
 from sayitout.speech.transcript import Transcript
 
@@ -194,7 +194,10 @@ class Matcher:
         ``after`` after."""
         ws, w = self.answer.words, self.wins[j]
         first = w.first
-        while first > max(0, w.first - 3) and not _ends_sentence(self.answer.text, ws[first - 1]):
+        text = self.answer.text
+        while first > max(0, w.first - 3) and not ends_sentence(
+            text[ws[first - 1].start : ws[first - 1].end]
+        ):
             first -= 1
         start = ws[first].start
         end = ws[min(len(ws) - 1, w.last + after)].end
@@ -670,10 +673,6 @@ class Matcher:
             credit=earned,
             reason=reason,
         )
-
-
-def _ends_sentence(text: str, w: Span) -> bool:
-    return text[w.start : w.end].rstrip("\"')]").endswith((".", "!", "?"))
 
 
 def _length(w: Window) -> int:

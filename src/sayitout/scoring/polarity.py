@@ -47,7 +47,7 @@ from bisect import bisect_left, bisect_right
 from dataclasses import dataclass
 
 from sayitout.scoring.lexicon import wordset as _wordset
-from sayitout.scoring.text import SHORT_FORMS, STOPWORDS, normalise_word, stem
+from sayitout.scoring.text import SHORT_FORMS, STOPWORDS, ends_sentence, normalise_word, stem
 
 UP = 1
 DOWN = -1
@@ -169,7 +169,7 @@ def _tokens(text: str) -> tuple[list[str], list[int], list[bool]]:
         toks.extend(parts)
         sentences.extend([n] * len(parts))
         closes.extend(_closes(raw, len(parts)))
-        if _ends_sentence(raw):
+        if ends_sentence(raw):
             n += 1
     return toks, sentences, closes
 
@@ -177,10 +177,6 @@ def _tokens(text: str) -> tuple[list[str], list[int], list[bool]]:
 def _parts(raw: str) -> list[str]:
     w = normalise_word(raw)
     return [p for p in w.split("/") if p] if w else []
-
-
-def _ends_sentence(raw: str) -> bool:
-    return raw.rstrip("\"')]").endswith((".", "!", "?"))
 
 
 def _closes(raw: str, parts: int) -> list[bool]:
@@ -218,7 +214,7 @@ class Reader:
             self._toks.extend(parts)
             self._closes.extend(_closes(m.group(), len(parts)))
             self._first.append(len(self._toks))
-            n += _ends_sentence(m.group())
+            n += ends_sentence(m.group())
 
     def analyse(self, start: int, end: int) -> Polarity:
         """``analyse(self.text[start:end], plain_words)``. Sentence numbers count from the text's

@@ -102,6 +102,11 @@ def normalise_word(raw: str) -> str:
     return raw.strip(_STRIP).lower().replace("’", "'")
 
 
+def ends_sentence(raw: str) -> bool:
+    """Whether a raw word ends its sentence ("it.", "right?", "(done.)")."""
+    return raw.rstrip("\"')]").endswith((".", "!", "?"))
+
+
 def clause_words(
     text: str, links: Collection[str], ends_clause: Callable[[str], bool]
 ) -> list[list[str]]:
