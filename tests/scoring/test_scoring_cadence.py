@@ -14,7 +14,7 @@ from sayitout.scoring.cadence import (
     Cadence,
     agrees,
     cadences,
-    contradicts,
+    contradiction,
 )
 
 RUBRIC = cadences(
@@ -92,7 +92,7 @@ def test_what_cadence_a_text_states(text: str, said: set[tuple[str, str]]) -> No
     ],
 )
 def test_an_answer_stepping_the_other_way(answer: str, contradicted: bool) -> None:
-    assert contradicts(RUBRIC, cadences(answer)) is contradicted
+    assert (contradiction(RUBRIC, cadences(answer)) is not None) is contradicted
 
 
 def test_stepping_after_every_micro_batch_earns_no_accumulation_point(scorer) -> None:

@@ -8,9 +8,9 @@ from sayitout.scoring.polarity import (
     Reader,
     analyse,
     direction_conflict,
-    names_opposite,
     negates,
     negation_differs,
+    opposite_named,
     reverses_object,
     states_direction,
 )
@@ -159,7 +159,7 @@ def test_up_down_multiply_divide_are_directions(answer: str, conflicts: bool) ->
 def test_opposite_terms(rubric: str, answer: str, expected: bool) -> None:
     """ "Underfitting" does not state "overfitting" (nor the reverse), however close their
     embeddings; naming both, as a contrast, is not a conflict."""
-    assert names_opposite(content_stems(rubric), content_stems(answer)) is expected
+    assert (opposite_named(content_stems(rubric), content_stems(answer)) is not None) is expected
 
 
 def test_take_out_negates() -> None:

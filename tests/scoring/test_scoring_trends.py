@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from sayitout.scoring.trends import GENERALISATION, NOISE, Trend, contradicts, trends
+from sayitout.scoring.trends import GENERALISATION, NOISE, Trend, contradiction, trends
 
 NOISE_HELPS = trends("small batches are noisier and the noise acts like a regulariser")
 GENERALISE_WORSE = trends("Very large batches may generalise a little worse.")
@@ -70,7 +70,7 @@ def test_which_way_generalisation_goes_with_the_batch(text: str, signs: set[int]
     ],
 )
 def test_an_answer_saying_the_noise_the_other_way(answer: str, contradicted: bool) -> None:
-    assert contradicts(NOISE_HELPS, trends(answer)) is contradicted
+    assert (contradiction(NOISE_HELPS, trends(answer)) is not None) is contradicted
 
 
 def test_a_reversed_trend_earns_no_key_point(scorer) -> None:

@@ -196,9 +196,3 @@ def contradiction(rubric: tuple[Cadence, ...], answer: tuple[Cadence, ...]) -> C
         if (r.action, other) in said and (r.action, r.frequency) not in said:
             return r
     return None
-
-
-def contradicts(rubric: tuple[Cadence, ...], answer: tuple[Cadence, ...]) -> bool:
-    """True when the answer does an action of the rubric sentence at the other frequency,
-    and never at the same one (``contradiction``)."""
-    return contradiction(rubric, answer) is not None

@@ -466,17 +466,12 @@ def negates(rubric: Polarity, rubric_stems: frozenset[str], answer: Polarity) ->
     return bool(answer.negated_stems & rubric_stems)
 
 
-def names_opposite(rubric_stems: frozenset[str], answer_stems: frozenset[str]) -> bool:
-    """The answer (its content stems) names the opposite of a term the rubric names, and
-    not the term itself ("underfitting" against "overfitting"); a rubric that names both
-    is not about one."""
-    return opposite_named(rubric_stems, answer_stems) is not None
-
-
 def opposite_named(
     rubric_stems: frozenset[str], answer_stems: frozenset[str]
 ) -> tuple[str, str] | None:
-    """(the rubric's term, the opposite the answer names instead) when ``names_opposite``."""
+    """(the rubric's term, the opposite the answer names instead) when the answer (its
+    content stems) names the opposite of a term the rubric names, and not the term itself
+    ("underfitting" against "overfitting"); a rubric that names both is not about one."""
     return next(
         (
             (term, other)

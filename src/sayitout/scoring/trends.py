@@ -214,10 +214,4 @@ def contradiction(rubric: tuple[Trend, ...], answer: tuple[Trend, ...]) -> Trend
     return None
 
 
-def contradicts(rubric: tuple[Trend, ...], answer: tuple[Trend, ...]) -> bool:
-    """True when the answer states a trend of a rubric sentence's thing the other way
-    round, and never the same way (``contradiction``)."""
-    return contradiction(rubric, answer) is not None
-
-
 _QUALITIES = ((NOISE, _noise), (GENERALISATION, _generalisation))
