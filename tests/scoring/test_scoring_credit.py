@@ -378,6 +378,14 @@ VAL_QUESTION = (
             [True] * 19,
         ),
         ("It's overfitting. Why does validation loss rise.", [False] * 2 + [True] * 5),
+        # words any question asks with ("going on there", "be done about it") are the
+        # question's own; a sentence that trails off ("...") goes on into the question
+        (
+            "Validation goes up after epoch five... what's going on there, and what should "
+            "be done about it. Hmm.",
+            [True] * 18,
+        ),
+        ("Validation goes up after epoch five. What's going on there.", [False] * 6 + [True] * 4),
         # a "what ... is" that goes on to its answer states it
         ("What's happening is overfitting, so stop early.", [False] * 7),
         # questions of the candidate's own say more than the question's words

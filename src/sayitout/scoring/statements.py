@@ -76,9 +76,15 @@ _ASKS = re.compile(
 )
 """A sentence in the form of a question: a question word and a verb before its subject
 ("so what's going on", "why would the validation loss be lower")."""
+_ASK_WORDS = frozenset(content_stems("going happening done doing handle deal wrong there"))
+"""Content words any question asks with ("what's going on there", "what should be done
+about it", "how do I handle it"): a question-form sentence may hold them besides the
+question's own."""
 _ANSWERED = re.compile(r"\s(?:is|isn['’]t|are|aren['’]t|was|were)\s", re.IGNORECASE)
 """A "what ... is" that goes on to its answer ("what's happening is a bad batch")."""
 _SENTENCE_END = re.compile(r"[.!?](?=\s|$)")
+_TRAILS_OFF = ("...", "…")
+"""A sentence that trails off into the next: the two are one utterance."""
 _GOES_ON = re.compile(r"\s*(?:(?:and|so|basically|okay|ok|um|uh)[,\s]+)+", re.IGNORECASE)
 """What a restating sentence may open with when it goes on from the sentence before."""
 _CLAUSE_END = re.compile(r"[,;:.!?]|\s(?:but|though|although|so)\s", re.IGNORECASE)
@@ -164,9 +170,12 @@ def asked_words(
     for at, until in _restating(text, asked_stems):
         ends = [e.end() for e in _SENTENCE_END.finditer(text, 0, at)]
         start = ends[-1] if ends else 0
-        if _GOES_ON.fullmatch(text[start:at]):
+        if _GOES_ON.fullmatch(text[start:at]) or (
+            text[:start].endswith(_TRAILS_OFF) and not text[start:at].strip()
+        ):
             # "... then goes up every epoch after that. And you want to know what's going
-            # on": the sentence it goes on from is the question's situation
+            # on", "... rises every epoch after that... what's going on there": the
+            # sentence it goes on from is the question's situation
             start = ends[-2] if len(ends) > 1 else 0
         end = _SENTENCE_END.search(text, until)
         _ask_between(out, ws, start, end.end() if end else len(text))
@@ -184,7 +193,8 @@ def _restating(text: str, asked_stems: frozenset[str]) -> list[tuple[int, int]]:
     if asked_stems:
         for m in _ASKS.finditer(text):
             ask = m.group("ask")
-            if not _ANSWERED.search(ask) and len(content_stems(ask) - asked_stems) <= 1:
+            extra = content_stems(ask) - asked_stems - _ASK_WORDS
+            if not _ANSWERED.search(ask) and len(extra) <= 1:
                 found.append(m.span("ask"))
     return found
 
