@@ -904,6 +904,29 @@ def test_the_verdict_names_a_point_made_only_when_prompted() -> None:
     assert line.endswith("(2 more when prompted); made only when prompted: point b.")
 
 
+def test_the_verdict_says_a_point_was_said_the_other_way_round() -> None:
+    """A key point that earned nothing because the answer said it the wrong way round
+    (it has a reason) comes first in the verdict, and is not called "missed": the
+    candidate said the words and needs to hear that they were reversed."""
+    from sayitout.scoring.result import KeyPointResult
+    from sayitout.scoring.verdict import verdict
+
+    heavy = KeyPointResult("b", "Point b.", 3.0, "missed", 0.0, None)
+    reversed_ = KeyPointResult(
+        "c",
+        "Step once, after the last micro-batch.",
+        1.0,
+        "missed",
+        0.0,
+        None,
+        reason="You call the optimizer step after each micro-batch; this point needs it once.",
+    )
+    line = verdict("x", [heavy, reversed_], None, [])
+    assert line == (
+        "Covers 0 of 2 key points; said the other way round: step once, after the last micro-batch."
+    )
+
+
 def test_words_inside_numbers_are_found_in_one_pass() -> None:
     """``word_stems`` gives a word inside a stated number no stems, as the plain overlap
     test does, on a long number-heavy answer (it was quadratic: seconds at 20,000 words)."""

@@ -65,6 +65,9 @@ def _the_ask(question: str) -> str:
 def _gap(k: KeyPointResult, prompted: Collection[str]) -> str:
     if k.id in prompted:
         return "made only when prompted"
+    if k.reason is not None:
+        # the candidate said it, the wrong way round: "missed" would tell them they didn't
+        return "said the other way round"
     return "you missed" if k.status == "missed" else "only partly"
 
 
@@ -89,10 +92,11 @@ def verdict(
         return f'Answers another question ("{_the_ask(answers_other)}"), not this one{later}.'
     covered = [k for k in key_points if k.status == "covered"]
     partial = [k for k in key_points if k.status == "partial" and k.id not in prompted]
-    # what to work on: the heaviest key point missed outright, else one only partly made
+    # what to work on: a key point said the wrong way round (the candidate thinks they
+    # made it), else the heaviest one missed outright, else one only partly made
     missed = sorted(
         (k for k in key_points if k.status != "covered"),
-        key=lambda k: (k.id in prompted, k.status != "missed", -k.weight),
+        key=lambda k: (k.id in prompted, k.reason is None, k.status != "missed", -k.weight),
     )
     parts: list[str] = []
     if numeric is not None:
