@@ -22,7 +22,16 @@ from typing import NamedTuple
 import numpy as np
 
 from sayitout.bank.models import Rubric
-from sayitout.scoring import cadence, numbers, phases, polarity, reasons, sequence, trends
+from sayitout.scoring import (
+    cadence,
+    numbers,
+    outcomes,
+    phases,
+    polarity,
+    reasons,
+    sequence,
+    trends,
+)
 from sayitout.scoring.matching import (
     Candidate,
     Lexicon,
@@ -113,6 +122,7 @@ class Claims(NamedTuple):
     settings: tuple[phases.Setting, ...]
     cadences: tuple[cadence.Cadence, ...]
     trends: tuple[Trend, ...]
+    outcomes: tuple[outcomes.Outcome, ...]
 
 
 class Matcher:
@@ -336,8 +346,10 @@ class Matcher:
         way in a phase ("dropout is active during evaluation" against "off during
         validation", ``phases``) or the optimizer step at the other cadence ("call step
         after each micro-batch" against "only call step after the last one",
-        ``cadence``) or a thing's noise going the other way with its size ("huge batches
-        give a noisier gradient" against "small batches are noisier", ``trends``). Then
+        ``cadence``), a thing's noise going the other way with its size ("huge batches
+        give a noisier gradient" against "small batches are noisier", ``trends``) or a
+        test's outcome read backwards ("if it memorises the batch, the pipeline is
+        broken" against "if it can't overfit one batch, it's a bug", ``outcomes``). Then
         no sentence of the item has evidence, not even one that says
         neither ("do a group split"). Returns the reason, for the candidate; None when
         the answer does not contradict the item."""
@@ -348,8 +360,10 @@ class Matcher:
         # a model-answer sentence often bundles two points ("very large batches need a
         # higher learning rate, and they may generalise a little worse"): only the item's
         # own text and paraphrases say which way its size trends go
-        goes = tuple(g for t in texts[: self._authored(item)] for g in t.trends)
-        if not steps and not switches and not paces and not goes:
+        authored = texts[: self._authored(item)]
+        goes = tuple(g for t in authored for g in t.trends)
+        ends = tuple(o for t in authored for o in t.outcomes)
+        if not steps and not switches and not paces and not goes and not ends:
             return None
         said = self._said_claims()
         if sequence.reversed_order(steps, said.orders):
@@ -363,6 +377,9 @@ class Matcher:
         goes_other = trends.contradiction(goes, said.trends)
         if goes_other is not None:
             return reasons.trend(goes_other)
+        backwards = outcomes.contradiction(ends, said.outcomes)
+        if backwards is not None:
+            return reasons.outcome(backwards)
         return None
 
     def _authored(self, item: Item) -> int:
@@ -374,8 +391,8 @@ class Matcher:
         return 1 + len(said.paraphrases)
 
     def _said_claims(self) -> Claims:
-        """The steps in order, the switches in a phase, the cadences and the trends the
-        answer states."""
+        """The steps in order, the switches in a phase, the cadences, the trends and the
+        test outcomes the answer states."""
         if self._answer_claims is None:
             text = self.answer.text
             self._answer_claims = Claims(
@@ -383,6 +400,7 @@ class Matcher:
                 phases.settings(text),
                 cadence.cadences(text),
                 trends.trends(text),
+                outcomes.outcomes(text),
             )
         return self._answer_claims
 

@@ -26,7 +26,7 @@ from typing import Any
 
 import numpy as np
 
-from sayitout.scoring import cadence, numbers, phases, polarity, sequence, trends
+from sayitout.scoring import cadence, numbers, outcomes, phases, polarity, sequence, trends
 from sayitout.scoring.text import Span, content_stems, words
 from sayitout.scoring.trends import Trend
 
@@ -201,6 +201,9 @@ class RubricText:
     """How often it has the optimizer step ("only call step after the last one")."""
     trends: tuple[Trend, ...] = ()
     """Which way a thing's noise goes with its size ("small batches are noisier")."""
+    outcomes: tuple[outcomes.Outcome, ...] = ()
+    """What a test's outcome says of the code ("if it can't overfit one batch, it's a
+    bug")."""
 
 
 @dataclass
@@ -252,6 +255,7 @@ def make_rubric_text(text: str) -> RubricText:
         settings=phases.settings(text),
         cadences=cadence.cadences(text),
         trends=trends.trends(text),
+        outcomes=outcomes.outcomes(text),
     )
 
 

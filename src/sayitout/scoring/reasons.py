@@ -6,7 +6,8 @@ micro-batch is right to get no credit for the key point, and wrong to be told on
 missed: use gradient accumulation". The readers that take the credit away know why: the
 steps in the other order (``sequence``), a switch the other way in a phase (``phases``),
 the other cadence (``cadence``), a thing's noise going the other way with its size
-(``trends``), the opposite term, or words that state a misconception. Each reason here
+(``trends``), a test's outcome read backwards (``outcomes``), the opposite term, or words
+that state a misconception. Each reason here
 says what the answer did and what the key point needs, in the candidate's terms.
 """
 
@@ -14,6 +15,7 @@ from __future__ import annotations
 
 from sayitout.scoring import phases
 from sayitout.scoring.cadence import BACKWARD, EACH, ONCE, STEP, ZERO, Cadence
+from sayitout.scoring.outcomes import Outcome
 from sayitout.scoring.phases import Setting
 from sayitout.scoring.trends import GENERALISATION, NOISE, Trend
 
@@ -54,6 +56,17 @@ def trend(point: Trend) -> str:
     other = _QUALITIES.get((point.quality, -point.sign), "")
     needed = _QUALITIES.get((point.quality, point.sign), "")
     return f"You said {other}; this point says the opposite: {needed}."
+
+
+def outcome(point: Outcome) -> str:
+    """The answer binds ``point``'s test outcome to the other verdict."""
+    fit = "fits" if point.fits else "can't fit"
+    other = "can't fit" if point.fits else "fits"
+    verdict = "has a bug" if point.fault else "is working"
+    return (
+        f"You read the check the other way round; this point says a model that {fit} "
+        f"the batch {verdict}, not one that {other} it."
+    )
 
 
 _TERMS = {"overfit": "overfitting", "underfit": "underfitting"}

@@ -1,0 +1,154 @@
+"""What a test's outcome says: the model fits the one batch, or cannot, and what that
+tells you about the code.
+
+"If the model manages to memorise that one batch, the pipeline is broken" shares nearly
+all its words with "if it can't overfit one batch, it's a bug", and MiniLM places them
+together; the first reads the sanity check backwards. Before a key point is credited,
+the outcomes its sentences state are compared with the ones the answer states
+(``Matcher._contradiction``).
+
+Rules (documented for reviewers and candidates):
+
+* A *conditional* opens with "if", "when", "once" or "assuming". Its condition runs to
+  the first comma or "then" (or, with neither, to where a new clause starts: "if that
+  fails there's a bug"); its consequence runs from there to the next conditional or the
+  end of the sentence.
+* The condition says the model *fits* when it has a fitting verb ("overfit", "memorise",
+  "fit", "drives the loss to zero", "gets to 100%") and no negation; it says the model
+  *fails* when it negates one ("can't overfit", "doesn't memorise"), or says "fails",
+  "stays", "stuck" of the batch or the fit ("if it stays at 2.30 on one batch"), or is
+  only the elided "if it can't", "if that fails", "if not". Any other condition ("if the
+  gradients are zero") is no test outcome.
+* The consequence says the code has a *fault* at its first verdict word: "bug",
+  "broken", "wrong", "leaking", "problem", "issue" ...; or that it is *sound*: "fine",
+  "correct", "healthy", "works" .... A negation or "no"/"nothing" within the two words
+  before turns it over ("nothing's broken", "not fine"). With no verdict word the
+  conditional states no outcome ("if it can't overfit, it's too small"); nor does one
+  that sends you to look first ("if it can overfit, check the data: labels mismatched
+  ...": where the bug is next, not a verdict on the fit).
+* An answer contradicts a rubric sentence's outcome when it binds the fit and the
+  verdict the other way round (the model that fits has the bug, or the one that fails is
+  fine), whatever else it says: such an answer reads the check backwards.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from sayitout.scoring.lexicon import denies, wordset
+from sayitout.scoring.text import normalise_word
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """A test's outcome bound to a verdict: whether the model fits, and whether that
+    means the code has a fault."""
+
+    fits: bool
+    fault: bool
+
+
+_OPENERS = wordset("if when once assuming")
+_FIT_PREFIXES = ("overfit", "memoris", "memoriz")
+_FIT_WORDS = wordset("fit fits fitting fitted")
+_TO_ZERO = wordset(
+    "drive drives driving drop drops dropping go goes get gets getting reach reaches"
+)
+_ZERO = wordset("zero 0 100% hundred")
+_FAILS = wordset("fail fails failed failing unable stays stay stuck plateaus")
+_ELIDED = wordset(
+    """it that this the model net network can't cannot couldn't doesn't don't won't isn't
+    fails fail not even still so"""
+)
+_NEW_CLAUSE = wordset("there's there that's it's something's something you you'll")
+_FAULT = wordset(
+    """bug bugs buggy broken wrong leak leaks leaking leaked problem problems issue issues
+    fault faulty error errors misaligned mismatch mismatched"""
+)
+_SOUND = wordset("fine correct correctly healthy works working ok okay sound alright")
+_NONE = wordset("no nothing nothing's none")
+_LOOK = wordset("check checking look inspect examine print verify debug")
+_SENTENCE = re.compile(r"[.!?;]$")
+
+
+def _sentences(text: str) -> list[list[tuple[str, str]]]:
+    """The text's normalised words, each with its raw form, cut into sentences."""
+    out: list[list[tuple[str, str]]] = [[]]
+    for raw in text.split():
+        w = normalise_word(raw)
+        if w:
+            out[-1].append((w, raw))
+        if _SENTENCE.search(raw.rstrip("\"')")) and out[-1]:
+            out.append([])
+    return [s for s in out if s]
+
+
+def _fits(cond: list[str]) -> bool | None:
+    """Whether the condition says the model fits (True), fails (False), or neither."""
+    fitting = any(w.startswith(_FIT_PREFIXES) or w in _FIT_WORDS for w in cond) or (
+        any(w in _TO_ZERO for w in cond) and any(w in _ZERO for w in cond)
+    )
+    negated = any(denies(w) for w in cond)
+    if fitting:
+        return not negated
+    failing = negated or any(w in _FAILS for w in cond)
+    if failing and (
+        all(w in _ELIDED for w in cond) or ("batch" in cond and any(w in _FAILS for w in cond))
+    ):
+        return False
+    return None
+
+
+def _fault(cons: list[str]) -> bool | None:
+    """Whether the consequence's first verdict word says the code has a fault; None when
+    it has none, or tells you where to look first ("check the data: labels mismatched
+    ..." sends you on, it is no verdict)."""
+    for i, w in enumerate(cons):
+        if w in _LOOK:
+            return None
+        if w in _FAULT or w in _SOUND:
+            turned = any(denies(x) or x in _NONE for x in cons[max(0, i - 2) : i])
+            return (w in _FAULT) != turned
+    return None
+
+
+def _split(seg: list[tuple[str, str]]) -> int | None:
+    """Where a conditional's condition ends (the index its consequence starts at)."""
+    for k, (w, raw) in enumerate(seg):
+        if w == "then":
+            return k
+        if raw.endswith(","):
+            return k + 1
+    words = [w for w, _ in seg]
+    for k in range(1, len(words)):
+        if words[k] in _NEW_CLAUSE and _fits(words[:k]) is not None:
+            return k
+    return None
+
+
+def outcomes(text: str) -> tuple[Outcome, ...]:
+    """The test outcomes ``text`` binds to a verdict (see the module docstring)."""
+    out: list[Outcome] = []
+    for sentence in _sentences(text):
+        starts = [i for i, (w, _) in enumerate(sentence) if w in _OPENERS]
+        for n, i in enumerate(starts):
+            seg = sentence[i + 1 : starts[n + 1] if n + 1 < len(starts) else len(sentence)]
+            cut = _split(seg)
+            if cut is None:
+                continue
+            cond = [w for w, _ in seg[:cut]]
+            cons = [w for w, _ in seg[cut:] if w != "then"]
+            fits, fault = _fits(cond), _fault(cons)
+            if fits is not None and fault is not None:
+                out.append(Outcome(fits, fault))
+    return tuple(out)
+
+
+def contradiction(points: tuple[Outcome, ...], said: tuple[Outcome, ...]) -> Outcome | None:
+    """The first of ``points`` (a rubric sentence's outcomes) that ``said`` (the
+    answer's) binds the other way round, or None."""
+    for p in points:
+        if any((s.fits == p.fits) != (s.fault == p.fault) for s in said):
+            return p
+    return None

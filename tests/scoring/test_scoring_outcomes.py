@@ -1,0 +1,96 @@
+"""What a test's outcome says (``scoring.outcomes``): "if it memorises the one batch, the
+pipeline is broken" reads the sanity check backwards, in the key point's own words."""
+
+from __future__ import annotations
+
+import pytest
+
+from sayitout.scoring import reasons
+from sayitout.scoring.outcomes import Outcome, contradiction, outcomes
+
+A_BUG = Outcome(fits=False, fault=True)
+"""The rubric's way: a model that can't fit one batch has a bug."""
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "If it can't overfit one batch, it's a bug, not a tuning problem.",
+        "if that fails there's a bug in the code",
+        "if it can't even overfit a tiny batch, something's broken in the code",
+        "If the loss won't go to zero on one batch, then the training loop is wrong.",
+    ],
+)
+def test_a_rubric_sentence_s_outcome(text: str) -> None:
+    assert outcomes(text) == (A_BUG,)
+
+
+@pytest.mark.parametrize(
+    ("text", "said"),
+    [
+        (
+            "If the model manages to memorise that one batch, the pipeline is broken; if it "
+            "can't memorise it, the code is fine.",
+            (Outcome(True, True), Outcome(False, False)),
+        ),
+        ("If it drives the loss on one batch to zero, labels are leaking.", (Outcome(True, True),)),
+        (
+            "If it stays at 2.30 on one batch too, then the pipeline is fine.",
+            (Outcome(False, False),),
+        ),
+        ("If it can overfit, nothing's broken in the loop.", (Outcome(True, False),)),
+        # no test outcome, or no verdict on it
+        ("If the gradients are zero, something is detached.", ()),
+        ("If it can't overfit, it's too small, so make it bigger.", ()),
+        ("If it can overfit, check the data: labels mismatched with the inputs.", ()),
+        ("See if it can memorise ten examples.", ()),
+    ],
+)
+def test_the_outcomes_an_answer_states(text: str, said: tuple[Outcome, ...]) -> None:
+    assert outcomes(text) == said
+
+
+@pytest.mark.parametrize(
+    ("answer", "contradicted"),
+    [
+        ("If it gets to 100% on that batch, the pipeline is broken.", True),
+        (
+            "Overfit one batch. If it can't, everything is wired correctly and you just need "
+            "to train longer.",
+            True,
+        ),
+        # the rubric's way, also when said from the other side
+        ("If it can't overfit a single batch, there's a bug.", False),
+        ("If it can overfit one batch, the model and loop are fine.", False),
+        # backwards once is backwards, whatever else the answer says
+        (
+            "If the model memorises one batch, the optimizer is broken, and if it can't, the "
+            "problem is in the data loader.",
+            True,
+        ),
+    ],
+)
+def test_an_answer_reading_the_check_backwards(answer: str, contradicted: bool) -> None:
+    assert (contradiction((A_BUG,), outcomes(answer)) is not None) is contradicted
+
+
+def test_a_backwards_check_earns_no_key_point_and_says_why(scorer) -> None:
+    from sayitout.bank.loader import load_bank
+
+    rubric = load_bank(user=False).rubric("dl-accuracy-at-chance")
+    wrong = scorer.score(
+        rubric,
+        "Try overfitting a single batch. If it gets to 100% on that batch, the pipeline is "
+        "broken, because a correct model shouldn't memorise; if it can't, everything is "
+        "wired correctly and you just need to train for longer.",
+    )
+    point = next(k for k in wrong.key_points if k.id == "bug-not-tuning")
+    assert point.credit == 0 and point.reason == reasons.outcome(A_BUG)
+    assert "said the other way round" in wrong.verdict
+    assert wrong.score <= 40
+    right = scorer.score(
+        rubric,
+        "Try overfitting a single batch first. If it can't even get that one batch to 100%, "
+        "it's a bug, not a tuning problem: check the labels, the gradients and the loop.",
+    )
+    assert next(k for k in right.key_points if k.id == "bug-not-tuning").status == "covered"
