@@ -1063,3 +1063,20 @@ def test_a_right_answer_in_a_related_topic_is_not_taken_for_another(deck_scorer)
     result = deck_scorer.score(_bank_rubric("dl-train-good-val-poor"), said)
     assert not any("another question" in n for n in result.notes)
     assert result.score >= 70
+
+
+def test_a_thin_rubric_counts_coverage_in_full_sooner() -> None:
+    """A rubric whose key points have no paraphrases (an imported deck) meets a right
+    answer only through each point's own text, so its matches run lower: coverage counts
+    in full from ``thin_full_coverage`` (0.70) rather than ``full_coverage`` (0.75)."""
+    from sayitout.scoring.matching import Params
+    from sayitout.scoring.result import KeyPointResult
+    from sayitout.scoring.verdict import overall_score
+
+    def kp(id_: str, status: str) -> KeyPointResult:
+        credit = 1.0 if status == "covered" else 0.0
+        return KeyPointResult(id_, f"Point {id_}.", 1.0, status, credit, None, None, credit)
+
+    half = [kp("a", "covered"), kp("b", "covered"), kp("c", "missed"), kp("d", "missed")]
+    assert overall_score(half, None, [], Params()) == 67
+    assert overall_score(half, None, [], Params(), thin=True) == 71

@@ -103,6 +103,14 @@ class Params:
     rate"."""
     full_coverage: float = 0.75
     """Weighted key point coverage that earns the whole key point share of the score."""
+    thin_full_coverage: float = 0.70
+    """``full_coverage`` for a thin rubric, one whose key points have no paraphrases (every
+    deck ``sayitout import`` drafts): with only each point's own text to meet, a right
+    answer's matches come out lower, and the same strong answer covers less. Fitted on
+    dev scored against its rubrics stripped (``bench/scoring.py``, rubric-light and bare):
+    0.70 lifts strong >= 70 from 76.8 to 81.2 % (light) and 69.4 to 76.4 % (bare) for
+    wrong <= 30 0.1 point lower; 0.65 costs wrong answers a point, and puts a keyword
+    list over 40."""
     idf_power: float = 0.5
     """How much a stem shared by several of the rubric's items is discounted in
     ``lexical`` (0: every stem counts the same)."""

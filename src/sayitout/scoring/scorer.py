@@ -378,7 +378,8 @@ class Scorer:
             ]
         else:
             kp_results, mis_results = matched
-        score = overall_score(kp_results, numeric, mis_results, p)
+        thin = not any(kp.paraphrases for kp in rubric.key_points)
+        score = overall_score(kp_results, numeric, mis_results, p, thin=thin)
         if not ans.text.strip():
             score = 0
         return AnswerScore(

@@ -23,12 +23,15 @@ def overall_score(
     numeric: NumericResult | None,
     misconceptions: list[MisconceptionResult],
     params: Params,
+    thin: bool = False,
 ) -> int:
     """Weighted coverage (and, for numeric questions, the final number), minus penalties.
 
-    Coverage counts in full from ``params.full_coverage``: a strong answer makes the
+    Coverage counts in full from ``params.full_coverage`` (``thin_full_coverage`` for a
+    ``thin`` rubric, whose key points have no paraphrases): a strong answer makes the
     main points and their reasons, not every point a rubric lists."""
-    cov = min(1.0, coverage(key_points) / params.full_coverage)
+    full = params.thin_full_coverage if thin else params.full_coverage
+    cov = min(1.0, coverage(key_points) / full)
     if numeric is not None:
         share = params.numeric_share
         got = 1.0 if numeric.correct else params.near_miss_credit if numeric.close else 0.0
