@@ -1080,3 +1080,35 @@ def test_a_thin_rubric_counts_coverage_in_full_sooner() -> None:
     half = [kp("a", "covered"), kp("b", "covered"), kp("c", "missed"), kp("d", "missed")]
     assert overall_score(half, None, [], Params()) == 67
     assert overall_score(half, None, [], Params(), thin=True) == 71
+
+
+def test_initialisms_come_from_the_rubric_s_own_names() -> None:
+    """A typed answer abbreviates the names the rubric spells out ("BN" for "batch norm");
+    an imported rubric lists no terms, so the initialisms come from its own words. One two
+    names share, or one that spells a function word, stands for none."""
+    from sayitout.scoring.matching import initialisms
+
+    found = initialisms(
+        [
+            "Batch norm or layer norm?",
+            "Batch norm normalises each channel over the batch; the learning rate stays.",
+            "Lower rates help, and a large rate hurts.",
+        ]
+    )
+    assert found["bn"] == {"batch", "norm"}
+    assert found["ln"] == {"lay", "norm"}
+    assert "lr" not in found  # "learning rate" and "large rate"
+    assert "or" not in found
+
+
+def test_a_typed_initialism_meets_the_name_it_abbreviates(scorer) -> None:
+    from sayitout.bank.loader import load_bank
+
+    rubric = load_bank(user=False).rubric("dl-batchnorm-vs-layernorm")
+    typed = scorer.score(
+        rubric,
+        "BN: μ, σ² per channel over (N, H, W) → batch-dependent, needs running stats for "
+        "eval, degrades for N < ~8. LN: μ, σ² per token over d_model → independent of "
+        "batch, same in train and eval → transformers, RNNs; BN → CNNs with big batches.",
+    )
+    assert typed.score >= 70

@@ -15,8 +15,8 @@ states the other way round (the correct contrast) is not flagged.
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from dataclasses import dataclass, replace
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field, replace
 from typing import NamedTuple
 
 import numpy as np
@@ -69,6 +69,10 @@ class Item:
     term_stems: tuple[frozenset[str], ...]
 
 
+_STRIP_INITIAL = "\"'()[]{}.,;:!?*"
+"""Punctuation around a word written in capitals ("(BN)", "LN:")."""
+
+
 @dataclass(frozen=True)
 class PreparedRubric:
     """A rubric with its sentences embedded and analysed, ready to match answers."""
@@ -91,6 +95,9 @@ class PreparedRubric:
     point_states: tuple[np.ndarray, ...] = ()
     """Per key point: the contextual token vectors of its text, what the judge reads
     (empty when the judge is off)."""
+    initials: Mapping[str, frozenset[str]] = field(default_factory=dict)
+    """The initialisms of the names the rubric says, with their stems
+    (``matching.initialisms``)."""
 
 
 @dataclass(frozen=True)
@@ -169,8 +176,10 @@ class Matcher:
         # learning rate; ``alias_stems``)
         said = word_stems(answer.text, answer.words, found)
         per_word = [
-            stems | plain
-            for stems, plain in zip(said, alias_stems(answer.text, answer.words), strict=True)
+            stems | plain | self._initialism(w)
+            for stems, plain, w in zip(
+                said, alias_stems(answer.text, answer.words), answer.words, strict=True
+            )
         ]
         self._answer_stems: frozenset[str] = frozenset().union(*per_word)
         self._nums = [[m for m in found if w.start <= m.start < w.end] for w in self.wins]
@@ -196,6 +205,14 @@ class Matcher:
             self.judge = None
         self.kp_items = [i for i in prep.items if i.kind == "kp"]
         self.mis_items = [i for i in prep.items if i.kind == "mis"]
+
+    def _initialism(self, word: Span) -> frozenset[str]:
+        """The stems of the rubric's name a word written in capitals abbreviates ("BN"
+        for "batch norm"), or none."""
+        raw = self.answer.text[word.start : word.end].strip(_STRIP_INITIAL)
+        if 2 <= len(raw) <= 3 and raw.isalpha() and raw.isupper():
+            return self.prep.initials.get(raw.lower(), frozenset())
+        return frozenset()
 
     # ---- what a window says --------------------------------------------------
     def _around(self, j: int, after: int) -> polarity.Polarity:

@@ -20,6 +20,7 @@ counts.
 from __future__ import annotations
 
 import bisect
+import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -27,7 +28,7 @@ from typing import Any
 import numpy as np
 
 from sayitout.scoring import cadence, numbers, outcomes, phases, polarity, sequence, trends
-from sayitout.scoring.text import Span, content_stems, words
+from sayitout.scoring.text import STOPWORDS, Span, content_stems, normalise_word, stem, words
 from sayitout.scoring.trends import Trend
 
 #: Generic answers with no content: a rubric sentence's similarity to them is its
@@ -249,6 +250,35 @@ def word_stems(
         inside = k >= 0 and spans[k][1] > w.start
         out.append(frozenset() if inside else content_stems(text[w.start : w.end]))
     return out
+
+
+_INITIAL_WORDS = (2, 3)
+"""Names of two or three words, whose initials a typed answer writes ("BN", "LR")."""
+
+
+def initialisms(texts: Iterable[str]) -> dict[str, frozenset[str]]:
+    """The initialisms of the names ``texts`` say (lower case), each with its words'
+    stems: "batch norm" -> "bn", "learning rate" -> "lr". A name is two or three content
+    words in a row within a clause; an initialism that two different names share, or
+    that spells a function word, stands for none. The rubric's own words, so an imported
+    deck (no terms, no paraphrases) still meets "BN: per-channel stats over the batch"
+    with "batch norm normalises each channel over the batch"."""
+    names: dict[str, set[tuple[str, ...]]] = {}
+    for text in texts:
+        for clause in re.split(r"[,;:.!?()]", text.lower()):
+            toks = [normalise_word(w) for w in clause.split()]
+            for n in _INITIAL_WORDS:
+                for i in range(len(toks) - n + 1):
+                    name = toks[i : i + n]
+                    if all(w.isalpha() and w not in STOPWORDS and len(w) > 1 for w in name):
+                        names.setdefault("".join(w[0] for w in name), set()).add(
+                            tuple(stem(w) for w in name)
+                        )
+    return {
+        initial: frozenset(next(iter(found)))
+        for initial, found in names.items()
+        if len(found) == 1 and initial not in STOPWORDS
+    }
 
 
 def make_rubric_text(text: str) -> RubricText:

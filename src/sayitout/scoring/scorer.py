@@ -30,6 +30,7 @@ from sayitout.scoring.matching import (
     Lexicon,
     Params,
     RubricText,
+    initialisms,
     make_rubric_text,
     stem_weights,
 )
@@ -221,6 +222,7 @@ class Scorer:
                     read_back=read_back_grams(rubric.question),
                     asked_stems=asked,
                     point_states=tuple(point_states[point_offset : point_offset + points]),
+                    initials=initialisms([rubric.question, *(t.text for t in texts)]),
                 )
             )
             offset += n
