@@ -154,6 +154,9 @@ def test_up_down_multiply_divide_are_directions(answer: str, conflicts: bool) ->
         ("This is overfitting", "it's overfitting, not underfitting", False),
         ("This is overfitting", "it's overfitting", False),
         ("stop early at the best validation loss", "that's underfitting", False),
+        # fp16 overflowing past 65,504 is not gradients underflowing to zero
+        ("Activations overflow fp16's maximum of 65,504", "It's underflow: tiny gradients", True),
+        ("Activations overflow fp16", "it overflows; small gradients also underflow", False),
     ],
 )
 def test_opposite_terms(rubric: str, answer: str, expected: bool) -> None:

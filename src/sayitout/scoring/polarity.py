@@ -35,8 +35,8 @@ Rules (documented for reviewers and candidates):
   (used only for misconceptions, so "you don't need to shuffle the validation set"
   does not flag the misconception "shuffle the validation set").
 * An answer *names the opposite* of a rubric text when the text names one of a pair of
-  opposite terms (overfitting / underfitting) and the answer names the other and never
-  the first: no part of "that's underfitting, the model is too simple" states "this is
+  opposite terms (overfitting / underfitting, overflow / underflow) and the answer names
+  the other and never the first: no part of "that's underfitting, the model is too simple" states "this is
   overfitting".
 """
 
@@ -86,7 +86,7 @@ _SAME_WORDS = _wordset("""same unchanged leave constant""")
 _CHANGES = _wordset("""change changes changing changed adjust adjusts adjusting touch touching
     retune retuning""")
 """Neither way alone; negated ("doesn't need to change", "don't touch it"), the same."""
-_OPPOSITES = (("overfit", "underfit"),)
+_OPPOSITES = (("overfit", "underfit"), ("overflow", "underflow"))
 """Stems of terms that embeddings place together and that mean opposite diagnoses."""
 _EXCESS = _wordset("too overly bit slightly somewhat kinda")
 # "up"/"down" after these are not a direction ("warm up", "blow up", "break down", "gives
