@@ -36,8 +36,8 @@ Rules (documented for reviewers and candidates):
   does not flag the misconception "shuffle the validation set").
 * An answer *names the opposite* of a rubric text when the text names one of a pair of
   opposite terms (overfitting / underfitting, overflow / underflow) and the answer names
-  the other and never the first: no part of "that's underfitting, the model is too simple" states "this is
-  overfitting".
+  the other and never the first: no part of "that's underfitting, the model is too
+  simple" states "this is overfitting".
 """
 
 from __future__ import annotations
