@@ -6,9 +6,9 @@ from __future__ import annotations
 import pytest
 
 from sayitout.scoring import reasons
-from sayitout.scoring.outcomes import Outcome, contradiction, outcomes
+from sayitout.scoring.outcomes import BIGGER, FAULT, Outcome, contradiction, outcomes
 
-A_BUG = Outcome(fits=False, fault=True)
+A_BUG = Outcome(fits=False, verdict=FAULT, holds=True)
 """The rubric's way: a model that can't fit one batch has a bug."""
 
 
@@ -31,17 +31,19 @@ def test_a_rubric_sentence_s_outcome(text: str) -> None:
         (
             "If the model manages to memorise that one batch, the pipeline is broken; if it "
             "can't memorise it, the code is fine.",
-            (Outcome(True, True), Outcome(False, False)),
+            (Outcome(True, FAULT, True), Outcome(False, FAULT, False)),
         ),
-        ("If it drives the loss on one batch to zero, labels are leaking.", (Outcome(True, True),)),
+        (
+            "If it drives the loss on one batch to zero, labels are leaking.",
+            (Outcome(True, FAULT, True),),
+        ),
         (
             "If it stays at 2.30 on one batch too, then the pipeline is fine.",
-            (Outcome(False, False),),
+            (Outcome(False, FAULT, False),),
         ),
-        ("If it can overfit, nothing's broken in the loop.", (Outcome(True, False),)),
+        ("If it can overfit, nothing's broken in the loop.", (Outcome(True, FAULT, False),)),
         # no test outcome, or no verdict on it
         ("If the gradients are zero, something is detached.", ()),
-        ("If it can't overfit, it's too small, so make it bigger.", ()),
         ("If it can overfit, check the data: labels mismatched with the inputs.", ()),
         ("See if it can memorise ten examples.", ()),
     ],
@@ -72,6 +74,45 @@ def test_the_outcomes_an_answer_states(text: str, said: tuple[Outcome, ...]) -> 
 )
 def test_an_answer_reading_the_check_backwards(answer: str, contradicted: bool) -> None:
     assert (contradiction((A_BUG,), outcomes(answer)) is not None) is contradicted
+
+
+BIGGER_IF_IT_CANT = Outcome(fits=False, verdict=BIGGER, holds=True)
+"""dl-model-size's way: a model that can't fit the data should be bigger."""
+
+
+@pytest.mark.parametrize(
+    ("text", "said"),
+    [
+        ("If it can't overfit, it's too small, so make it bigger.", (BIGGER_IF_IT_CANT,)),
+        ("if it can't even fit the training data, add capacity", (BIGGER_IF_IT_CANT,)),
+        (
+            "If the training loss stays high, the model is too big to settle, so shrink it.",
+            (Outcome(False, BIGGER, False),),
+        ),
+        (
+            "If it underfits, make it bigger; if it overfits, add data or regularise "
+            "before you shrink it.",
+            (BIGGER_IF_IT_CANT, Outcome(True, BIGGER, False)),
+        ),
+        # more of something else is no size of the model
+        ("If it overfits, get more data.", ()),
+    ],
+)
+def test_outcomes_bound_to_the_model_s_size(text: str, said: tuple[Outcome, ...]) -> None:
+    assert outcomes(text) == said
+
+
+def test_a_model_size_read_backwards_earns_nothing(scorer) -> None:
+    from sayitout.bank.loader import load_bank
+
+    rubric = load_bank(user=False).rubric("dl-model-size")
+    wrong = scorer.score(
+        rubric,
+        "If the training loss stays high, the model is too big to settle, so shrink it; if "
+        "it overfits, it's too small to generalise, so make it bigger.",
+    )
+    assert wrong.score <= 30
+    assert any(k.reason == reasons.outcome(BIGGER_IF_IT_CANT) for k in wrong.key_points)
 
 
 def test_a_backwards_check_earns_no_key_point_and_says_why(scorer) -> None:

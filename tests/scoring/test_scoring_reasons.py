@@ -8,7 +8,7 @@ from rich.console import Console
 
 from sayitout.scoring import reasons
 from sayitout.scoring.cadence import BACKWARD, EACH, ONCE, STEP, Cadence
-from sayitout.scoring.outcomes import Outcome
+from sayitout.scoring.outcomes import BIGGER, FAULT, Outcome
 from sayitout.scoring.phases import OFF, Setting
 from sayitout.scoring.result import AnswerScore, KeyPointResult
 from sayitout.scoring.trends import GENERALISATION, NOISE, Trend
@@ -30,9 +30,13 @@ def test_each_reason_says_what_the_answer_did_and_what_the_point_needs() -> None
         "You said bigger means more noise; this point says the opposite: bigger means less noise."
     )
     assert "bigger generalises worse" in reasons.trend(Trend("batch", GENERALISATION, -1))
-    assert reasons.outcome(Outcome(fits=False, fault=True)) == (
+    assert reasons.outcome(Outcome(fits=False, verdict=FAULT, holds=True)) == (
         "You read the check the other way round; this point says a model that can't fit "
         "the batch has a bug, not one that fits it."
+    )
+    assert reasons.outcome(Outcome(fits=False, verdict=BIGGER, holds=True)) == (
+        "You read the check the other way round; this point says a model that can't fit "
+        "the data needs to be bigger, not one that fits it."
     )
     assert reasons.opposite_term("overfit", "underfit") == (
         "You said underfitting; this point is about overfitting."

@@ -1,5 +1,5 @@
-"""What a test's outcome says: the model fits the one batch, or cannot, and what that
-tells you about the code.
+"""What a test's outcome says: the model fits the one batch (or the data), or cannot,
+and what that tells you about the code or the model's size.
 
 "If the model manages to memorise that one batch, the pipeline is broken" shares nearly
 all its words with "if it can't overfit one batch, it's a bug", and MiniLM places them
@@ -15,20 +15,26 @@ Rules (documented for reviewers and candidates):
   end of the sentence.
 * The condition says the model *fits* when it has a fitting verb ("overfit", "memorise",
   "fit", "drives the loss to zero", "gets to 100%") and no negation; it says the model
-  *fails* when it negates one ("can't overfit", "doesn't memorise"), or says "fails",
-  "stays", "stuck" of the batch or the fit ("if it stays at 2.30 on one batch"), or is
-  only the elided "if it can't", "if that fails", "if not". Any other condition ("if the
+  *fails* when it negates one ("can't overfit", "doesn't memorise"), says it underfits,
+  says "fails", "stays", "stuck" of the batch or the fit ("if it stays at 2.30 on one
+  batch"), says the loss stays high ("if the training loss stays high"), or is only the
+  elided "if it can't", "if that fails", "if not". Any other condition ("if the
   gradients are zero") is no test outcome.
 * The consequence says the code has a *fault* at its first verdict word: "bug",
   "broken", "wrong", "leaking", "problem", "issue" ...; or that it is *sound*: "fine",
   "correct", "healthy", "works" .... A negation or "no"/"nothing" within the two words
   before turns it over ("nothing's broken", "not fine"). With no verdict word the
-  conditional states no outcome ("if it can't overfit, it's too small"); nor does one
-  that sends you to look first ("if it can overfit, check the data: labels mismatched
-  ...": where the bug is next, not a verdict on the fit).
-* An answer contradicts a rubric sentence's outcome when it binds the fit and the
-  verdict the other way round (the model that fits has the bug, or the one that fails is
-  fine), whatever else it says: such an answer reads the check backwards.
+  conditional states no outcome; nor does one that sends you to look first ("if it can
+  overfit, check the data: labels mismatched ...": where the bug is next, not a verdict
+  on the fit).
+* Or the consequence says the model should be *bigger* ("too small", "make it bigger",
+  "scale it up", "add capacity", "more layers") or *smaller* ("too big", "shrink it",
+  "a smaller model"): "if it can't overfit, it's too small, so make it bigger". A size
+  word said of something else ("more data") is no verdict on the model.
+* An answer contradicts a rubric sentence's outcome when it binds the fit and the same
+  kind of verdict the other way round (the model that fits has the bug, or the one that
+  fails is fine; the model whose training loss stays high is too big), whatever else it
+  says: such an answer reads the check backwards.
 """
 
 from __future__ import annotations
@@ -39,14 +45,20 @@ from dataclasses import dataclass
 from sayitout.scoring.lexicon import denies, wordset
 from sayitout.scoring.text import normalise_word
 
+FAULT, BIGGER = "fault", "bigger"
+"""The verdicts an outcome is bound to: the code has a fault (or is sound); the model
+should be bigger (or smaller)."""
+
 
 @dataclass(frozen=True)
 class Outcome:
-    """A test's outcome bound to a verdict: whether the model fits, and whether that
-    means the code has a fault."""
+    """A test's outcome bound to a verdict: whether the model fits, which verdict
+    (``FAULT`` or ``BIGGER``), and whether the verdict holds (a fault; bigger) or its
+    opposite (sound; smaller)."""
 
     fits: bool
-    fault: bool
+    verdict: str
+    holds: bool
 
 
 _OPENERS = wordset("if when once assuming")
@@ -57,6 +69,9 @@ _TO_ZERO = wordset(
 )
 _ZERO = wordset("zero 0 100% hundred")
 _FAILS = wordset("fail fails failed failing unable stays stay stuck plateaus")
+_FAIL_PREFIXES = ("underfit",)
+_HIGH = wordset("high higher flat")
+"""What a loss that fails to fall stays ("if the training loss stays high")."""
 _ELIDED = wordset(
     """it that this the model net network can't cannot couldn't doesn't don't won't isn't
     fails fail not even still so"""
@@ -67,6 +82,10 @@ _FAULT = wordset(
     fault faulty error errors misaligned mismatch mismatched"""
 )
 _SOUND = wordset("fine correct correctly healthy works working ok okay sound alright")
+_BIGGER = wordset("""bigger larger grow enlarge widen deepen capacity up more""")
+_SMALLER = wordset("smaller shrink shrinking reduce cut down fewer")
+_SIZES = wordset("small big large")
+_TOO = wordset("too overly")
 _NONE = wordset("no nothing nothing's none")
 _LOOK = wordset("check checking look inspect examine print verify debug")
 _SENTENCE = re.compile(r"[.!?;]$")
@@ -86,6 +105,10 @@ def _sentences(text: str) -> list[list[tuple[str, str]]]:
 
 def _fits(cond: list[str]) -> bool | None:
     """Whether the condition says the model fits (True), fails (False), or neither."""
+    if any(w.startswith(_FAIL_PREFIXES) for w in cond) or (
+        "loss" in cond and any(w in _FAILS for w in cond) and any(w in _HIGH for w in cond)
+    ):
+        return False  # "if it underfits", "if the training loss stays high"
     fitting = any(w.startswith(_FIT_PREFIXES) or w in _FIT_WORDS for w in cond) or (
         any(w in _TO_ZERO for w in cond) and any(w in _ZERO for w in cond)
     )
@@ -100,17 +123,41 @@ def _fits(cond: list[str]) -> bool | None:
     return None
 
 
-def _fault(cons: list[str]) -> bool | None:
-    """Whether the consequence's first verdict word says the code has a fault; None when
-    it has none, or tells you where to look first ("check the data: labels mismatched
-    ..." sends you on, it is no verdict)."""
+def _verdict(cons: list[str]) -> tuple[str, bool] | None:
+    """The consequence's first verdict: (``FAULT``, whether the code has one) or
+    (``BIGGER``, whether the model should grow: "too small", "make it bigger" / "too
+    big", "shrink it"); None when it has none, or tells you where to look first ("check
+    the data: labels mismatched ..." sends you on, it is no verdict)."""
     for i, w in enumerate(cons):
         if w in _LOOK:
             return None
+        before = cons[max(0, i - 2) : i]
         if w in _FAULT or w in _SOUND:
-            turned = any(denies(x) or x in _NONE for x in cons[max(0, i - 2) : i])
-            return (w in _FAULT) != turned
+            turned = any(denies(x) or x in _NONE for x in before)
+            return FAULT, (w in _FAULT) != turned
+        if w in _SIZES and before and before[-1] in _TOO:
+            return BIGGER, w == "small"  # "too small": make it bigger
+        if (w in _BIGGER or w in _SMALLER) and _sized(cons, i):
+            return BIGGER, w in _BIGGER
     return None
+
+
+def _sized(cons: list[str], i: int) -> bool:
+    """Whether the size word at ``i`` is said of the model ("make it bigger", "scale it
+    up", "add capacity", "shrink the model"), not of something else ("more data")."""
+    w = cons[i]
+    if w == "capacity":
+        return True
+    if w in ("up", "down"):
+        return i > 0 and cons[i - 1] in ("it", "model", "network")
+    after = cons[i + 1 : i + 3]
+    if w == "more" or w == "fewer":
+        return bool(after) and after[0] in ("layers", "parameters", "params", "capacity")
+    return (
+        not after
+        or after[0] in ("it", "model", "network", "the", "net")
+        or (cons[i - 1] in ("it", "model") if i else False)
+    )
 
 
 def _split(seg: list[tuple[str, str]]) -> int | None:
@@ -139,9 +186,9 @@ def outcomes(text: str) -> tuple[Outcome, ...]:
                 continue
             cond = [w for w, _ in seg[:cut]]
             cons = [w for w, _ in seg[cut:] if w != "then"]
-            fits, fault = _fits(cond), _fault(cons)
-            if fits is not None and fault is not None:
-                out.append(Outcome(fits, fault))
+            fits, verdict = _fits(cond), _verdict(cons)
+            if fits is not None and verdict is not None:
+                out.append(Outcome(fits, *verdict))
     return tuple(out)
 
 
@@ -149,6 +196,6 @@ def contradiction(points: tuple[Outcome, ...], said: tuple[Outcome, ...]) -> Out
     """The first of ``points`` (a rubric sentence's outcomes) that ``said`` (the
     answer's) binds the other way round, or None."""
     for p in points:
-        if any((s.fits == p.fits) != (s.fault == p.fault) for s in said):
+        if any(s.verdict == p.verdict and (s.fits == p.fits) != (s.holds == p.holds) for s in said):
             return p
     return None

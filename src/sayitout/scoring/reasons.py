@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from sayitout.scoring import phases
 from sayitout.scoring.cadence import BACKWARD, EACH, ONCE, STEP, ZERO, Cadence
-from sayitout.scoring.outcomes import Outcome
+from sayitout.scoring.outcomes import BIGGER, Outcome
 from sayitout.scoring.phases import Setting
 from sayitout.scoring.trends import GENERALISATION, NOISE, Trend
 
@@ -62,10 +62,15 @@ def outcome(point: Outcome) -> str:
     """The answer binds ``point``'s test outcome to the other verdict."""
     fit = "fits" if point.fits else "can't fit"
     other = "can't fit" if point.fits else "fits"
-    verdict = "has a bug" if point.fault else "is working"
+    if point.verdict == BIGGER:
+        verdict = "needs to be bigger" if point.holds else "needs to be smaller"
+        what = "the data"
+    else:
+        verdict = "has a bug" if point.holds else "is working"
+        what = "the batch"
     return (
         f"You read the check the other way round; this point says a model that {fit} "
-        f"the batch {verdict}, not one that {other} it."
+        f"{what} {verdict}, not one that {other} it."
     )
 
 
