@@ -69,6 +69,16 @@ def test_short_forms_stand_for_their_words() -> None:
     assert content_stems("validation") <= said
 
 
+def test_code_identifiers_say_their_words() -> None:
+    """A typed answer's "num_workers=8" and "clip_grad_norm_" name the data loader's
+    workers and gradient clipping; "no_grad" and "zero_grad" stay whole (no negation of
+    gradients, no zero)."""
+    assert content_stems("more workers") - {"mor"} <= content_stems("num_workers=8")
+    assert content_stems("clip the gradient norm") <= content_stems("clip_grad_norm_(params)")
+    assert content_stems("torch.no_grad()") == {"torch.no_grad"}
+    assert content_stems("zero_grad()") == {"zero_grad"}
+
+
 def test_short_words_keep_their_stems() -> None:
     # the family suffixes need a real stem left: "rise", "noise", "size", "rate" stay apart
     assert len({stem(w) for w in ("rise", "raise", "noise", "size", "rate", "state")}) == 6
