@@ -43,7 +43,7 @@ import re
 from dataclasses import dataclass
 
 from sayitout.scoring.lexicon import denies, wordset
-from sayitout.scoring.text import normalise_word
+from sayitout.scoring.text import clause_tokens
 
 FAULT, BIGGER = "fault", "bigger"
 """The verdicts an outcome is bound to: the code has a fault (or is sound); the model
@@ -93,14 +93,7 @@ _SENTENCE = re.compile(r"[.!?;]$")
 
 def _sentences(text: str) -> list[list[tuple[str, str]]]:
     """The text's normalised words, each with its raw form, cut into sentences."""
-    out: list[list[tuple[str, str]]] = [[]]
-    for raw in text.split():
-        w = normalise_word(raw)
-        if w:
-            out[-1].append((w, raw))
-        if _SENTENCE.search(raw.rstrip("\"')")) and out[-1]:
-            out.append([])
-    return [s for s in out if s]
+    return clause_tokens(text, (), lambda raw: bool(_SENTENCE.search(raw.rstrip("\"')"))))
 
 
 def _fits(cond: list[str]) -> bool | None:
