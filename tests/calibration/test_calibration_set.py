@@ -86,8 +86,8 @@ def test_every_question_has_every_grade(part: str, request, deck_ids: set[str]) 
     thirteenth round, ten of them one-line partial answers such as "It's overfitting.";
     fifteen in the fourteenth, eight of them partial, one replaced; eight in the
     fifteenth, five of them partial; twelve in the sixteenth, nine of them partial; the
-    seventeenth round's eleven and the eighteenth's fifteen were written again), so the test part lacks a partial
-    answer on at most ten questions."""
+    seventeenth round's eleven and the eighteenth's fifteen were written again), so the
+    test part lacks a partial answer on at most ten questions."""
     rows = request.getfixturevalue(part)
     assert {r["question_id"] for r in rows} == deck_ids
     counts = Counter((r["question_id"], r["grade"]) for r in rows)

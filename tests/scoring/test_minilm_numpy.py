@@ -78,3 +78,31 @@ def test_whole_answers_score_the_same(runtimes, lr_rubric):
         assert [k.status for k in s_np.key_points] == [k.status for k in s_t.key_points]
         for x, y in zip(s_np.key_points, s_t.key_points, strict=True):
             assert x.similarity == pytest.approx(y.similarity, abs=1e-4)
+
+
+def test_erf_within_float32_rounding():
+    import math
+
+    from sayitout.scoring.minilm import erf
+
+    x = np.linspace(-8, 8, 40_001, dtype=np.float32)
+    exact = np.array([math.erf(float(v)) for v in x])
+    assert np.abs(erf(x) - exact).max() < 5e-7
+    assert np.array_equal(erf(-x), -erf(x))  # odd, like erf
+
+
+def test_a_padded_batch_reads_each_row_as_alone(runtimes):
+    """Padding is neither a key nor a query: each row's real tokens come out as they do
+    when the row runs alone."""
+    numpy_e, _ = runtimes
+    model = numpy_e._model
+    rng = np.random.default_rng(0)
+    lengths = (40, 17, 3)
+    ids = rng.integers(1_000, 20_000, (len(lengths), max(lengths)))
+    mask = np.zeros(ids.shape, np.float32)
+    for r, n in enumerate(lengths):
+        mask[r, :n] = 1
+    batch = model.hidden(ids, mask)
+    for r, n in enumerate(lengths):
+        alone = model.hidden(ids[r : r + 1, :n], np.ones((1, n), np.float32))
+        assert np.abs(batch[r, :n] - alone[0]).max() < 1e-5
