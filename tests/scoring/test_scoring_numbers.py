@@ -439,6 +439,22 @@ FC = NumericAnswer(value=16781312, tolerance=2000, unit="", accept_units=["param
             "Two over 512 is one over 256, and its root is 0.0625. The two is there for ReLU.",
             True,
         ),
+        # a cue ends with its sentence: the next sentence's "Factor 2" is a remark
+        (
+            HE,
+            "std = √(2/512) = 1/16 = 0.0625 ≈ 0.063. Factor 2 makes up for ReLU zeroing "
+            "about half the activations.",
+            True,
+        ),
+        # a range whose start is said in words: "from peak to 0" ends at a bound
+        (
+            NumericAnswer(value=1.5e-4, tolerance=1e-6, unit=""),
+            "½ · 3e-4 = 1.5e-4. Check: midpoint of a cosine from peak to 0 is exactly half "
+            "the peak.",
+            True,
+        ),
+        # ... but the answer said as a result in the next sentence still counts
+        (HE, "He scales by a factor of two. So it's 0.0625.", True),
     ],
 )
 def test_answer_first_and_expressions(numeric: NumericAnswer, text: str, correct: bool) -> None:

@@ -248,9 +248,10 @@ APPROX = wordset("about around roughly approximately approx like ~ nearly almost
 FILLERS = wordset("um uh erm er ah like you know basically")
 OPERAND_BEFORE = wordset(
     """step steps epoch layer of over by times from out than because since divided multiply
-    multiplied log ln into with minus plus and at"""
+    multiplied log ln into with minus plus and at factor"""
 )
-"""A number after these is an operand or a label ("of ten", "step five hundred")."""
+"""A number after these is an operand or a label ("of ten", "step five hundred",
+"factor 2")."""
 OPERATOR_AFTER = wordset("times divided over / x × * plus minus + ·")
 REFERENCE_AFTER = wordset("is was comes came accounts there here in")
 """After "the" and a number, these make it a reference to a number said before, not a

@@ -108,8 +108,18 @@ def _explicit(toks: list[Tok], i: int) -> bool:
     return "answer" in before or "answer's" in before
 
 
-def _cued(toks: list[Tok], i: int) -> bool:
-    before = _before(toks, i)
+_CUE_BREAK = re.compile(r"[.;!?](?:\s|$)|\n")
+"""The end of a sentence: a result cue before it does not reach a number after it."""
+
+
+def _cued(text: str, toks: list[Tok], i: int) -> bool:
+    """A result cue ("so", "that's", "=") in the few words before ``toks[i]``, in its own
+    sentence: in "= 0.0625 ≈ 0.063. Factor 2 makes up for ReLU" the "≈" cues 0.063, not
+    the 2 of the next sentence's remark."""
+    lo = i
+    while lo > max(0, i - 8) and not _CUE_BREAK.search(text[toks[lo - 1].end : toks[lo].start]):
+        lo -= 1
+    before = _before(toks[lo:], i - lo)
     if before and before[-1] in lx.OPERATOR_AFTER:
         return False  # "so plus 128": an operand, whatever came before the operator
     if any(tuple(before[-len(cue) :]) == cue for cue in lx.CUES):
@@ -304,7 +314,23 @@ def _mark_bounds(text: str, toks: list[Tok], found: list[_Found]) -> list[_Found
                 out[k] = replace(end, mention=replace(end.mention, bound=True))
         if not start.mention.operand:
             results.add(start.mention.value)
+    for k, f in enumerate(out):
+        if _from_words_to(text, toks, f.start):
+            out[k] = replace(f, mention=replace(f.mention, bound=True))
     return out
+
+
+def _from_words_to(text: str, toks: list[Tok], i: int) -> bool:
+    """``toks[i]`` ends a range whose start is said in words, in the same clause: "from
+    the peak to 0", "from its maximum down to zero"."""
+    if i < 2 or toks[i - 1].text != "to":
+        return False
+    for k in range(i - 2, max(-1, i - 7), -1):
+        if _CLAUSE_BREAK.search(text[toks[k].end : toks[k + 1].start]) or toks[k].kind != "word":
+            return False
+        if toks[k].text == "from":
+            return True
+    return False
 
 
 _NOT_DESCRIBED = lx.wordset("of per each every and or in for to so because since than")
@@ -576,7 +602,7 @@ def _read_numbers(text: str) -> list[NumberMention]:
                     text=text[s:e],
                     start=s,
                     end=e,
-                    cued=_cued(toks, i),
+                    cued=_cued(text, toks, i),
                     note=note,
                     operand=operand,
                     explicit=_explicit(toks, i),
@@ -585,7 +611,7 @@ def _read_numbers(text: str) -> list[NumberMention]:
                     lead=not (vague or operand) and _is_lead(text, toks, start_i, after, preamble),
                     approximate=start_i < i,
                     corrected=_corrected(text, toks, start_i),
-                    justifying=not _cued(toks, i) and _justifying(text, toks, start_i),
+                    justifying=not _cued(text, toks, i) and _justifying(text, toks, start_i),
                     in_reason=_justifying(text, toks, start_i, equations=True),
                     attributive=bool(unit and not rate_end)
                     and (
