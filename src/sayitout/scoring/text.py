@@ -552,19 +552,20 @@ _KEEPS_WHOLE = STOPWORDS | NOT_WORDS
 
 
 def _identifier_parts(chunks: list[str]) -> list[str]:
-    """The chunks, each code identifier of content words split into them ("num_workers=8"
-    -> "num", "workers", "8"; "clip_grad_norm_" -> "clip", "grad", "norm"). One with a
-    function or number word in it stays whole: "no_grad" is no negation of gradients,
-    "zero_grad" no zero."""
+    """The chunks as normalised words, each code identifier of content words split into
+    them ("num_workers=8" -> "num", "workers", "8"; "clip_grad_norm_" -> "clip", "grad",
+    "norm"). One with a function or number word in it stays whole: "no_grad" is no
+    negation of gradients, "zero_grad" no zero."""
     out: list[str] = []
     for chunk in chunks:
         word = normalise_word(chunk)
-        parts = [p for p in re.split(r"[_=]", word) if p] if "_" in word else []
-        said = [w for p in parts for w in re.split(r"[^a-z0-9']+", p) if w]
-        if len(parts) > 1 and not any(w in _KEEPS_WHOLE or w in NUMBER_WORDS for w in said):
-            out.extend(parts)
-        else:
-            out.append(chunk)
+        if "_" in word:
+            parts = [p for p in re.split(r"[_=]", word) if p]
+            said = [w for p in parts for w in re.split(r"[^a-z0-9']+", p) if w]
+            if len(parts) > 1 and not any(w in _KEEPS_WHOLE or w in NUMBER_WORDS for w in said):
+                out.extend(normalise_word(p) for p in parts)  # "(params" -> "params"
+                continue
+        out.append(word)
     return out
 
 
@@ -572,8 +573,8 @@ def content_stems(text: str) -> frozenset[str]:
     """Stems of the words that carry meaning (no stopwords or fillers); a short form
     (``SHORT_FORMS``) adds the stems of the words it stands for."""
     out = set()
-    for raw in _identifier_parts(re.split(r"[\s/]+", text)):
-        for part in re.split(r"(?<=[a-z])-(?=[a-z])", normalise_word(raw)):
+    for word in _identifier_parts(re.split(r"[\s/]+", text)):
+        for part in re.split(r"(?<=[a-z])-(?=[a-z])", word):
             if (
                 part
                 and part not in STOPWORDS
