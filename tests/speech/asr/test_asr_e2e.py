@@ -210,3 +210,22 @@ def test_audio_longer_than_a_window(shared_speech, condition, tech):
     assert "real-time transcription" in t.text.lower()
     assert t.text.lower().rstrip(".!").endswith("enjoyed the demo")
     assert t.words[-1].end <= t.duration + 0.05
+
+
+def test_a_number_term_does_not_clip_numbers_said_in_words(transcriber, synth_cache):
+    """The question's terms include "7B"; offered to Whisper, it wrote "seven billion
+    parameters ... fourteen gigabytes" as "7B, ... 14B, so 14G, bytes" (once "40B").
+    ``recognition_terms`` keeps such terms out of the prompt."""
+    pytest.importorskip("piper")
+    from support.speech_synth import speak_answer
+
+    audio = speak_answer(
+        "bf16 stores each parameter in sixteen bits, which is two bytes. Seven billion "
+        "parameters times two bytes is fourteen billion bytes, so fourteen gigabytes.",
+        steady=True,
+        cache_dir=synth_cache,
+    )
+    terms = ["bf16", "bfloat16", "bytes", "GB", "gigabytes", "KV cache", "fp32", "7B"]
+    text = transcriber.transcribe(audio, terms=terms).text
+    assert re.search(r"\b(?:14|fourteen) (?:GB|gigabytes)\b", text), text
+    assert "parameters times" in text, text

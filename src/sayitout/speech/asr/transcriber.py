@@ -36,6 +36,7 @@ from __future__ import annotations
 
 import logging
 import math
+import re
 import threading
 import time
 from collections.abc import Callable, Iterable, Sequence
@@ -199,12 +200,24 @@ def get_model(settings: AsrSettings) -> _LoadedModel:
         return loaded
 
 
-def unique_terms(terms: Iterable[str]) -> list[str]:
+_NUMBER_WITH_SUFFIX = re.compile(r"\d[\d.,]*\s*[A-Za-z]{1,3}")
+"""A term that is a number with a short suffix: "7B", "70B", "16GB", "8k"."""
+
+
+def recognition_terms(terms: Iterable[str]) -> list[str]:
+    """The terms offered to Whisper as prompt and hotwords: each once, in order, less the
+    numbers with a short suffix. Whisper copies its prompt's style, so a "7B" there turns
+    numbers said in words into clipped abbreviations and mishears them: the synthesised
+    "seven billion parameters times two bytes is fourteen billion bytes, so fourteen
+    gigabytes" came out "7B, times 2 bytes is 14B, so 14G, bytes" (one decode of it,
+    "40B ... 40G"), and as said without the "7B" (word error rate 0.35 -> 0.09;
+    ``docs/evaluation.md``, eighteenth round). Names that start with letters ("bf16",
+    "fp32") stay: they are what the prompt is for."""
     seen: set[str] = set()
     out: list[str] = []
     for term in terms:
         t = " ".join(str(term).split())
-        if t and t.lower() not in seen:
+        if t and t.lower() not in seen and not _NUMBER_WITH_SUFFIX.fullmatch(t):
             seen.add(t.lower())
             out.append(t)
     return out
@@ -344,7 +357,7 @@ class Transcriber:
         a = as_audio_array(audio)
         duration = a.size / SAMPLE_RATE
         self.load()
-        terms_list = unique_terms(terms)
+        terms_list = recognition_terms(terms)
         if a.size == 0 or float(np.max(np.abs(a))) < _SILENCE_PEAK or not np.isfinite(a).all():
             if a.size and not np.isfinite(a).all():
                 raise AudioError("The audio contains invalid samples (NaN or infinity)")
