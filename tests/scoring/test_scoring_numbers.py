@@ -455,6 +455,14 @@ FC = NumericAnswer(value=16781312, tolerance=2000, unit="", accept_units=["param
         ),
         # ... but the answer said as a result in the next sentence still counts
         (HE, "He scales by a factor of two. So it's 0.0625.", True),
+        # a rubric with no unit (as `sayitout import` drafts a count): the count said as
+        # the result is the answer, a count in the working is not
+        (
+            NumericAnswer(value=16781312, tolerance=1680, unit=""),
+            "W: 4096·4096 = 16,777,216; b: 4096; total = 16,781,312 parameters.",
+            True,
+        ),
+        (LR, "The fraction done times the peak: step 500 over 2,000 steps, times 3e-4.", False),
     ],
 )
 def test_answer_first_and_expressions(numeric: NumericAnswer, text: str, correct: bool) -> None:

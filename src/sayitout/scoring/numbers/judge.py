@@ -123,6 +123,13 @@ def pick_answer(
     pools: list[list[NumberMention]] = []
     if quantity and bare_ok:
         pools.append([m for m in mentions if m.quantity in (quantity, None)])
+    elif bare_ok:
+        # no unit asked: a count said as a result is one too, its noun a label ("total =
+        # 16,781,312 parameters" for a rubric that names no unit, as `sayitout import`
+        # drafts a parameter count); a count in a working ("500 over 2,000 steps") is not
+        pools.append(
+            [m for m in mentions if m.quantity is None or (m.quantity == "count" and not m.operand)]
+        )
     elif quantity:
         pools.append([m for m in mentions if m.quantity == quantity])
     pools.append([m for m in mentions if m.quantity is None])
