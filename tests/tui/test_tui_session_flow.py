@@ -203,3 +203,32 @@ async def test_command_palette_opens_settings_and_help(bank, tmp_path):
         theme = app.theme
         await pilot.press("ctrl+t")
         assert app.theme != theme
+
+
+async def test_a_question_without_topics_shows_no_empty_place(tmp_path):
+    """An imported question has no topics: the line under "Question 1 of 1" reads "id ·
+    about 1:30", not "id ·  · about 1:30"."""
+    import yaml
+
+    from sayitout.bank.loader import builtin_bank_root
+
+    root = builtin_bank_root()
+    deck = yaml.safe_load((root / "question_bank" / "deep-learning.yaml").read_text())
+    question = {**next(q for q in deck["questions"] if q["id"] == Q1), "id": "own-q"}
+    question.pop("topics", None)
+    (tmp_path / "bank" / "question_bank").mkdir(parents=True)
+    (tmp_path / "bank" / "rubrics" / "own").mkdir(parents=True)
+    (tmp_path / "bank" / "question_bank" / "own.yaml").write_text(
+        yaml.safe_dump({"id": "own", "title": "Own", "questions": [question]})
+    )
+    rubric = yaml.safe_load((root / "rubrics" / "deep-learning" / f"{Q1}.yaml").read_text())
+    rubric["question_id"] = "own-q"
+    (tmp_path / "bank" / "rubrics" / "own" / "own-q.yaml").write_text(yaml.safe_dump(rubric))
+    own = load_bank([tmp_path / "bank"], user=False)
+    services = fake_services(own, tmp_path, mic_reason="no microphone")
+    plan = SessionPlan(question_ids=("own-q",), count=1)
+    app = make_app(Settings(), plan=plan, services=services, load_models=False)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_until(pilot, phase_is(app, Phase.AWAITING_ANSWER), what="question")
+        line = text_of(app.screen.query_one("#progress"))
+        assert "own-q · about " in line and "·  ·" not in line, line

@@ -230,9 +230,10 @@ class SessionScreen(Screen):
         topics = ", ".join(event.question.topics)
         progress = Text()
         progress.append(f"Question {event.index + 1} of {event.total}", style="bold")
-        progress.append(
-            f"   {event.question.id} · {topics} · about {clock(event.answer_limit_s)}", style="dim"
-        )
+        about = f"about {clock(event.answer_limit_s)}"
+        # an imported question has no topics: no empty place between the dots
+        parts = (event.question.id, topics, about) if topics else (event.question.id, about)
+        progress.append("   " + " · ".join(parts), style="dim")
         self.query_one("#progress", Static).update(progress)
         self.query_one("#question", Static).update(Text(event.question.text, style="bold"))
         self.query_one("#live", Static).update("")
