@@ -145,15 +145,17 @@ def test_original_bands(scored) -> None:
 # Floors a little under what the scorer reached. Raise them as the scorer improves; never
 # lower them to let a change through. The parts were remade fourteen times on 2026-12-01/03:
 # each time the test part, once read, joined development and a fresh test part was
-# written. The seventeenth round's floors: dev from SCORER_VERSION 2026.12.20 scoring the
-# 3,761 dev answers with the shipped judge (fitted on 442 of them: a regression guard,
-# not a measure); test from 2026.12.20's one reading of the fresh test part (09:41 UTC on
-# 2026-12-03, with the round's start scorer beside it: docs/evaluation.md, "seventeenth
-# round").
-DEV_FLOOR = {"spearman": 0.916, "strong_ge70": 0.965, "wrong_le30": 0.965, "pairwise": 0.97}
-TEST_FLOOR = {"spearman": 0.895, "strong_ge70": 0.95, "wrong_le30": 0.955, "pairwise": 0.955}
-MEAN_WRONG_MAX = {"dev": 8.3, "test": 8.0}
-"""The highest mean score of a part's wrong answers (dev 8.1, test 7.6 in 2026.12.20)."""
+# written. The eighteenth round's floors: dev from SCORER_VERSION 2026.12.21 scoring the
+# 4,025 dev answers with the shipped judge (fitted on 442 of them: a regression guard,
+# not a measure); test from 2026.12.21's one reading of the fresh test part (13:01 UTC on
+# 2026-12-03, with the round's start scorer beside it: docs/evaluation.md, "eighteenth
+# round"). That part is harder than the seventeenth's: the floors follow it down.
+DEV_FLOOR = {"spearman": 0.914, "strong_ge70": 0.965, "wrong_le30": 0.965, "pairwise": 0.97}
+TEST_FLOOR = {"spearman": 0.9, "strong_ge70": 0.935, "wrong_le30": 0.915, "pairwise": 0.955}
+MEAN_WRONG_MAX = {"dev": 8.3, "test": 10.8}
+"""The highest mean score of a part's wrong answers (dev 8.1, test 10.4 in 2026.12.21)."""
+# 2026.12.21 read the eighteenth round's test part (264) at 0.906 / 93.9 % / 91.9 % / 95.7 %
+# (its start scorer, 2026.12.20: 0.903 / 93.2 % / 91.9 % / 95.7 %);
 # 2026.12.20 read the seventeenth round's test part (264) at 0.898 / 95.5 % / 96.0 % / 96.0 %
 # (its start scorer, 2026.12.19: 0.896 / 95.5 % / 94.9 %);
 # 2026.12.19 read the sixteenth round's test part (252) at 0.889 / 95.3 % / 91.9 % / 96.9 %
@@ -200,9 +202,10 @@ def test_part_keeps_its_quality(scored, part: str, floor: dict[str, float]) -> N
 
 
 @pytest.mark.xfail(
-    reason="issue 9's targets: met on the twelfth round's test part, not on the eleventh's "
-    "or the thirteenth's to the sixteenth's (wrong <= 30 91.9 %, a read-back at 57); "
-    "non-strict until fresh parts keep meeting them",
+    reason="issue 9's targets: met on the twelfth and seventeenth rounds' test parts, not "
+    "on the eleventh's, the thirteenth's to the sixteenth's or the eighteenth's (strong >= 70 "
+    "93.9 %, wrong <= 30 91.9 %, a keyword list at 89); non-strict until fresh parts keep "
+    "meeting them",
     strict=False,
 )
 def test_targets_on_the_test_part(scored) -> None:
