@@ -11,15 +11,14 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-import yaml
 
 from sayitout.config import Settings
-from sayitout.locations import builtin_bank_root
 from sayitout.session.interview import InterviewPlan
 from sayitout.store import Store
 from sayitout.tui import make_app
 from sayitout.tui.messages import SessionEvent
 from sayitout.tui.screens.interview_report import InterviewReportScreen
+from support.seed_bank import seed_deck
 from support.tui import text_of, wait_until
 
 pytestmark = pytest.mark.e2e
@@ -46,27 +45,14 @@ TURNS = [
 @pytest.fixture(scope="module")
 def interview_bank(tmp_path_factory) -> Path:
     """Three seed questions in a deck of their own; only the first keeps its follow-ups."""
-    root = tmp_path_factory.mktemp("bank")
-    seed_root = builtin_bank_root()
-    deck = yaml.safe_load((seed_root / "question_bank" / "deep-learning.yaml").read_text())
-    by_id = {q["id"]: q for q in deck["questions"]}
-    questions = []
-    (root / "rubrics" / "iv").mkdir(parents=True)
-    for new_id, seed_id in SEEDS.items():
-        questions.append({**by_id[seed_id], "id": new_id})
-        rubric = yaml.safe_load(
-            (seed_root / "rubrics" / "deep-learning" / f"{seed_id}.yaml").read_text()
-        )
-        rubric["question_id"] = new_id
+
+    def follow_ups_on_the_first_only(new_id: str, _question: dict, rubric: dict) -> None:
         if new_id != "iv-chance":
             for kp in rubric["key_points"]:
                 kp.pop("follow_ups", None)
-        (root / "rubrics" / "iv" / f"{new_id}.yaml").write_text(yaml.safe_dump(rubric))
-    (root / "question_bank").mkdir()
-    (root / "question_bank" / "iv.yaml").write_text(
-        yaml.safe_dump({"id": "iv", "title": "Interview test", "questions": questions})
-    )
-    return root
+
+    root = tmp_path_factory.mktemp("bank")
+    return seed_deck(root, "iv", "Interview test", SEEDS, follow_ups_on_the_first_only)
 
 
 @pytest.fixture(scope="module")

@@ -17,6 +17,7 @@ from sayitout.tui.screens.home import HomeScreen
 from sayitout.tui.screens.session import SessionScreen
 from sayitout.tui.screens.settings import SettingsScreen
 from sayitout.tui.screens.summary import SummaryScreen
+from support.seed_bank import seed_deck
 from support.tui import ScriptedSource, fake_services, text_of, wait_until
 
 Q1, Q2 = "dl-loss-stuck-at-chance", "dl-val-loss-rises"
@@ -208,22 +209,7 @@ async def test_command_palette_opens_settings_and_help(bank, tmp_path):
 async def test_a_question_without_topics_shows_no_empty_place(tmp_path):
     """An imported question has no topics: the line under "Question 1 of 1" reads "id ·
     about 1:30", not "id ·  · about 1:30"."""
-    import yaml
-
-    from sayitout.bank.loader import builtin_bank_root
-
-    root = builtin_bank_root()
-    deck = yaml.safe_load((root / "question_bank" / "deep-learning.yaml").read_text())
-    question = {**next(q for q in deck["questions"] if q["id"] == Q1), "id": "own-q"}
-    question.pop("topics", None)
-    (tmp_path / "bank" / "question_bank").mkdir(parents=True)
-    (tmp_path / "bank" / "rubrics" / "own").mkdir(parents=True)
-    (tmp_path / "bank" / "question_bank" / "own.yaml").write_text(
-        yaml.safe_dump({"id": "own", "title": "Own", "questions": [question]})
-    )
-    rubric = yaml.safe_load((root / "rubrics" / "deep-learning" / f"{Q1}.yaml").read_text())
-    rubric["question_id"] = "own-q"
-    (tmp_path / "bank" / "rubrics" / "own" / "own-q.yaml").write_text(yaml.safe_dump(rubric))
+    seed_deck(tmp_path / "bank", "own", "Own", {"own-q": Q1}, lambda _id, q, _r: q.pop("topics"))
     own = load_bank([tmp_path / "bank"], user=False)
     services = fake_services(own, tmp_path, mic_reason="no microphone")
     plan = SessionPlan(question_ids=("own-q",), count=1)
