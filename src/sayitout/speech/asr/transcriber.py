@@ -210,7 +210,7 @@ def recognition_terms(terms: Iterable[str]) -> list[str]:
     numbers said in words into clipped abbreviations and mishears them: the synthesised
     "seven billion parameters times two bytes is fourteen billion bytes, so fourteen
     gigabytes" came out "7B, times 2 bytes is 14B, so 14G, bytes" (one decode of it,
-    "40B ... 40G"), and as said without the "7B" (word error rate 0.35 -> 0.09;
+    "40B ... 40G"), and word for word without the "7B" (word error rate 0.35 -> 0.09;
     ``docs/evaluation.md``, eighteenth round). Names that start with letters ("bf16",
     "fp32") stay: they are what the prompt is for."""
     seen: set[str] = set()

@@ -232,8 +232,9 @@ class SessionScreen(Screen):
         progress.append(f"Question {event.index + 1} of {event.total}", style="bold")
         about = f"about {clock(event.answer_limit_s)}"
         # an imported question has no topics: no empty place between the dots
-        parts = (event.question.id, topics, about) if topics else (event.question.id, about)
-        progress.append("   " + " · ".join(parts), style="dim")
+        progress.append(
+            "   " + " · ".join(p for p in (event.question.id, topics, about) if p), style="dim"
+        )
         self.query_one("#progress", Static).update(progress)
         self.query_one("#question", Static).update(Text(event.question.text, style="bold"))
         self.query_one("#live", Static).update("")
