@@ -48,6 +48,7 @@ from sayitout.scoring.text import looks_english, words
         ("five hundred and twelve", 512, None),
         ("two point three oh three", 2.303, None),
         ("four oh nine six", 4096, None),
+        ("two point three, two point three oh", 2.3, None),
         ("about thirty three and a half million parameters", 33.5e6, "parameters"),
         ("five twelve", 512, None),
         # a transcript may write the unit's prefix as a word of its own
@@ -463,6 +464,13 @@ FC = NumericAnswer(value=16781312, tolerance=2000, unit="", accept_units=["param
             True,
         ),
         (LR, "The fraction done times the peak: step 500 over 2,000 steps, times 3e-4.", False),
+        # digits said one at a time end at a comma: 2.3 said twice, not 2.32 then 0.3
+        (LOSS, "So it's about two point three, two point three oh.", True),
+        # a loss is always per example: "nats per example" is its unit, not an amount each
+        (LOSS, "p = 0.1 each → loss = log 10 ≈ 2.30 nats per example", True),
+        # "a loss of ..." says the result; "log of 0.1" is an operand
+        (LOSS, "Minus the log of 0.1 is ln 10, so expect a loss of roughly 2.30.", True),
+        (LOSS, "Each class gets 0.1, so you'd see a loss of about 1.0.", False),
     ],
 )
 def test_answer_first_and_expressions(numeric: NumericAnswer, text: str, correct: bool) -> None:

@@ -252,6 +252,9 @@ OPERAND_BEFORE = wordset(
 )
 """A number after these is an operand or a label ("of ten", "step five hundred",
 "factor 2")."""
+RESULT_OF = wordset("loss entropy total")
+"""A number after "of" and these is the result said, not an operand ("a loss of roughly
+2.30", "a total of 16,781,312")."""
 OPERATOR_AFTER = wordset("times divided over / x × * plus minus + ·")
 REFERENCE_AFTER = wordset("is was comes came accounts there here in")
 """After "the" and a number, these make it a reference to a number said before, not a

@@ -91,9 +91,11 @@ def _before(toks: list[Tok], i: int, n: int = 5) -> list[str]:
 
 def _operand(toks: list[Tok], i: int, j: int) -> bool:
     before = _before(toks, i, 1)
+    two = _before(toks, i, 2)
+    if len(two) == 2 and two[1] == "of" and two[0] in lx.RESULT_OF:
+        return False  # "a loss of roughly 2.30"
     if before and (before[0] in lx.OPERAND_BEFORE or before[0] in lx.OPERATOR_AFTER):
         return True
-    two = _before(toks, i, 2)
     if len(two) == 2 and two[1] == "the" and two[0] in lx.OPERAND_BEFORE:
         return True  # "half of the 3e-4 peak", "divided by the 256"
     # followed by an operator: "two thousand divided by", "five hundred over two thousand"
@@ -616,7 +618,8 @@ def _read_numbers(text: str) -> list[NumberMention]:
                     attributive=bool(unit and not rate_end)
                     and (
                         _describes(text, toks, start_i, after)
-                        or (quantity != "count" and _per_item(text, toks, after))
+                        # a count per thing is the total asked, a loss is always per example
+                        or (quantity not in ("count", "loss") and _per_item(text, toks, after))
                     ),
                     aside=in_parentheses(toks[start_i].start),
                     number_span=(toks[i].start, toks[expr.end - 1].end),

@@ -149,7 +149,7 @@ def _digit_run(toks: list[Tok], i: int) -> tuple[float, int] | None:
     """Digits said one by one: "four oh nine six" -> 4096 (three digits or more)."""
     digits = ""
     j = i
-    while j < len(toks) and toks[j].kind == "word" and not (j > i and toks[j].after_break):
+    while j < len(toks) and toks[j].kind == "word" and not (j > i and _paused(toks[j])):
         t = toks[j].text
         if t in ("oh", "o", "zero") and digits:
             digits += "0"
@@ -163,10 +163,15 @@ def _digit_run(toks: list[Tok], i: int) -> tuple[float, int] | None:
     return None
 
 
+def _paused(t: Tok) -> bool:
+    """A break or a comma before ``t``: digits said one at a time end there."""
+    return t.after_break or t.after_comma
+
+
 def _digits_after_point(toks: list[Tok], i: int) -> tuple[str, int] | None:
     digits = ""
     j = i
-    while j < len(toks) and toks[j].kind == "word" and not (j > i and toks[j].after_break):
+    while j < len(toks) and toks[j].kind == "word" and not (j > i and _paused(toks[j])):
         t = toks[j].text
         if t in lx.SMALL_NUMBERS and lx.SMALL_NUMBERS[t] < 10:
             digits += str(lx.SMALL_NUMBERS[t])

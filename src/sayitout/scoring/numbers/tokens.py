@@ -9,7 +9,7 @@ tokens; a hyphenated number ("forty-one", "one-and-a-half") loses its hyphens.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from sayitout.scoring import lexicon as lx
 from sayitout.scoring.numbers.values import bounded
@@ -43,6 +43,9 @@ class Tok:
     after_break: bool = False
     """A sentence break (". ", "? ", ";") comes right before it: a number said one word
     at a time does not run on across it ("about two point three. Two point three zero")."""
+    after_comma: bool = False
+    """A comma comes right before it: digits said one at a time do not run on across it
+    either ("two point three, two point three oh" is 2.3 said twice, not 2.32)."""
 
 
 def tokenise(text: str) -> list[Tok]:
@@ -52,7 +55,8 @@ def tokenise(text: str) -> list[Tok]:
     """
     toks: list[Tok] = []
     for m in _TOKEN_RE.finditer(text):
-        brk = bool(toks) and bool(_BREAK.search(text[toks[-1].end : m.start()]))
+        gap = text[toks[-1].end : m.start()] if toks else ""
+        brk, comma = bool(_BREAK.search(gap)), "," in gap
         if m.group("num"):
             raw = m.group("num").replace(",", "")
             try:
@@ -63,10 +67,10 @@ def tokenise(text: str) -> list[Tok]:
             if suf:
                 value *= lx.SUFFIX_SCALES[suf.lower()]
             text_ = m.group() if suf else m.group("num")  # "7B" is a name's shape; "16th" is 16
-            toks.append(Tok(text_, "num", m.start(), m.end(), bounded(value), brk))
+            toks.append(Tok(text_, "num", m.start(), m.end(), bounded(value), brk, comma))
         elif m.group("word"):
             word = m.group().lower().replace("’", "'")
-            toks.append(Tok(word, "word", m.start(), m.end(), after_break=brk))
+            toks.append(Tok(word, "word", m.start(), m.end(), after_break=brk, after_comma=comma))
         else:
             s = m.group()
             if s in _SUPER:
@@ -94,7 +98,7 @@ def _join_prefixes(toks: list[Tok], text: str) -> list[Tok]:
             and prev.text + t.text in lx.UNITS
             and not text[prev.end : t.start].strip()
         ):
-            out[-1] = Tok(prev.text + t.text, "word", prev.start, t.end, None, prev.after_break)
+            out[-1] = replace(prev, text=prev.text + t.text, end=t.end)
         else:
             out.append(t)
     return out
