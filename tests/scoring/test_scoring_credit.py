@@ -277,7 +277,7 @@ def test_the_english_note_reads_the_rubric(scorer, lr_rubric) -> None:
         ("Learning rate, gradient clipping, log of zero, fp16, loss scaling, bad data.", True),
         ("Dropout, augmentation, eval mode, half an epoch, data leakage, easier val set.", True),
         ("Lower the LR, clip grads, check for log of zero, use bf16.", False),
-        # ... whose "of" and articles do not count toward its three words
+        # ... whose "of" and articles do not count toward its four words
         ("Cross-entropy, softmax, uniform distribution, log of the number of classes.", True),
         # a number is a term; "and", "per", "in" join the words of one
         ("Linear warmup, 3e-4, 2,000 steps, step 500, fraction of the peak.", True),
@@ -285,6 +285,16 @@ def test_the_english_note_reads_the_rubric(scorer, lr_rubric) -> None:
         ("Weights, fp32 master copy, bytes per parameter, fan in, seconds to minutes.", True),
         # a comparative says which way to go: a remedy, not a term
         ("Input-bound. More workers, pin memory, faster storage, bigger batch.", False),
+        # "out of", "running mean", "He init", "4096 by 4096", "weights only" are terms;
+        # a term may have four words
+        ("Gradient accumulation, micro-batches, out of memory, activation checkpointing.", True),
+        ("Batch statistics, running mean, per-example normalisation, CNNs, GroupNorm.", True),
+        ("He initialisation, Kaiming, ReLU, fan-in, weight matrix, 4096 by 4096.", True),
+        ("bf16, fp32 master weights, Adam first and second moments, weights only.", True),
+        # an arithmetic word beside a number states a working; a comma in a number ends
+        # no term
+        ("512. 8 per micro-batch, times 16 accumulation steps, times 4 GPUs.", False),
+        ("4,096 times 4,096, so 16,777,216 parameters.", False),
     ],
 )
 def test_keyword_lists_are_told_from_terse_notes(text: str, listed: bool) -> None:

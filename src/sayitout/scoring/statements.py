@@ -9,8 +9,10 @@ to the key points. Here:
   its words in fragments of at most three words that hold no function word (but those a
   listed term holds, which are not counted: articles, "of", "and", "per", "in"... as in
   "log of zero", "half an epoch", "bias and variance", "bytes per parameter", "fan in"),
-  no verb cue, no comparative ("more workers", "smaller batch": a remedy) and no symbol
-  of a relation (=, →, ×, ≠ ...). A number is a term ("3e-4", "2,000 steps"). Terse notes
+  no verb cue, no comparative ("more workers", "smaller batch": a remedy), no symbol
+  of a relation (=, →, ×, ≠ ...) and no arithmetic word beside a number ("times 4 GPUs"); a term has
+  at most ``_TERM_WORDS`` other words ("Adam first and second moments"). A number is a
+  term ("3e-4", "2,000 steps", "16,781,312"). Terse notes
   that state relations ("fp16 overflow (max 65504) → inf → NaN") are not lists.
 * A word is *asked* when its sentence ends with a question mark, or when it is part of a
   run of at least ``READ_BACK_RUN`` words that the question itself says in that order
@@ -93,16 +95,28 @@ READ_BACK_RUN = 6
 """Words in a row, said as the question says them, that make a read-back. Shorter runs
 are an answer echoing the question's phrasing ("on the very first batch, ln 10")."""
 
-_FRAGMENT_SPLIT = re.compile(r"[,;]|\.(?=\s|$)")
+_FRAGMENT_SPLIT = re.compile(r",(?!\d)|;|\.(?=\s|$)")
+"""Where a listed term ends: a comma (not a thousands separator: "16,781,312"), a
+semicolon, a full stop."""
 _RELATION = re.compile(r"[=→←↔≠<>×*+/()^√%:]|->")
+_ARITHMETIC = re.compile(r"\b(?:times|plus|minus|divided|equals)\b", re.IGNORECASE)
+"""An arithmetic word: with a number beside it ("times 4 GPUs") it states a working, not
+a term ("inputs times outputs" is a term)."""
 _VERB_CUES = frozenset(
     """not never no use uses using make makes keep keeps check lower raise add clip
     is are was were be means cause causes
     more fewer less bigger smaller larger higher faster slower longer shorter""".split()  # noqa: SIM905
 )
-_NOUN_PHRASE_WORDS = frozenset("of the a an and or per in to on for with one".split())  # noqa: SIM905
+_NOUN_PHRASE_WORDS = frozenset(
+    "of the a an and or per in to on for with one by out only mean he".split()  # noqa: SIM905
+)
 """Function words a listed term may hold ("log of zero", "overfit one batch", "bias and
-variance", "bytes per parameter", "seconds to minutes")."""
+variance", "bytes per parameter", "seconds to minutes", "4096 by 4096", "out of memory",
+"weights only", "running mean", "He init")."""
+
+
+_TERM_WORDS = 4
+"""Content words a listed term may have ("Adam first and second moments")."""
 
 
 def is_keyword_list(text: str) -> bool:
@@ -115,7 +129,12 @@ def is_keyword_list(text: str) -> bool:
         ws = f.lower().split()
         total += len(ws)
         core = [w for w in ws if w not in _NOUN_PHRASE_WORDS]
-        if len(core) <= 3 and not _RELATION.search(f) and not any(_states(w) for w in ws):
+        works = bool(_ARITHMETIC.search(f)) and bool(numbers.find_numbers(f))
+        if (
+            len(core) <= _TERM_WORDS
+            and not (_RELATION.search(f) or works)
+            and not any(_states(w) for w in ws)
+        ):
             listed += len(ws)
     return total > 0 and listed / total >= 0.8
 
