@@ -433,6 +433,14 @@ def test_a_read_back_that_says_what_is_asked_earns_nothing(scorer) -> None:
     assert scorer.score(rubric, read_back).score == 0
     answered = read_back + " It's overfitting, so I'd stop early and keep the epoch-five weights."
     assert scorer.score(rubric, answered).score >= 50
+    # the situation told again with "goes down", "goes up ... after that" for "falls",
+    # "rises": the words a situation is retold with are not the answer's own
+    retold = (
+        "So training loss keeps going down, but validation loss goes down until epoch "
+        "five and then goes up every epoch after that. What's going on, and what would I "
+        "do about it?"
+    )
+    assert scorer.score(rubric, retold).score <= 10
 
 
 def test_initialisms_name_the_rubric_entities() -> None:

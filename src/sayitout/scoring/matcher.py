@@ -46,7 +46,14 @@ from sayitout.scoring.matching import (
 from sayitout.scoring.result import KeyPointResult, MisconceptionResult, Status
 from sayitout.scoring.roles import NO_BINDING, Binding, Clause, Roles
 from sayitout.scoring.statements import asked_words, is_keyword_list
-from sayitout.scoring.text import Span, Window, alias_stems, ends_sentence, tidy_quote
+from sayitout.scoring.text import (
+    Span,
+    Window,
+    alias_stems,
+    content_stems,
+    ends_sentence,
+    tidy_quote,
+)
 from sayitout.scoring.trends import Trend
 from sayitout.speech.transcript import Transcript
 
@@ -729,7 +736,13 @@ def _said_back(said: list[frozenset[str]], prep: PreparedRubric) -> bool:
     if prep.rubric.numeric is not None or not prep.asked_stems:
         return False
     stems = frozenset().union(*said)
-    return len(stems) >= 8 and len(stems - prep.asked_stems) <= 2
+    return len(stems) >= 8 and len(stems - prep.asked_stems - _RETELLING) <= 2
+
+
+_RETELLING = frozenset(content_stems("goes went down after"))
+"""Words a situation is told again with, whatever the question's own ("validation loss
+goes down until epoch five and then goes up every epoch after that" for "falls until
+epoch 5, then rises every epoch"): not something the answer says of its own."""
 
 
 def _only_asked(said: list[frozenset[str]], asked: frozenset[str]) -> bool:
