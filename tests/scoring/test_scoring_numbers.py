@@ -156,6 +156,21 @@ def test_vague_number_is_not_an_answer() -> None:
 
 
 @pytest.mark.parametrize(
+    ("text", "vague", "approximate"),
+    [
+        ("forty or so minutes", True, False),
+        ("forty-ish minutes", True, False),
+        # a number said to its decimals is approximate: "or so" and "-ish" hedge it
+        ("2.30 or so, in nats", False, True),
+        ("about 0.06-ish", False, True),
+    ],
+)
+def test_or_so_is_vague_on_a_whole_number_only(text: str, vague: bool, approximate: bool) -> None:
+    (m,) = find_numbers(text)
+    assert (m.vague, m.approximate) == (vague, approximate)
+
+
+@pytest.mark.parametrize(
     ("a", "b", "same"),
     [
         (41.7, 41.667, True),

@@ -196,8 +196,9 @@ def _is_name(toks: list[Tok], i: int, j: int) -> bool:
             and toks[j + 1].kind == "word"
             and toks[j + 1].text not in lx.UNITS
             and toks[j + 1].text not in lx.ORDINALS
+            and toks[j + 1].text != "ish"
         ):
-            return True  # "zero-shot", "one-hot", "two-layer"
+            return True  # "zero-shot", "one-hot", "two-layer" (not "forty-ish")
     return False
 
 
@@ -549,11 +550,16 @@ def _read_numbers(text: str) -> list[NumberMention]:
             i = j
             continue
         vague = False
+        if j + 1 < n and toks[j].text == "-" and toks[j + 1].text == "ish":
+            j += 1  # "forty-ish"
         if j < n and toks[j].text in ("something", "odd", "ish", "plus"):
             if not (toks[j].text == "plus" and j + 1 < n and expression(toks, j + 1)):
                 vague, j = True, j + 1
         elif j + 1 < n and toks[j].text == "or" and toks[j + 1].text == "so":
             vague, j = True, j + 2
+        # "2.30 or so", "0.06-ish": a number said to its decimals is approximate, not vague
+        roughly = vague and toks[j - 1].text in ("so", "ish") and value != int(value)
+        vague = vague and not roughly
         start_i = i
         # approximation words before the number belong to its text
         while start_i > 0 and toks[start_i - 1].text in lx.APPROX and start_i > i - 2:
@@ -611,7 +617,7 @@ def _read_numbers(text: str) -> list[NumberMention]:
                     vague=vague,
                     hypothetical=_is_hypothetical(toks, start_i),
                     lead=not (vague or operand) and _is_lead(text, toks, start_i, after, preamble),
-                    approximate=start_i < i,
+                    approximate=start_i < i or roughly,
                     corrected=_corrected(text, toks, start_i),
                     justifying=not _cued(text, toks, i) and _justifying(text, toks, start_i),
                     in_reason=_justifying(text, toks, start_i, equations=True),
