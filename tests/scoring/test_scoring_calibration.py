@@ -143,17 +143,19 @@ def test_original_bands(scored) -> None:
 # ------------------------------------------------------------------ whole parts
 
 # Floors a little under what the scorer reached. Raise them as the scorer improves; never
-# lower them to let a change through. The parts were remade fourteen times on 2026-12-01/03:
+# lower them to let a change through. The parts were remade fifteen times on 2026-12-01/03:
 # each time the test part, once read, joined development and a fresh test part was
-# written. The eighteenth round's floors: dev from SCORER_VERSION 2026.12.21 scoring the
-# 4,025 dev answers with the shipped judge (fitted on 442 of them: a regression guard,
-# not a measure); test from 2026.12.21's one reading of the fresh test part (13:01 UTC on
-# 2026-12-03, with the round's start scorer beside it: docs/evaluation.md, "eighteenth
-# round"). That part is harder than the seventeenth's: the floors follow it down.
-DEV_FLOOR = {"spearman": 0.914, "strong_ge70": 0.965, "wrong_le30": 0.965, "pairwise": 0.97}
-TEST_FLOOR = {"spearman": 0.9, "strong_ge70": 0.935, "wrong_le30": 0.915, "pairwise": 0.955}
-MEAN_WRONG_MAX = {"dev": 8.3, "test": 10.8}
-"""The highest mean score of a part's wrong answers (dev 8.1, test 10.4 in 2026.12.21)."""
+# written. The nineteenth round's floors: dev from SCORER_VERSION 2026.12.22 scoring the
+# 4,289 dev answers with the shipped judge (fitted on 442 of them: a regression guard,
+# not a measure); test from 2026.12.22's one reading of the fresh test part (14:59 UTC on
+# 2026-12-03, with the round's start scorer beside it: docs/evaluation.md, "nineteenth
+# round").
+DEV_FLOOR = {"spearman": 0.915, "strong_ge70": 0.968, "wrong_le30": 0.966, "pairwise": 0.971}
+TEST_FLOOR = {"spearman": 0.908, "strong_ge70": 0.96, "wrong_le30": 0.94, "pairwise": 0.965}
+MEAN_WRONG_MAX = {"dev": 8.2, "test": 9.0}
+"""The highest mean score of a part's wrong answers (dev 8.0, test 8.7 in 2026.12.22)."""
+# 2026.12.22 read the nineteenth round's test part (264) at 0.913 / 97.0 % / 94.9 % / 97.3 %
+# (its start scorer, 2026.12.21, alike: no test answer's score moved);
 # 2026.12.21 read the eighteenth round's test part (264) at 0.906 / 93.9 % / 91.9 % / 95.7 %
 # (its start scorer, 2026.12.20: 0.903 / 93.2 % / 91.9 % / 95.7 %);
 # 2026.12.20 read the seventeenth round's test part (264) at 0.898 / 95.5 % / 96.0 % / 96.0 %
@@ -203,9 +205,9 @@ def test_part_keeps_its_quality(scored, part: str, floor: dict[str, float]) -> N
 
 @pytest.mark.xfail(
     reason="issue 9's targets: met on the twelfth and seventeenth rounds' test parts, not "
-    "on the eleventh's, the thirteenth's to the sixteenth's or the eighteenth's (strong >= 70 "
-    "93.9 %, wrong <= 30 91.9 %, a keyword list at 89); non-strict until fresh parts keep "
-    "meeting them",
+    "on the eleventh's, the thirteenth's to the sixteenth's, the eighteenth's or the "
+    "nineteenth's (wrong <= 30 94.9 %, one answer short; a keyword list at 88); non-strict "
+    "until fresh parts keep meeting them",
     strict=False,
 )
 def test_targets_on_the_test_part(scored) -> None:
