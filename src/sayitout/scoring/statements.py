@@ -6,14 +6,14 @@ validation loss lower than training loss?"). Embeddings and shared words rate bo
 to the key points. Here:
 
 * A *keyword list* is an answer of at least four comma-separated fragments, nearly all of
-  its words in fragments of at most three words that hold no function word (but those a
-  listed term holds, which are not counted: articles, "of", "and", "per", "in"... as in
-  "log of zero", "half an epoch", "bias and variance", "bytes per parameter", "fan in"),
-  no verb cue, no comparative ("more workers", "smaller batch": a remedy), no symbol
-  of a relation (=, →, ×, ≠ ...) and no arithmetic word beside a number ("times 4 GPUs"); a term has
-  at most ``_TERM_WORDS`` other words ("Adam first and second moments"). A number is a
-  term ("3e-4", "2,000 steps", "16,781,312"). Terse notes
-  that state relations ("fp16 overflow (max 65504) → inf → NaN") are not lists.
+  its words in fragments of at most ``_TERM_WORDS`` words ("Adam first and second
+  moments") that hold no function word (but those a listed term holds, which are not
+  counted: articles, "of", "and", "per", "in", "out"... as in "log of zero", "half an
+  epoch", "bias and variance", "bytes per parameter", "fan in", "out of memory"), no verb
+  cue, no comparative ("more workers", "smaller batch": a remedy), no symbol of a
+  relation (=, →, ×, ≠ ...) and no arithmetic word beside a number ("times 4 GPUs"). A
+  number is a term ("3e-4", "2,000 steps", "16,781,312"). Terse notes that state
+  relations ("fp16 overflow (max 65504) → inf → NaN") are not lists.
 * A word is *asked* when its sentence ends with a question mark, or when it is part of a
   run of at least ``READ_BACK_RUN`` words that the question itself says in that order
   (numbers compared by value, "fifty-layer" as "50-layer"; a read-back in speech often
@@ -129,13 +129,11 @@ def is_keyword_list(text: str) -> bool:
         ws = f.lower().split()
         total += len(ws)
         core = [w for w in ws if w not in _NOUN_PHRASE_WORDS]
-        works = bool(_ARITHMETIC.search(f)) and bool(numbers.find_numbers(f))
-        if (
-            len(core) <= _TERM_WORDS
-            and not (_RELATION.search(f) or works)
-            and not any(_states(w) for w in ws)
-        ):
-            listed += len(ws)
+        if len(core) > _TERM_WORDS or _RELATION.search(f) or any(_states(w) for w in ws):
+            continue
+        if _ARITHMETIC.search(f) and numbers.find_numbers(f):
+            continue  # a working: "times 4 GPUs"
+        listed += len(ws)
     return total > 0 and listed / total >= 0.8
 
 
