@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import os
+import sys
 import threading
 from collections.abc import Callable
 from pathlib import Path
@@ -42,12 +44,24 @@ _MODELS_AT_LATEST_S = 1.5
 """Start loading the models this long after start-up even if Home has not filled in."""
 _RECENT_S = 10.0
 """Recordings modified this recently are not offered for recovery (still being written)."""
+_TERMINAL_CHECK_S = 1.0
+"""How often the app looks whether its terminal is still there."""
 _MODEL_LABELS = {
     "speech": "speech model",
     "scoring": "scoring model",
     "voice": "voice",
     "microphone": "microphone",
 }
+
+
+def stdin_is_terminal() -> bool:
+    """Whether standard input is still a terminal: False once the terminal window that
+    ran the app is closed (its reads then end at once, and Textual's input loop would
+    spin on them)."""
+    try:
+        return sys.__stdin__ is not None and os.isatty(sys.__stdin__.fileno())
+    except (OSError, ValueError):
+        return False
 
 
 class SayitoutApp(App):
@@ -69,8 +83,11 @@ class SayitoutApp(App):
         plan: SessionPlan | InterviewPlan | None = None,
         config_path: Path | None = None,
         load_models: bool = True,
+        terminal: Callable[[], bool] = stdin_is_terminal,
     ) -> None:
         super().__init__()
+        self.terminal = terminal
+        """Whether the app's terminal is still there (``stdin_is_terminal``)."""
         self.settings = settings
         self.services_factory = services_factory
         self.services = services_factory(settings)
@@ -102,6 +119,15 @@ class SayitoutApp(App):
             # is the fallback when it never does.
             self._models_timer = self.set_timer(_MODELS_AT_LATEST_S, self._start_models_once)
         self.call_after_refresh(self.check_recoveries)
+        if self.terminal():
+            self.set_interval(_TERMINAL_CHECK_S, self._check_terminal)
+
+    def _check_terminal(self) -> None:
+        """Quit when the terminal went away (its window closed under ``make run``, which
+        passes no hang-up on): scored answers are saved already, and an app left behind
+        would spin on a closed input at full speed."""
+        if not self.terminal():
+            self.exit()
 
     @on(HomeReady)
     def home_ready(self) -> None:
@@ -435,10 +461,12 @@ def make_app(
     services: SessionServices | None = None,
     config_path: Path | None = None,
     load_models: bool = True,
+    terminal: Callable[[], bool] = stdin_is_terminal,
 ) -> SayitoutApp:
     """The app, wired to the real services (or to ``services`` when given).
 
-    ``plan`` opens straight into a session; otherwise the app starts on Home.
+    ``plan`` opens straight into a session; otherwise the app starts on Home. The app
+    quits once ``terminal()`` turns False, if it was True at start.
     """
     if services is not None:
         fixed = services
@@ -454,5 +482,10 @@ def make_app(
             return build_services(new_settings, mic_files=mic_files, tts=tts, bank_dirs=bank_dirs)
 
     return SayitoutApp(
-        settings, factory, plan=plan, config_path=config_path, load_models=load_models
+        settings,
+        factory,
+        plan=plan,
+        config_path=config_path,
+        load_models=load_models,
+        terminal=terminal,
     )
