@@ -283,8 +283,10 @@ def test_the_english_note_reads_the_rubric(scorer, lr_rubric) -> None:
         ("Linear warmup, 3e-4, 2,000 steps, step 500, fraction of the peak.", True),
         ("Bias and variance, generalisation gap, regularise, early stopping, epoch five.", True),
         ("Weights, fp32 master copy, bytes per parameter, fan in, seconds to minutes.", True),
-        # a comparative says which way to go: a remedy, not a term
+        # a comparative says which way to go: a remedy, not a term ...
         ("Input-bound. More workers, pin memory, faster storage, bigger batch.", False),
+        # ... unless the list holds only one
+        ("Overfitting, variance, regularisation, dropout, early stopping, more data.", True),
         # "out of", "running mean", "He init", "4096 by 4096", "weights only" are terms;
         # a term may have four words
         ("Gradient accumulation, micro-batches, out of memory, activation checkpointing.", True),

@@ -10,7 +10,8 @@ to the key points. Here:
   moments") that hold no function word (but those a listed term holds, which are not
   counted: articles, "of", "and", "per", "in", "out"... as in "log of zero", "half an
   epoch", "bias and variance", "bytes per parameter", "fan in", "out of memory"), no verb
-  cue, no comparative ("more workers", "smaller batch": a remedy), no symbol of a
+  cue, no comparative ("more workers", "smaller batch": a remedy, unless it is the only
+  one: "..., early stopping, more data."), no symbol of a
   relation (=, →, ×, ≠ ...) and no arithmetic word beside a number ("times 4 GPUs"). A
   number is a term ("3e-4", "2,000 steps", "16,781,312"). Terse notes that state
   relations ("fp16 overflow (max 65504) → inf → NaN") are not lists.
@@ -104,9 +105,14 @@ _ARITHMETIC = re.compile(r"\b(?:times|plus|minus|divided|equals)\b", re.IGNORECA
 a term ("inputs times outputs" is a term)."""
 _VERB_CUES = frozenset(
     """not never no use uses using make makes keep keeps check lower raise add clip
-    is are was were be means cause causes
-    more fewer less bigger smaller larger higher faster slower longer shorter""".split()  # noqa: SIM905
+    is are was were be means cause causes""".split()  # noqa: SIM905
 )
+_COMPARATIVES = frozenset(
+    "more fewer less bigger smaller larger higher faster slower longer shorter".split()  # noqa: SIM905
+)
+"""Words that make a fragment a remedy ("more workers", "smaller batch") when the list
+holds two such fragments or more; one among terms is a term ("..., early stopping, more
+data.")."""
 _NOUN_PHRASE_WORDS = frozenset(
     "of the a an and or per in to on for with one by out only mean he".split()  # noqa: SIM905
 )
@@ -125,6 +131,7 @@ def is_keyword_list(text: str) -> bool:
     if len(fragments) < 4:
         return False
     listed = total = 0
+    compared: list[int] = []
     for f in fragments:
         ws = f.lower().split()
         total += len(ws)
@@ -133,7 +140,12 @@ def is_keyword_list(text: str) -> bool:
             continue
         if _ARITHMETIC.search(f) and numbers.find_numbers(f):
             continue  # a working: "times 4 GPUs"
+        if any(w in _COMPARATIVES for w in ws):
+            compared.append(len(ws))
+            continue
         listed += len(ws)
+    if len(compared) == 1:
+        listed += compared[0]
     return total > 0 and listed / total >= 0.8
 
 
