@@ -685,8 +685,10 @@ CONV_SLIPS = CONV.model_copy(
             True,
             "that leaves out the 128 biases. Close, but the answer is 73,856.",
         ),
-        # an unknown near miss is a near miss as before
+        # an unknown near miss is a near miss as before ...
         ("about 73,900 parameters or so, 73,950", True, "close, but the answer is 73,856"),
+        # ... but said to every digit, where the rubric names its slips, it is a wrong sum
+        ("3 × 3 × 64 × 128 = 73,728, plus 128 biases: 73,586", False, "but it is 73,856"),
     ],
 )
 def test_known_mistakes_are_named(text: str, close: bool, reason: str) -> None:

@@ -26,7 +26,10 @@ rubric's unit (or, failing that, the numbers with no unit):
 
 A stated answer that is one of the rubric's known mistakes (``NumericAnswer.mistakes``:
 73,792 for 73,856 is a bias per input channel) is told what the slip is, and earns no
-near-miss credit unless the mistake says so (a forgotten bias does).
+near-miss credit unless the mistake says so (a forgotten bias does). When the rubric
+names its mistakes, a near miss said to every digit of the answer ("16,871,312" for
+16,781,312) that is none of them is a wrong computation, not a rounding, and earns no
+near-miss credit either; "around forty minutes" for 41.7 still does.
 
 Numbers said along the way never earn or lose credit by themselves. When the rubric's
 unit is only a label ("512 examples", "73,856 weights"), bare numbers and numbers with
@@ -61,7 +64,8 @@ from sayitout.scoring.result import NumericResult
 NEAR_MISS = 0.1
 """A stated answer this close to the rubric's number (relative), but outside its
 tolerance, is a near miss ("around forty minutes" for 41.7): on the development set
-every such answer was graded partial, none wrong."""
+every such answer was graded partial but one, a wrong sum said to every digit, which
+earns nothing now (``judge``)."""
 
 
 def unit_info(unit: str, accept: list[str] | tuple[str, ...] = ()) -> tuple[str, float] | None:
@@ -258,6 +262,10 @@ def judge(
     slip = None if correct or m.vague else _known_mistake(numeric, value)
     if slip is not None:
         close = slip.partial  # a wrong computation is no near miss, however close
+    elif close and numeric.mistakes and not m.approximate and _as_precise(value, numeric.value):
+        # "16,871,312" for 16,781,312: said to every digit, so not a rounding, and none
+        # of the slips the rubric names: a wrong computation
+        close = False
     how = f" ({m.note})" if m.note else ""
     said = " ".join(x for x in (format_number(m.value), m.unit or "") if x)
     but = "close, but the answer is" if close else "the answer is"
@@ -287,6 +295,11 @@ def judge(
         correct=correct,
         close=close,
     )
+
+
+def _as_precise(value: float, target: float) -> bool:
+    """Whether ``value`` is said with at least as many significant digits as ``target``."""
+    return significant_digits(value) >= significant_digits(target)
 
 
 def _known_mistake(numeric: NumericAnswer, value: float) -> NumericMistake | None:
