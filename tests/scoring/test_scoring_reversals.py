@@ -75,8 +75,12 @@ DROPOUT = settings("Dropout is on during training and off during validation, so 
         # "on" as a preposition, and a switch about something else
         ("we evaluate on the validation set and dropout is off", False),
         ("because of dropout, during training some neurons are off", False),
-        # a mode is not a phase: in evaluation one may still be in train mode
-        ("In eval mode dropout is active", False),
+        # a mode is not a phase: in evaluation one may still be in train mode ...
+        ("The model was left in train mode, so dropout was on during evaluation", True),
+        # ... but training runs in train mode: on in eval mode is off in training
+        ("In eval mode dropout is active", True),
+        ("Dropout is only applied in eval mode, and training is where it's off.", True),
+        ("In train mode dropout is on and in eval mode it's off.", False),
     ],
 )
 def test_a_switch_the_other_way_in_a_phase(text: str, contradicted: bool) -> None:

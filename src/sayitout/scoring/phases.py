@@ -29,7 +29,9 @@ Rules (documented for reviewers and candidates):
   are off during training" is about neurons, not dropout.
 * An answer setting *contradicts* a rubric setting when both are about the same thing
   and it puts the opposite switch on the same phase ("active during evaluation" against
-  "off during validation").
+  "off during validation"). Training runs in train mode, so a setting of the mode is one
+  of training too ("dropout is only applied in eval mode" against "on during
+  training"); evaluation may run in either mode, so it is not one of evaluation.
 * An answer contradicts a rubric sentence when one of its settings contradicts one of the
   sentence's and none agrees with any of them.
 """
@@ -167,8 +169,18 @@ def contradiction(rubric: tuple[Setting, ...], answer: tuple[Setting, ...]) -> S
     return next(
         r
         for r in rubric
-        if any(a.phase == r.phase and a.about == r.about and a.switch != r.switch for a in answer)
+        if any(
+            _same_phase(a.phase, r.phase) and a.about == r.about and a.switch != r.switch
+            for a in answer
+        )
     )
+
+
+def _same_phase(a: str, b: str) -> bool:
+    """Whether settings in phases ``a`` and ``b`` are about the same time: the same
+    phase, or training and train mode (training runs in train mode; evaluation may run
+    in either, so evaluation is no mode)."""
+    return a == b or {a, b} == {TRAINING, MODE}
 
 
 def contradicts(rubric: tuple[Setting, ...], answer: tuple[Setting, ...]) -> bool:
@@ -185,7 +197,7 @@ def _compare(rubric: tuple[Setting, ...], answer: tuple[Setting, ...]) -> tuple[
     agree = opposite = False
     for r in rubric:
         for a in answer:
-            if a.phase != r.phase or a.about != r.about:
+            if not _same_phase(a.phase, r.phase) or a.about != r.about:
                 continue
             if a.switch == r.switch:
                 agree = True
