@@ -613,6 +613,7 @@ def test_a_near_miss_earns_part_of_the_numbers_share(scorer, minutes_rubric) -> 
         (CONV, "3 × 3 × 64 × 128 = 73,728 weights, so plus 128", False),
         # a precision is no number: "to three decimals"
         (HE, "the square root of 2/512 is 0.0625, so 0.063 to three decimals", True),
+        (HE, "1/16 = 0.0625, so 0.063 to three places.", True),
         (HE, "one sixteenth, which is 0.063 rounded to 3 decimal places", True),
         # a compound duration, a mixed number
         (MINUTES, "2,500 seconds, which is forty-one minutes forty seconds", True),

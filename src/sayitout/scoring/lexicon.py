@@ -189,9 +189,9 @@ COUNTER_NOUNS = wordset("batch batches step steps epoch epochs iteration iterati
 """After a preposition, a number right after these names which one ("on batch 1", "at
 step 500", "until epoch five"): a label, not an amount."""
 COUNTER_PLACES = wordset("on at after from until till by in since before")
-NAME_AFTER = wordset("grad grads shot shots hot padding decimal decimals significant sig dp")
+NAME_AFTER = wordset("grad grads shot shots hot padding decimal decimals places significant sig dp")
 """... and a number right before these ("zero grad", "one hot", "zero shot"), or a
-precision ("to three decimals", "two significant figures")."""
+precision ("to three decimals", "0.063 to three places", "two significant figures")."""
 ORDINAL_ENDINGS = wordset("st nd")
 """Glued to digits, these make an ordinal ("the 2nd half", "1st epoch"): no quantity.
 ("16th" is read as the fraction's denominator it usually is.)"""
