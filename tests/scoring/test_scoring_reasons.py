@@ -3,11 +3,14 @@ kept with the score."""
 
 from __future__ import annotations
 
+import dataclasses
+
 import pytest
 from rich.console import Console
 
 from sayitout.scoring import reasons
 from sayitout.scoring.cadence import BACKWARD, EACH, ONCE, STEP, Cadence
+from sayitout.scoring.matching import Params
 from sayitout.scoring.outcomes import BIGGER, FAULT, Outcome
 from sayitout.scoring.phases import OFF, Setting
 from sayitout.scoring.result import AnswerScore, KeyPointResult
@@ -65,9 +68,31 @@ def test_a_point_said_at_the_other_cadence_says_why(scorer, oom_rubric) -> None:
     assert by_id["gradient-accumulation"].reason == reasons.cadence(Cadence(STEP, ONCE))
     # a point the answer never came near is missed plainly
     assert by_id["spread-across-gpus"].reason is None
+    # saying it the other way round costs, like a misconception
+    assert by_id["gradient-accumulation"].penalty == Params().reversal_penalty
+    assert by_id["spread-across-gpus"].penalty == 0
     # the reason travels with the stored score
     again = AnswerScore.from_dict(wrong.to_dict())
     assert again.key_points == wrong.key_points
+
+
+def test_a_point_said_the_other_way_round_costs_its_penalty(scorer) -> None:
+    """The same answer with and without the reversed claim: the reversed one scores lower
+    by the penalty, and the score says what each point cost."""
+    from sayitout.bank.loader import load_bank
+
+    rubric = load_bank(user=False).rubric("dl-huge-batch")
+    reversed_ = scorer.score(
+        rubric,
+        "Huge batches give a noisier gradient, and that noise pushes you into sharp "
+        "minima. Memory limits the batch too, so try a moderate batch size.",
+    )
+    costs = {k.id: k.penalty for k in reversed_.key_points}
+    assert costs["gradient-noise-helps"] == Params().reversal_penalty
+    assert sum(costs.values()) == Params().reversal_penalty
+    plain = scorer.score(rubric, "Memory limits the batch too, so try a moderate batch size.")
+    assert all(k.penalty == 0 for k in plain.key_points)
+    assert reversed_.score < plain.score
 
 
 def test_a_right_answer_gets_no_reasons(scorer, oom_rubric) -> None:
@@ -106,9 +131,20 @@ def test_the_card_and_the_cli_say_why() -> None:
     card = " ".join(console.export_text().split())
     assert "Not counted: You call the optimizer step after each micro-batch" in card
     assert "not counted: You call the optimizer step" in format_report(score)
+    # ... and what saying it the other way round cost
+    kp = dataclasses.replace(score.key_points[0], penalty=15.0)
+    costly = dataclasses.replace(score, key_points=(kp,))
+    console = Console(width=80, record=True)
+    details = _details(costly, None)
+    assert details is not None
+    console.print(details)
+    assert "−15 Not counted: You call" in " ".join(console.export_text().split())
+    assert "not counted (-15): You call" in format_report(costly)
 
 
 def test_an_old_score_without_reasons_still_loads() -> None:
     d = _missed_with_reason().to_dict()
     del d["key_points"][0]["reason"]
-    assert AnswerScore.from_dict(d).key_points[0].reason is None
+    del d["key_points"][0]["penalty"]
+    old = AnswerScore.from_dict(d).key_points[0]
+    assert old.reason is None and old.penalty == 0

@@ -438,7 +438,8 @@ def format_report(result: AnswerScore, transcript: Transcript | None = None) -> 
         if k.evidence:
             lines.append(f"        {_quote(k.evidence)}")
         if k.reason:
-            lines.append(f"        not counted: {k.reason}")
+            cost = f" (-{k.penalty:g})" if k.penalty else ""
+            lines.append(f"        not counted{cost}: {k.reason}")
     if result.numeric:
         n = result.numeric
         heard = _quote(n.heard_text) or "(no number heard)"

@@ -176,6 +176,8 @@ class Matcher:
         self._reader: polarity.Reader | None = None
         self._answer_claims: Claims | None = None
         self._why: dict[int, str] = {}
+        self._reversed: set[int] = set()
+        """Key points (indices) the answer states the other way round (``_contradiction``)."""
         """Per key point (item index): why it can earn nothing (``reasons``)."""
         # numbers and content words are read once for the whole answer, then shared out
         found = answer.numbers
@@ -284,7 +286,9 @@ class Matcher:
         blocked = self._blocked(item)
         if blocked is not None:
             if not is_mis:
-                self._why[item.index] = blocked
+                self._why[item.index], reversed_ = blocked
+                if reversed_:
+                    self._reversed.add(item.index)
             # "that's underfitting", and no "overfitting" anywhere; "augment before you
             # split", and never the other way
             return Candidate()
@@ -353,15 +357,17 @@ class Matcher:
         pol = self.window_polarity(j)
         return bool(pol.mentions) and polarity.reverses_object(own.polarity, pol)
 
-    def _blocked(self, item: Item) -> str | None:
-        """Why no window of the answer can be the item's evidence, if none can: it names
-        the opposite of the item's term and never the term ("that's underfitting"), or it
+    def _blocked(self, item: Item) -> tuple[str, bool] | None:
+        """Why no window of the answer can be the item's evidence, if none can, and
+        whether that is because the answer says it the other way round: it names the
+        opposite of the item's term and never the term ("that's underfitting"), or it
         states one of the item's sentences the other way round (``_contradiction``)."""
         own_text = self.prep.texts[item.text_rows[0]]
         opposite = polarity.opposite_named(own_text.stems, self._answer_stems)
         if opposite is not None:
-            return reasons.opposite_term(*opposite)
-        return self._contradiction(item)
+            return reasons.opposite_term(*opposite), False
+        why = self._contradiction(item)
+        return None if why is None else (why, True)
 
     def _contradiction(self, item: Item) -> str | None:
         """Why the answer states one of the item's sentences the other way round and
@@ -703,6 +709,7 @@ class Matcher:
         status: Status = "covered" if earned >= 1.0 else "partial" if earned > 0 else "missed"
         # why it earned nothing, when a reader took away what the words came close to
         reason = self._why.get(item.index) if earned == 0 else None
+        reversed_ = reason is not None and item.index in self._reversed
         w = self.quote(c.window) if c.window is not None and earned > 0 else None
         return KeyPointResult(
             id=kp.id,
@@ -714,6 +721,7 @@ class Matcher:
             evidence_span=(w.start, w.end) if w else None,
             credit=earned,
             reason=reason,
+            penalty=p.reversal_penalty if reversed_ else 0.0,
         )
 
 

@@ -138,6 +138,14 @@ class Params:
     content words, a switch said its way), not only words close to it. 2 on the dev part
     (eleventh round): nine wrong answers down, none strong or partial moved."""
 
+    reversal_penalty: float = 15.0
+    """What each key point said the other way round costs (``Matcher._contradiction``:
+    the steps in the other order, a switch the other way in a phase, a trend or a test's
+    outcome reversed). The answer asserts the opposite of the point, a misconception the
+    rubric did not name. 15 on the dev part (twentieth round): six wrong answers down
+    to 30 or under, one strong one (73, two points read reversed) under 70; 10 gives
+    five."""
+
     off_topic_other: float = 0.6
     """An answer whose pooled vector is at least this close to another question's model
     answer, and ``off_topic_margin`` closer than to its own, answers that question

@@ -38,6 +38,9 @@ class KeyPointResult:
     call the optimizer step after each micro-batch; this point needs it once, after the
     last one."; ``scoring.reasons``). None when missed plainly, earned, or scored before
     reasons were given."""
+    penalty: float = 0.0
+    """What the score lost because the answer said the point the other way round
+    (``Params.reversal_penalty``); 0 otherwise, and in scores stored before it cost."""
 
     @property
     def earned(self) -> float:

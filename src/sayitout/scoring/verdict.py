@@ -25,7 +25,8 @@ def overall_score(
     params: Params,
     thin: bool = False,
 ) -> int:
-    """Weighted coverage (and, for numeric questions, the final number), minus penalties.
+    """Weighted coverage (and, for numeric questions, the final number), minus penalties:
+    the misconceptions stated and the key points said the other way round.
 
     Coverage counts in full from ``params.full_coverage`` (``thin_full_coverage`` for a
     ``thin`` rubric, whose key points have no paraphrases): a strong answer makes the
@@ -39,6 +40,7 @@ def overall_score(
     else:
         raw = 100.0 * cov
     raw -= sum(m.penalty for m in misconceptions)
+    raw -= sum(k.penalty for k in key_points)
     return int(max(0, min(100, round(raw))))
 
 

@@ -186,8 +186,10 @@ def _details(s: AnswerScore, number_reason: str | None) -> RenderableType | None
                 Text(f"{i}", style="dim"), Text(f'"{_quote(kp.evidence)}"', style="italic")
             )
         elif kp.reason and kp.status == "missed":
-            # why the words that came close earned nothing
-            cell = Text.assemble(("Not counted: ", "bold yellow"), kp.reason)
+            # why the words that came close earned nothing, and what saying it the other
+            # way round cost
+            cost = (f"−{kp.penalty:g} ", "bold red") if kp.penalty else ""
+            cell = Text.assemble(cost, ("Not counted: ", "bold yellow"), kp.reason)
             grid.add_row(Text(f"{i}", style="dim"), cell)
     if number_reason:
         grid.add_row(Text("#", style="dim"), Text(number_reason))
