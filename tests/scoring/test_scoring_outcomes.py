@@ -42,6 +42,21 @@ def test_a_rubric_sentence_s_outcome(text: str) -> None:
             (Outcome(False, FAULT, False),),
         ),
         ("If it can overfit, nothing's broken in the loop.", (Outcome(True, FAULT, False),)),
+        # "cannot" denies like "can't"
+        ("If it cannot overfit one batch, it's a bug.", (A_BUG,)),
+        # the consequence said first, in the same clause
+        ("It is a bug if it cannot overfit one batch.", (A_BUG,)),
+        (
+            "See how the val loss scales, make it bigger if it's underfitting, regularise or "
+            "shrink if it overfits, because data is short.",
+            (Outcome(False, BIGGER, True), Outcome(True, BIGGER, False)),
+        ),
+        # ... but not reaching back past another conditional (speech without commas)
+        (
+            "if it can't overfit the training data it's too small so scale it up if it "
+            "overfits badly add regularisation before you shrink it",
+            (Outcome(False, BIGGER, True), Outcome(True, BIGGER, False)),
+        ),
         # no test outcome, or no verdict on it
         ("If the gradients are zero, something is detached.", ()),
         ("If it can overfit, check the data: labels mismatched with the inputs.", ()),

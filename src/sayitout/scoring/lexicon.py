@@ -18,7 +18,9 @@ def wordset(words: str) -> frozenset[str]:
     return frozenset(words.split())
 
 
-NOT_WORDS = wordset("not no never dont doesnt didnt isnt arent wasnt shouldnt mustnt")
+NOT_WORDS = wordset(
+    "not no never cannot cant dont doesnt didnt isnt arent wasnt shouldnt mustnt couldnt wont"
+)
 """Words that deny what follows them, with any word ending in "n't" (``denies``): the
 plain negations that the order and phase checks read. (``polarity`` also counts cues
 such as "without", "avoid" and "take out".)"""

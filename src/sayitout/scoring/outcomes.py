@@ -13,6 +13,10 @@ Rules (documented for reviewers and candidates):
   the first comma or "then" (or, with neither, to where a new clause starts: "if that
   fails there's a bug"); its consequence runs from there to the next conditional or the
   end of the sentence.
+* A conditional said after its consequence, in the same clause ("make it bigger if
+  it's underfitting, regularise or shrink if it overfits") binds the words before it,
+  back to a comma and not past another conditional, when they hold a verdict (below);
+  its condition then runs to the next comma.
 * The condition says the model *fits* when it has a fitting verb ("overfit", "memorise",
   "fit", "drives the loss to zero", "gets to 100%") and no negation; it says the model
   *fails* when it negates one ("can't overfit", "doesn't memorise"), says it underfits,
@@ -174,6 +178,10 @@ def outcomes(text: str) -> tuple[Outcome, ...]:
         starts = [i for i, (w, _) in enumerate(sentence) if w in _OPENERS]
         for n, i in enumerate(starts):
             seg = sentence[i + 1 : starts[n + 1] if n + 1 < len(starts) else len(sentence)]
+            first = _consequence_first(sentence, i, seg)
+            if first is not None:
+                out.append(first)
+                continue
             cut = _split(seg)
             if cut is None:
                 continue
@@ -183,6 +191,30 @@ def outcomes(text: str) -> tuple[Outcome, ...]:
             if fits is not None and verdict is not None:
                 out.append(Outcome(fits, *verdict))
     return tuple(out)
+
+
+def _consequence_first(
+    sentence: list[tuple[str, str]], i: int, seg: list[tuple[str, str]]
+) -> Outcome | None:
+    """The outcome of a conditional at ``i`` said after its consequence, in the same
+    clause ("make it bigger if it's underfitting, regularise or shrink if it overfits"):
+    the words before the opener, back to a comma, hold a verdict, and the condition runs
+    to the next comma. None when the opener starts its clause or the words before it
+    hold no verdict, or reach back to another conditional (unpunctuated speech: "...
+    it's too small so scale it up if it overfits badly add regularisation" is the
+    earlier conditional's consequence, then a new one)."""
+    start = i
+    while start > 0 and not sentence[start - 1][1].endswith(","):
+        start -= 1
+        if sentence[start][0] in _OPENERS:
+            return None
+    before = [w for w, _ in sentence[start:i]]
+    verdict = _verdict(before) if before else None
+    if verdict is None:
+        return None
+    end = next((k + 1 for k, (_, raw) in enumerate(seg) if raw.endswith(",")), len(seg))
+    fits = _fits([w for w, _ in seg[:end]])
+    return None if fits is None else Outcome(fits, *verdict)
 
 
 def contradiction(points: tuple[Outcome, ...], said: tuple[Outcome, ...]) -> Outcome | None:
