@@ -309,11 +309,29 @@ def test_asked_words() -> None:
     assert flags == [True] * 5 + [False] * 6
 
 
-def test_a_check_between_arrows_asks_only_itself() -> None:
-    """In typed steps, "grad norms exploding?" is a check: the steps before its arrow
-    are not part of the question."""
-    text = "inspect the batch → grad norms exploding? lower LR"
-    assert asked_words(text, words(text)) == [False] * 3 + [False] + [True] * 3 + [False] * 2
+def test_a_question_between_arrows_asks_only_itself() -> None:
+    """In typed steps, the steps before an arrow are not part of the question after it."""
+    text = "inspect the batch → are grad norms exploding? lower LR"
+    assert asked_words(text, words(text)) == [False] * 3 + [False] + [True] * 4 + [False] * 2
+
+
+@pytest.mark.parametrize(
+    ("text", "asks"),
+    [
+        # an elliptical check in typed notes states what to check
+        ("Can't -> pipeline bug: grads all zero? opt.step() called? lr?", False),
+        ("inspect the batch → grad norms exploding? lower LR", False),
+        # a question word anywhere, an auxiliary or a guess's "maybe" first: it asks
+        ("Is the learning rate zero?", True),
+        ("So, um, why would that be?", True),
+        ("The LR warms up over 2,000 steps, and what is it at step 500?", True),
+        ("Hmm, maybe fifty layers is just too many?", True),
+    ],
+)
+def test_a_question_mark_asks_only_in_a_question(text: str, asks: bool) -> None:
+    flags = asked_words(text, words(text))
+    ends = [i for i, w in enumerate(words(text)) if text[w.start : w.end].endswith("?")]
+    assert all(flags[i] is asks for i in ends)
 
 
 @pytest.mark.parametrize(

@@ -15,8 +15,11 @@ to the key points. Here:
   relation (=, →, ×, ≠ ...) and no arithmetic word beside a number ("times 4 GPUs"). A
   number is a term ("3e-4", "2,000 steps", "16,781,312"). Terse notes that state
   relations ("fp16 overflow (max 65504) → inf → NaN") are not lists.
-* A word is *asked* when its sentence ends with a question mark, or when it is part of a
-  run of at least ``READ_BACK_RUN`` words that the question itself says in that order
+* A word is *asked* when its sentence ends with a question mark and is a question (it
+  holds a question word, or opens with an auxiliary or a guess's "maybe": an elliptical
+  check in typed notes, "grads all zero? opt.step() called?", states what to check),
+  or when it is part of a run of at least ``READ_BACK_RUN`` words that the question
+  itself says in that order
   (numbers compared by value, "fifty-layer" as "50-layer"; a read-back in speech often
   has no question mark, and the question's opening statement has none). Asked words
   state nothing: a window made mostly of them earns no key point and flags no
@@ -192,7 +195,7 @@ def asked_words(
             first = i + 1  # "inspect the batch → grad norms exploding?": one step asks
             continue
         if re.search(r"[.!?;]+$", chunk) or i == len(ws) - 1:
-            if chunk.endswith("?"):
+            if chunk.endswith("?") and _asks(text, ws, first, i):
                 for k in range(first, i + 1):
                     out[k] = True
             first = i + 1
@@ -212,6 +215,38 @@ def asked_words(
         end = _CLAUSE_END.search(text, m.end())
         _ask_between(out, ws, m.start(), end.start() if end else len(text))
     return out
+
+
+_QUESTION_OPENERS = frozenset(
+    """what what's whats why how how's when where which who whose whom is are was were do
+    does did can could would will should shall has have had am may might isn't aren't
+    wasn't weren't don't doesn't didn't can't couldn't won't wouldn't shouldn't hasn't
+    haven't any anything maybe perhaps possibly""".split()  # noqa: SIM905
+)
+"""Words a question or a guess opens with ("Maybe fifty layers is just too many?"): a
+sentence with a question mark that opens with none of them is elliptical ("grads all
+zero? opt.step() called? labels matched to inputs?"), a note of what to check, which
+states it."""
+_LEAD_INS = frozenset(
+    "so and but or then okay ok um uh er erm hmm hm like well right also first".split()  # noqa: SIM905
+)
+_WH = frozenset("what what's whats why how how's which who where".split())  # noqa: SIM905
+"""A question word anywhere in a sentence with a question mark makes it ask ("The
+learning rate warms up ... over the first two thousand steps, and what is it at step five
+hundred?")."""
+
+
+def _asks(text: str, ws: list[Span], first: int, last: int) -> bool:
+    """Whether the sentence of words ``first``..``last`` (it ends with a question mark)
+    asks: it holds a question word, or opens, after lead-ins ("so", "um"), with an
+    auxiliary or a guess's "maybe"
+    (an arrow starts a sentence: "Can't -> pipeline bug: grads all zero?" opens on
+    "pipeline")."""
+    said = [text[ws[k].start : ws[k].end].lower().strip("\"'(),?") for k in range(first, last + 1)]
+    if any(w in _WH for w in said):
+        return True
+    opening = next((w for w in said if w not in _LEAD_INS), None)
+    return opening is None or opening in _QUESTION_OPENERS
 
 
 def _restating(text: str, asked_stems: frozenset[str]) -> list[tuple[int, int]]:
