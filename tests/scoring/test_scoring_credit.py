@@ -527,6 +527,26 @@ def test_a_rubric_without_misconceptions_takes_its_entities_from_the_question() 
     assert not Roles.for_rubric([], [], kps, "Why normalise activations?")
 
 
+def test_a_misconception_and_its_correction_name_the_entities() -> None:
+    """A thing whose role the correction turns round ("the stacked layers learn the full
+    mapping" / "the stacked layers learn the residual") is an entity, beside a term."""
+    mis = ["The stacked layers learn the full mapping and the shortcut learns the residual."]
+    kps = ["Add residual skip connections."]
+    fix = ["The shortcut carries the input unchanged; the stacked layers learn the residual."]
+    assert not Roles.for_rubric(["shortcut"], mis, kps)
+    roles = Roles.for_rubric(["shortcut"], mis, kps, corrections=fix)
+    assert roles.entities == {"shortcut", "stackedlay"}
+
+
+def test_a_clause_with_its_own_subject_is_not_about_the_entity_before() -> None:
+    roles = Roles({"shortcut", "stackedlay"})
+    said = "Give every block a shortcut that adds its input, so each block only learns a residual"
+    assert [c.entity for c in roles.clauses(said)] == ["shortcut", None]
+    # a clause with no subject of its own, or a restart after a comma, still is
+    said = "The shortcut adds the input, so learns nothing. The shortcut is, uh, the identity."
+    assert [c.entity for c in roles.clauses(said)] == ["shortcut", "shortcut"]
+
+
 def test_a_clause_opened_by_it_is_about_the_entity_before() -> None:
     roles = Roles.for_rubric(
         [], [], ["AdamW decays the weights.", "Adam scales L2."], "AdamW or Adam?"

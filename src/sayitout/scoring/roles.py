@@ -10,7 +10,10 @@ bindings:
   hotwords and key point terms ("BatchNorm", "layer norm") that a misconception names
   together with another one (a swap needs two roles), plus, for rubrics with no terms
   (as ``sayitout import`` drafts them), the two words that open each clause of a
-  misconception when the key points use them too. A rubric with no misconception that
+  misconception when the key points use them too, or, failing two entities, when its
+  correction opens a clause with them too ("the stacked layers learn the full mapping" /
+  "the stacked layers learn the residual": the correction turns that thing's role
+  round). A rubric with no misconception that
   names two (every imported one) takes the two names its question contrasts ("Batch
   norm or layer norm?", "Why bf16 rather than fp16?", "between TCP and UDP"; ``contrasted``)
   when its key points name both: a key point's content said of the other one is then a
@@ -19,7 +22,9 @@ bindings:
   rubric has the same initials.
 * A clause ends at punctuation or before a linking word (and, but, while, whereas,
   so, because...); a clause that names no entity belongs to the one before it ("uses
-  the mean and variance of the batch" stays one clause) in the same sentence; a new
+  the mean and variance of the batch" stays one clause) in the same sentence, unless it
+  opens, after its linking word, on a subject of its own ("..., so each block only learns
+  a residual"); a new
   sentence that names none belongs to no entity unless a pronoun opens it ("It needs
   big batches"). A clause that "it" or "they" opens is about the entity before it, even
   when it names another in passing ("AdamW decouples it: it takes the Adam step on the
@@ -159,11 +164,13 @@ class Roles:
         misconceptions: Iterable[str],
         key_points: Iterable[str],
         question: str = "",
+        corrections: Iterable[str] = (),
     ) -> Roles:
         """The entities a misconception names together, or, when none does, the two the
         question sets against each other (see the module docstring)."""
         mis_texts = list(misconceptions)
         kp_texts = list(key_points)
+        corrections = list(corrections)
         known: set[str] = set()
         initials: dict[str, set[str]] = {}
         for n in names:
@@ -187,6 +194,18 @@ class Roles:
             named = {c.entity for c in probe.clauses(t) if c.entity}
             if len(named) >= 2:
                 found |= named
+        if len(found) < 2 and corrections:
+            # a clause opening that a misconception and its correction share ("the stacked
+            # layers learn the full mapping" / "the stacked layers learn the residual"):
+            # the correction turns that thing's role round
+            corrected = {_canon(o) for t in corrections for o in _openings(t)}
+            known |= {_canon(o) for t in mis_texts for o in _openings(t)} & corrected
+            probe = cls(known)
+            found = set()
+            for t in mis_texts:
+                named = {c.entity for c in probe.clauses(t) if c.entity}
+                if len(named) >= 2:
+                    found |= named
         if len(found) < 2 and question:
             pair = contrasted(question, kp_texts)
             if pair is not None:
@@ -274,6 +293,11 @@ class Roles:
             if entity is None and out and opens and norms[a] not in _PRONOUNS:
                 # a new sentence that names no entity is about none, unless it opens
                 # with a pronoun ("It needs big batches")
+                out.append(Clause(None, stems, neg, ws[a].start, ws[z].end, over, trend=trend))
+                continue
+            if entity is None and out and _own_subject(norms[a : z + 1]):
+                # "give every block a shortcut ..., so each block only learns a residual
+                # correction": the clause names its own subject, not the entity before
                 out.append(Clause(None, stems, neg, ws[a].start, ws[z].end, over, trend=trend))
                 continue
             if entity is None and out:
@@ -439,6 +463,30 @@ def contrasted(question: str, key_points: Sequence[str]) -> tuple[str, str] | No
         if left and right and _canon(left.split()) != _canon(right.split()):
             return left, right
     return None
+
+
+_SUBJECT_DETERMINERS = frozenset("each every the this these those".split())  # noqa: SIM905
+"""A clause that opens on a link and then one of these names its own subject ("so each
+block only learns a residual"): it is not about the entity of the clause before. (After a
+comma alone it may be a restart: "batch norm normalises each, uh, each feature".)"""
+
+
+def _own_subject(norms: Sequence[str]) -> bool:
+    """Whether a clause (its words, its link first) opens on a subject of its own."""
+    if not norms or norms[0] not in _LINKS:
+        return False
+    rest = [w for w in norms if w not in _LINKS and w not in _PAUSES]
+    return len(rest) >= 3 and rest[0] in _SUBJECT_DETERMINERS
+
+
+def _openings(text: str) -> list[list[str]]:
+    """The first two content words of each of ``text``'s clauses that has two."""
+    out = []
+    for toks in _clause_tokens(text):
+        opening = [w for w in toks if w not in STOPWORDS][:2]
+        if len(opening) == 2:
+            out.append(opening)
+    return out
 
 
 def _add_initials(initials: dict[str, set[str]], tokens: Sequence[str]) -> None:

@@ -482,7 +482,8 @@ def _roles(rubric: Rubric) -> Roles:
     names = [*rubric.hotwords, *(t for kp in rubric.key_points for t in kp.terms)]
     mis = [t for m in rubric.misconceptions for t in (m.text, *m.paraphrases)]
     kps = [t for k in rubric.key_points for t in (k.text, *k.paraphrases)]
-    return Roles.for_rubric(names, mis, kps, rubric.question)
+    corrections = [m.correction for m in rubric.misconceptions if m.correction]
+    return Roles.for_rubric(names, mis, kps, rubric.question, corrections)
 
 
 def _number_units(ws: list[Span], found: list[numbers.NumberMention]) -> list[Span]:
