@@ -176,9 +176,10 @@ class Matcher:
         self._reader: polarity.Reader | None = None
         self._answer_claims: Claims | None = None
         self._why: dict[int, str] = {}
-        self._reversed: set[int] = set()
-        """Key points (indices) the answer states the other way round (``_contradiction``)."""
         """Per key point (item index): why it can earn nothing (``reasons``)."""
+        self._reversed: set[int] = set()
+        """Key points (item indices) the answer states the other way round
+        (``_contradiction``): each costs ``Params.reversal_penalty``."""
         # numbers and content words are read once for the whole answer, then shared out
         found = answer.numbers
         # an answer's words count as the terms they stand for too ("smaller steps": the

@@ -143,8 +143,8 @@ class Params:
     the steps in the other order, a switch the other way in a phase, a trend or a test's
     outcome reversed). The answer asserts the opposite of the point, a misconception the
     rubric did not name. 15 on the dev part (twentieth round): six wrong answers down
-    to 30 or under, one strong one (73, two points read reversed) under 70; 10 gives
-    five."""
+    to 30 or under and none strong under 70 (once ``outcomes`` read a conditional said
+    after its consequence); two strong answers lose 15 to misreadings. 10 gives five."""
 
     off_topic_other: float = 0.6
     """An answer whose pooled vector is at least this close to another question's model

@@ -182,30 +182,19 @@ class Roles:
             toks = [w.norm for w in words(t)]
             kp_bigrams.update(_canon(toks[i : i + 2]) for i in range(len(toks) - 1))
         for t in mis_texts:
-            for toks in _clause_tokens(t):
-                opening = [w for w in toks if w not in STOPWORDS][:2]
-                if len(opening) == 2 and _canon(opening) in kp_bigrams:
+            for opening in _openings(t):
+                if _canon(opening) in kp_bigrams:
                     known.add(_canon(opening))
                     _add_initials(initials, opening)
         known.discard("")
-        probe = cls(known)
-        found: set[str] = set()
-        for t in mis_texts:
-            named = {c.entity for c in probe.clauses(t) if c.entity}
-            if len(named) >= 2:
-                found |= named
+        found = cls(known)._named_together(mis_texts)
         if len(found) < 2 and corrections:
             # a clause opening that a misconception and its correction share ("the stacked
             # layers learn the full mapping" / "the stacked layers learn the residual"):
             # the correction turns that thing's role round
             corrected = {_canon(o) for t in corrections for o in _openings(t)}
             known |= {_canon(o) for t in mis_texts for o in _openings(t)} & corrected
-            probe = cls(known)
-            found = set()
-            for t in mis_texts:
-                named = {c.entity for c in probe.clauses(t) if c.entity}
-                if len(named) >= 2:
-                    found |= named
+            found = cls(known)._named_together(mis_texts)
         if len(found) < 2 and question:
             pair = contrasted(question, kp_texts)
             if pair is not None:
@@ -215,6 +204,15 @@ class Roles:
         # an initialism standing for two entities names neither
         unique = {k: next(iter(v)) for k, v in initials.items() if len(v) == 1}
         return cls(found, {k: v for k, v in unique.items() if k not in found})
+
+    def _named_together(self, texts: Iterable[str]) -> set[str]:
+        """The entities that one of ``texts`` names two or more of."""
+        found: set[str] = set()
+        for t in texts:
+            named = {c.entity for c in self.clauses(t) if c.entity}
+            if len(named) >= 2:
+                found |= named
+        return found
 
     def _entity_at(self, norms: list[str], i: int) -> tuple[str, int] | None:
         if norms[i] in self.initials:
