@@ -217,32 +217,30 @@ def asked_words(
     return out
 
 
-_QUESTION_OPENERS = frozenset(
-    """what what's whats why how how's when where which who whose whom is are was were do
-    does did can could would will should shall has have had am may might isn't aren't
-    wasn't weren't don't doesn't didn't can't couldn't won't wouldn't shouldn't hasn't
-    haven't any anything maybe perhaps possibly""".split()  # noqa: SIM905
-)
-"""Words a question or a guess opens with ("Maybe fifty layers is just too many?"): a
-sentence with a question mark that opens with none of them is elliptical ("grads all
-zero? opt.step() called? labels matched to inputs?"), a note of what to check, which
-states it."""
-_LEAD_INS = frozenset(
-    "so and but or then okay ok um uh er erm hmm hm like well right also first".split()  # noqa: SIM905
-)
 _WH = frozenset("what what's whats why how how's which who where".split())  # noqa: SIM905
 """A question word anywhere in a sentence with a question mark makes it ask ("The
 learning rate warms up ... over the first two thousand steps, and what is it at step five
 hundred?")."""
+_QUESTION_OPENERS = frozenset(
+    """when whose whom is are was were do does did can could would will should shall has
+    have had am may might isn't aren't wasn't weren't don't doesn't didn't can't couldn't
+    won't wouldn't shouldn't hasn't haven't any anything maybe perhaps possibly""".split()  # noqa: SIM905
+)
+"""Words a question or a guess opens with, besides ``_WH`` ("Maybe fifty layers is just
+too many?"): a sentence with a question mark that opens with none of them is elliptical
+("grads all zero? opt.step() called? labels matched to inputs?"), a note of what to
+check, which states it."""
+_LEAD_INS = frozenset(
+    "so and but or then okay ok um uh er erm hmm hm like well right also first".split()  # noqa: SIM905
+)
 
 
 def _asks(text: str, ws: list[Span], first: int, last: int) -> bool:
     """Whether the sentence of words ``first``..``last`` (it ends with a question mark)
     asks: it holds a question word, or opens, after lead-ins ("so", "um"), with an
-    auxiliary or a guess's "maybe"
-    (an arrow starts a sentence: "Can't -> pipeline bug: grads all zero?" opens on
-    "pipeline")."""
-    said = [text[ws[k].start : ws[k].end].lower().strip("\"'(),?") for k in range(first, last + 1)]
+    auxiliary or a guess's "maybe". (An arrow starts a sentence: "Can't -> pipeline bug:
+    grads all zero?" opens on "pipeline".)"""
+    said = [text[w.start : w.end].lower().strip("\"'(),?") for w in ws[first : last + 1]]
     if any(w in _WH for w in said):
         return True
     opening = next((w for w in said if w not in _LEAD_INS), None)
