@@ -220,6 +220,14 @@ def test_numbers_in_names_are_not_numbers(text: str) -> None:
 
 @pytest.mark.parametrize(
     ("text", "value"),
+    [("so you're at a quarter of the top: 0.000075.", 7.5e-5), ("the version, 2", 2.0)],
+)
+def test_a_mark_after_a_name_word_ends_the_name(text: str, value: float) -> None:
+    assert [m.value for m in find_numbers(text)][-1] == pytest.approx(value)
+
+
+@pytest.mark.parametrize(
+    ("text", "value"),
     [
         ("one sixteenth", 0.0625),
         ("a sixteenth", 0.0625),

@@ -166,9 +166,10 @@ def _corrected(text: str, toks: list[Tok], i: int) -> bool:
     return False
 
 
-def _is_name(toks: list[Tok], i: int, j: int) -> bool:
+def _is_name(text: str, toks: list[Tok], i: int, j: int) -> bool:
     """The number at ``toks[i:j]`` is part of a name: "fp16", "ResNet fifty", "zero grad",
-    "zero-shot", "top one", "on batch 1"."""
+    "zero-shot", "top one", "on batch 1". A mark between ends the name: "the top: 0.000075"
+    is a value."""
     t = toks[i]
     if i > 0:
         prev = toks[i - 1]
@@ -179,7 +180,7 @@ def _is_name(toks: list[Tok], i: int, j: int) -> bool:
             and prev.text not in lx.TIMES
         ):
             return True  # glued to letters: fp16, bf16, int8, gpt4 (but not 4096x4096)
-        if prev.text in lx.NAME_BEFORE and j == i + 1:
+        if prev.text in lx.NAME_BEFORE and j == i + 1 and text[prev.end : t.start].isspace():
             return True
         if prev.text in lx.COUNTER_NOUNS and i > 1 and toks[i - 2].text in lx.COUNTER_PLACES:
             return True  # "on batch 1", "at step 500"
@@ -546,7 +547,7 @@ def _read_numbers(text: str) -> list[NumberMention]:
         ):
             i = j
             continue
-        if _is_name(toks, i, j):
+        if _is_name(text, toks, i, j):
             i = j
             continue
         vague = False
