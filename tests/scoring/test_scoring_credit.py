@@ -1180,3 +1180,13 @@ def test_a_typed_initialism_meets_the_name_it_abbreviates(scorer) -> None:
         "batch, same in train and eval → transformers, RNNs; BN → CNNs with big batches.",
     )
     assert typed.score >= 70
+
+
+def test_a_clause_opened_on_a_frame_is_about_the_entity_after_it() -> None:
+    roles = Roles({"biggerbatch", "learningrat"})
+    said = "With a bigger batch you should lower the learning rate, so divide it by four"
+    assert [(c.entity, c.mixed) for c in roles.clauses(said)] == [("learningrat", True)]
+    # a frame with no other entity after it, or a comparison, keeps the first
+    assert [c.entity for c in roles.clauses("With a bigger batch, noise drops")] == ["biggerbatch"]
+    said = "With a bigger batch than the learning rate allows"
+    assert [c.entity for c in roles.clauses(said)] == ["biggerbatch"]

@@ -29,7 +29,9 @@ bindings:
   big batches"). A clause that "it" or "they" opens is about the entity before it, even
   when it names another in passing ("AdamW decouples it: it takes the Adam step on the
   loss alone"). A phrase that opens a sentence and ends in a comma right before an
-  entity ("For a CNN with big batches, batch norm.") belongs to that entity.
+  entity ("For a CNN with big batches, batch norm.") belongs to that entity, and a clause
+  that opens on a frame naming one entity is about the next it names ("With a bigger
+  batch you should lower the learning rate" is about the learning rate).
 * An answer clause *binds* a rubric clause when it names the same entity and states at
   least half of the rubric clause's content words (at least two when it has two), with
   the same negation, and, when both say what something is taken across or over, over
@@ -78,6 +80,10 @@ _PRONOUNS = frozenset("it it's its they they're their this that these those whic
 _SUBJECT_PRONOUNS = frozenset("it it's they they're".split())  # noqa: SIM905
 """Pronouns that open a clause as its subject: the entity of the clause before."""
 _OVER = frozenset(("across", "over"))
+_FRAMES = frozenset("with for in on at under during after before".split())  # noqa: SIM905
+"""Prepositions that open a clause on a frame ("With a bigger batch you should lower the
+learning rate", "For CNNs batch norm works well"): the clause is about the entity named
+after the frame, when it names one."""
 _OVER_SKIP = frozenset("own all whole entire".split())  # noqa: SIM905
 _FREE_OF = re.compile(r"^[a-z]+-(?:independent|free|agnostic|invariant|less)$")
 """A word that says what a clause does *not* involve ("batch-independent"): its stem is
@@ -247,12 +253,15 @@ class Roles:
             mixed = than = False
             content: list[str] = []
             i = a
+            framed = norms[a] in _FRAMES  # "With a bigger batch, ...": a frame, not a subject
             while i <= z:
                 hit = self._entity_at(norms, i)
                 if hit is not None:
                     if entity is None:
                         entity = hit[0]
                     elif hit[0] != entity:
+                        if framed and not mixed and "than" not in norms[max(a, i - 3) : i]:
+                            entity = hit[0]  # the subject after the frame
                         mixed = True
                         than = than or "than" in norms[max(a, i - 3) : i]
                     i += hit[1]
