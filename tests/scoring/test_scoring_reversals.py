@@ -105,6 +105,10 @@ TRAIN_MODE = settings("In training mode dropout stays on and randomly zeroes uni
         ("In eval mode batch norm uses batch statistics and dropout is switched on.", True),
         ("In train mode batch norm uses batch statistics and dropout is switched on.", False),
         ("In eval mode batch norm uses running averages and in train mode dropout is on.", False),
+        # a clause that speaks of the mode named before it is in that mode, not the phase
+        ("For validation you want model.train(), the mode where dropout is turned off.", True),
+        ("For validation you want model.eval(), the mode where dropout is turned off.", False),
+        ("It has to be in training mode for evaluation so that dropout is turned off.", True),
     ],
 )
 def test_a_switch_the_other_way_in_a_mode(text: str, contradicted: bool) -> None:

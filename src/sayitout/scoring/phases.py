@@ -19,6 +19,11 @@ Rules (documented for reviewers and candidates):
   setting of the mode, and the two modes are one switch: "in eval mode dropout is
   active" says dropout is off in train mode, against "in training mode dropout stays
   on".
+* The call that sets a mode names it: "model.train()" is train mode, "model.eval()" eval
+  mode. A clause that speaks of "the mode", "that mode", or opens on "that" ("... so that
+  dropout is turned off"), and names no phase or mode of its own, is in the mode its
+  sentence last named: "For validation you want model.train(), because that's the mode
+  where dropout is turned off" says dropout is off in train mode.
 * Clauses end at punctuation and at linking words (and, but, while, whereas, so...).
 * A sentence that opens on a phase or a mode ("In eval mode batch norm uses per-batch
   statistics and dropout is switched on", "During training, ...") puts every clause of it
@@ -60,6 +65,7 @@ _PHASES = {
     ),
 }
 _MODE_WORDS = wordset("mode modes")
+_REFERRING = wordset("the that this same")
 _ON_AFTER = wordset("""is are was were be been being it's stays stay stayed remains remain
     turned turn turns switched switch switches left keep keeps kept still""")
 _ON_BEFORE = wordset("during in at when while for only throughout")
@@ -106,14 +112,24 @@ def _subject(clause: list[str], i: int) -> str | None:
 
 
 def _bound(clause: list[str]) -> tuple[set[str], set[str]]:
-    """The phases and the modes (a phase word right before "mode") ``clause`` names."""
+    """The phases and the modes (a phase word right before "mode", or the call that sets
+    one: "model.train()", "model.eval()") ``clause`` names."""
     phases: set[str] = set()
     modes: set[str] = set()
     for i, w in enumerate(clause):
-        if w in _PHASES:
+        call = w.rpartition(".")[2] if "." in w else ""
+        if call in _PHASES:
+            modes.add(_PHASES[call])
+        elif w in _PHASES:
             is_mode = i + 1 < len(clause) and clause[i + 1] in _MODE_WORDS
             (modes if is_mode else phases).add(_PHASES[w])
     return phases, modes
+
+
+def _refers_to_mode(clause: list[str]) -> bool:
+    """The clause speaks of a mode named before it: "that's the mode where ...", "in
+    that mode"."""
+    return any(w in _MODE_WORDS and i and clause[i - 1] in _REFERRING for i, w in enumerate(clause))
 
 
 def _opening(clause: list[str]) -> tuple[set[str], set[str]]:
@@ -132,7 +148,11 @@ def settings(text: str) -> tuple[Setting, ...]:
         subject: str | None = None  # a clause with none goes on about the one before
         clauses = _clauses(sentence)
         opening = _opening(clauses[0]) if clauses else (set(), set())
+        named: set[str] = set()  # the mode the sentence last named
         for clause in clauses:
+            phases, modes = _bound(clause)
+            if len(modes) == 1:
+                named = modes
             switch, about = None, None
             for i, w in enumerate(clause):
                 if w not in _SWITCHES or (w == "on" and not _switch_on(clause, i)):
@@ -143,9 +163,13 @@ def settings(text: str) -> tuple[Setting, ...]:
             subject = about or subject
             if switch is None or subject is None:
                 continue
-            phases, modes = _bound(clause)
             if not phases and not modes:
-                phases, modes = set(opening[0]), set(opening[1])
+                if named and (_refers_to_mode(clause) or clause[:1] == ["that"]):
+                    # "For validation you want model.train(), because that's the mode
+                    # where dropout is turned off": the mode, not the sentence's phase
+                    modes = set(named)
+                else:
+                    phases, modes = set(opening[0]), set(opening[1])
             if len(phases) == 1:
                 out.append(Setting(switch, phases.pop(), subject))
             elif not phases and len(modes) == 1:
