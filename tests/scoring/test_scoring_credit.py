@@ -1190,3 +1190,15 @@ def test_a_clause_opened_on_a_frame_is_about_the_entity_after_it() -> None:
     assert [c.entity for c in roles.clauses("With a bigger batch, noise drops")] == ["biggerbatch"]
     said = "With a bigger batch than the learning rate allows"
     assert [c.entity for c in roles.clauses(said)] == ["biggerbatch"]
+
+
+def test_the_thing_compared_with_is_not_the_subject() -> None:
+    roles = Roles({"adamw", "adam"})
+    said = "AdamW is used because it's faster and uses less memory than Adam"
+    assert [(c.entity, c.than) for c in roles.clauses(said)] == [("adamw", False), ("adamw", True)]
+
+
+def test_a_pronoun_after_a_linking_word_is_the_entity_before() -> None:
+    roles = Roles({"adamw", "adam"})
+    said = "AdamW drops the second moment, so it uses half the memory of Adam"
+    assert [c.entity for c in roles.clauses(said)] == ["adamw", "adamw"]

@@ -26,10 +26,13 @@ bindings:
   opens, after its linking word, on a subject of its own ("..., so each block only learns
   a residual"); a new
   sentence that names none belongs to no entity unless a pronoun opens it ("It needs
-  big batches"). A clause that "it" or "they" opens is about the entity before it, even
-  when it names another in passing ("AdamW decouples it: it takes the Adam step on the
-  loss alone"). A phrase that opens a sentence and ends in a comma right before an
-  entity ("For a CNN with big batches, batch norm.") belongs to that entity, and a clause
+  big batches"). A clause that "it" or "they" opens, after its linking word if it has
+  one, is about the entity before it, even when it names another in passing ("AdamW
+  decouples it: it takes the Adam step on the loss alone", "..., so it uses half the
+  memory of Adam"), and so is a clause whose only entity comes after "than", the thing
+  compared with ("AdamW is used because it's faster and uses less memory than Adam").
+  A phrase that opens a sentence and ends in a comma right before an entity ("For a CNN
+  with big batches, batch norm.") belongs to that entity, and a clause
   that opens on a frame naming one entity is about the next it names ("With a bigger
   batch you should lower the learning rate" is about the learning rate).
 * An answer clause *binds* a rubric clause when it names the same entity and states at
@@ -257,7 +260,9 @@ class Roles:
             while i <= z:
                 hit = self._entity_at(norms, i)
                 if hit is not None:
-                    if entity is None:
+                    if entity is None and "than" in norms[max(a, i - 3) : i]:
+                        than = True  # compared with, not the subject (below)
+                    elif entity is None:
                         entity = hit[0]
                     elif hit[0] != entity:
                         if framed and not mixed and "than" not in norms[max(a, i - 3) : i]:
@@ -269,9 +274,13 @@ class Roles:
                 if not _FREE_OF.search(norms[i]):
                     content.append(norms[i])
                 i += 1
+            if entity is None and than and out and out[-1].entity is not None:
+                # "AdamW is used because it's faster and uses less memory than Adam": the
+                # thing compared with is not the subject, which the clause before named
+                entity, mixed = out[-1].entity, True
             if (
                 entity is not None
-                and norms[a] in _SUBJECT_PRONOUNS
+                and _opener(norms, a, z) in _SUBJECT_PRONOUNS
                 and out
                 and out[-1].entity not in (None, entity)
             ):
@@ -476,6 +485,12 @@ _SUBJECT_DETERMINERS = frozenset("each every the this these those".split())  # n
 """A clause that opens on a link and then one of these names its own subject ("so each
 block only learns a residual"): it is not about the entity of the clause before. (After a
 comma alone it may be a restart: "batch norm normalises each, uh, each feature".)"""
+
+
+def _opener(norms: Sequence[str], a: int, z: int) -> str:
+    """The word that opens the clause ``norms[a : z + 1]``, after its linking word ("so
+    it uses half the memory of Adam": "it")."""
+    return norms[a + 1] if norms[a] in _LINKS and a < z else norms[a]
 
 
 def _own_subject(norms: Sequence[str]) -> bool:
