@@ -326,6 +326,9 @@ def test_a_question_between_arrows_asks_only_itself() -> None:
         ("So, um, why would that be?", True),
         ("The LR warms up over 2,000 steps, and what is it at step 500?", True),
         ("Hmm, maybe fifty layers is just too many?", True),
+        # words are read as words: a curly apostrophe, a colon after a lead-in
+        ("What’s the learning rate at step 500?", True),
+        ("First: can it memorise a single batch?", True),
     ],
 )
 def test_a_question_mark_asks_only_in_a_question(text: str, asks: bool) -> None:

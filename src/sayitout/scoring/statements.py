@@ -195,7 +195,7 @@ def asked_words(
             first = i + 1  # "inspect the batch → grad norms exploding?": one step asks
             continue
         if re.search(r"[.!?;]+$", chunk) or i == len(ws) - 1:
-            if chunk.endswith("?") and _asks(text, ws, first, i):
+            if chunk.endswith("?") and _asks(ws, first, i):
                 for k in range(first, i + 1):
                     out[k] = True
             first = i + 1
@@ -235,12 +235,12 @@ _LEAD_INS = frozenset(
 )
 
 
-def _asks(text: str, ws: list[Span], first: int, last: int) -> bool:
+def _asks(ws: list[Span], first: int, last: int) -> bool:
     """Whether the sentence of words ``first``..``last`` (it ends with a question mark)
     asks: it holds a question word, or opens, after lead-ins ("so", "um"), with an
     auxiliary or a guess's "maybe". (An arrow starts a sentence: "Can't -> pipeline bug:
     grads all zero?" opens on "pipeline".)"""
-    said = [text[w.start : w.end].lower().strip("\"'(),?") for w in ws[first : last + 1]]
+    said = [w.norm for w in ws[first : last + 1]]
     if any(w in _WH for w in said):
         return True
     opening = next((w for w in said if w not in _LEAD_INS), None)
