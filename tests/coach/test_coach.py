@@ -35,6 +35,23 @@ def test_repeated_misconception_and_missed_point_enter_the_ledger(store: Store) 
     assert ledger.attempts_read == 4
 
 
+def test_a_point_said_the_other_way_round_twice_enters_the_ledger(store: Store) -> None:
+    a1 = save(store, "q1", ("covered", "missed"), minutes=0, reversed_point="kp-b")
+    save(store, "q1", ("covered", "missed"), minutes=1)
+    a3 = save(store, "q1", ("covered", "missed"), minutes=2, reversed_point="kp-b")
+    ledger = build_ledger(store)
+    kinds = {e.key: e for e in ledger.entries}
+    turned = kinds["reversed_point:q1:kp-b"]
+    assert turned.count == 2 and turned.attempt_ids == (a3, a1)
+    assert turned.title == "You say it the other way round: Point B about warmup"
+    assert turned.detail == "Last time: You said B."
+    # the attempts that said it the other way round are not counted as leaving it out
+    assert "missed_point:q1:kp-b" not in kinds
+    drill = next_focus(ledger)[0]
+    assert drill.source == "reversed_point" and drill.question_ids == ("q1",)
+    assert drill.title == "Stop saying it the other way round: Point B about warmup"
+
+
 def test_a_point_covered_last_time_has_left_the_ledger(store: Store) -> None:
     save(store, "q1", ("covered", "missed"), minutes=0)
     save(store, "q1", ("covered", "missed"), minutes=1)

@@ -1,6 +1,6 @@
 """Saved attempts for the coach's tests (ledger, focus, upgraded answer) and the
-reports that show them: two key points, with optional misconception, number and
-delivery details, at fixed times."""
+reports that show them: two key points, with optional misconception, point said the
+other way round, number and delivery details, at fixed times."""
 
 from __future__ import annotations
 
@@ -31,6 +31,7 @@ def save(
     first_word_s: float = 0.8,
     ended_by: str = "silence",
     session: int | None = None,
+    reversed_point: str | None = None,
 ) -> int:
     text = "gradients flow through the shortcut. warmup is slow at first. " * 3
     score = make_score(
@@ -55,6 +56,13 @@ def save(
                 (0, 10),
                 10,
             ),
+        )
+    if reversed_point:
+        extra["key_points"] = tuple(
+            dataclasses.replace(kp, status="missed", credit=0.0, penalty=15.0, reason="You said B.")
+            if kp.id == reversed_point
+            else kp
+            for kp in score.key_points
         )
     if numeric_ok is not None:
         extra["numeric"] = NumericResult(

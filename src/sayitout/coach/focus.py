@@ -2,7 +2,8 @@
 
 Each drill is a short list of question ids that starts a session on its own ("Three
 questions where your final number was wrong"). Content mistakes come first (a stated
-misconception, a key point left out again and again, a wrong number, a pass), then
+misconception, a key point said the other way round, a key point left out again and
+again, a wrong number, a pass), then
 delivery habits, then the questions FSRS says are due; two drills never ask the same
 questions.
 """
@@ -71,6 +72,18 @@ def next_focus(
                 else f"{_cap(_n(n, 'question'))} where you repeat a misconception"
             ),
             mis[0].detail,
+        )
+    turned = ledger.of_kind("reversed_point")
+    if turned:
+        add(
+            0,
+            turned,
+            lambda n: (
+                turned[0].title.replace("You say", "Stop saying", 1)
+                if n == 1
+                else f"{_cap(_n(n, 'question'))} where you say a point the other way round"
+            ),
+            turned[0].detail,
         )
     missed = ledger.of_kind("missed_point")
     if missed:

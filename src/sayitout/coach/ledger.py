@@ -1,7 +1,8 @@
 """The mistake ledger: what the stored attempts say the candidate keeps getting wrong.
 
 Built from the store alone (no models, no audio): misconceptions stated more than once,
-key points missed again and again (and still missed last time), final numbers that keep
+key points said the other way round more than once, key points missed again and again
+(and still missed last time), final numbers that keep
 coming out wrong, questions passed on, and delivery habits across spoken answers (filler
 clusters, pace out of range, long silences before the first word, answers that run long).
 Every entry keeps its count, when it was last seen and the attempts it came from, so a
@@ -28,6 +29,7 @@ if TYPE_CHECKING:
 
 EntryKind = Literal[
     "misconception",
+    "reversed_point",
     "missed_point",
     "wrong_number",
     "passed",
@@ -148,6 +150,9 @@ def ledger_from(
     mis: dict[str, tuple[str, str, _Tally]] = {}
     """By the statement's words, so one misconception shared by several questions' rubrics
     counts across them: ``text -> (question id, misconception id, tally)``."""
+    reversed_: dict[tuple[str, str], _Tally] = {}
+    """Key points said the other way round (they cost the score), by question and id; the
+    tally's detail is the newest reason."""
     missed: dict[tuple[str, str], _Tally] = {}
     latest_status: dict[tuple[str, str], str] = {}
     habits: dict[str, _Tally] = {k: _Tally() for k in DELIVERY_KINDS}
@@ -167,7 +172,10 @@ def ledger_from(
             latest_status.setdefault(key, kp.status)  # newest first: the first one seen
             t = missed.setdefault(key, _Tally(text=kp.text))
             t.seen += 1
-            if kp.status == "missed":
+            if kp.penalty > 0:
+                reason = kp.reason or "You said it the other way round."
+                reversed_.setdefault(key, _Tally(text=kp.text, detail=reason)).add(summary)
+            elif kp.status == "missed":
                 t.add(summary)
         if score.numeric is not None and not score.numeric.correct:
             wrong_number.add(summary)
@@ -183,6 +191,16 @@ def ledger_from(
                     f"misconception:{qid}:{mid}",
                     f'You said "{_short(t.text)}"',
                     detail,
+                )
+            )
+    for (qid, kp_id), t in reversed_.items():
+        if t.count >= MIN_REPEATS:
+            entries.append(
+                t.entry(
+                    "reversed_point",
+                    f"reversed_point:{qid}:{kp_id}",
+                    f"You say it the other way round: {_short(t.text)}",
+                    f"Last time: {t.detail}",
                 )
             )
     for (qid, kp_id), t in missed.items():

@@ -347,8 +347,8 @@ def _ledger_section(d: ReportData) -> str:
     head = (
         '<section id="ledger"><h2>Mistake ledger</h2>'
         f'<p class="sub">What keeps coming back in your last {ledger.attempts_read} answers: '
-        "misconceptions stated more than once, key points missed again and again, and "
-        "delivery habits.</p>"
+        "misconceptions stated more than once, key points said the other way round or missed "
+        "again and again, and delivery habits.</p>"
     )
     if not ledger.entries:
         return head + '<p class="sub">Nothing repeats: no entries.</p></section>'
