@@ -61,7 +61,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from sayitout.scoring import polarity
-from sayitout.scoring.text import STOPWORDS, content_stems, stem, words
+from sayitout.scoring.text import STOPWORDS, clause_words, content_stems, stem, words
 
 _LINKS = frozenset(
     "and but while whereas whilst so because although though however unlike versus vs then".split()  # noqa: SIM905
@@ -504,7 +504,7 @@ def _own_subject(norms: Sequence[str]) -> bool:
 def _openings(text: str) -> list[list[str]]:
     """The first two content words of each of ``text``'s clauses that has two."""
     out = []
-    for toks in _clause_tokens(text):
+    for toks in clause_words(text, _LINKS, lambda raw: raw[-1:] in _CLAUSE_PUNCT):
         opening = [w for w in toks if w not in STOPWORDS][:2]
         if len(opening) == 2:
             out.append(opening)
@@ -518,19 +518,3 @@ def _add_initials(initials: dict[str, set[str]], tokens: Sequence[str]) -> None:
     toks = [t for t in tokens if t]
     if 2 <= len(toks) <= _MAX_NAME_WORDS and all(t[0].isalpha() for t in toks):
         initials.setdefault("".join(t[0] for t in toks), set()).add(_canon(toks))
-
-
-def _clause_tokens(text: str) -> list[list[str]]:
-    out: list[list[str]] = [[]]
-    for raw in re.split(r"\s+", text):
-        w = raw.strip().lower()
-        if not w:
-            continue
-        norm = w.strip(".,;:!?\"'()")
-        if norm in _LINKS and out[-1]:
-            out.append([])
-        if norm:
-            out[-1].append(norm)
-        if w[-1] in _CLAUSE_PUNCT and out[-1]:
-            out.append([])
-    return [c for c in out if c]
