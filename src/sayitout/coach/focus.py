@@ -61,30 +61,14 @@ def next_focus(
         if ids:
             candidates.append((rank, Drill(title(len(ids)), reason, ids, entries[0].kind)))
 
-    mis = ledger.of_kind("misconception")
-    if mis:
-        add(
-            0,
-            mis,
-            lambda n: (
-                mis[0].title.replace("You said", "Stop saying", 1)
-                if n == 1
-                else f"{_cap(_n(n, 'question'))} where you repeat a misconception"
-            ),
-            mis[0].detail,
-        )
-    turned = ledger.of_kind("reversed_point")
-    if turned:
-        add(
-            0,
-            turned,
-            lambda n: (
-                turned[0].title.replace("You say", "Stop saying", 1)
-                if n == 1
-                else f"{_cap(_n(n, 'question'))} where you say a point the other way round"
-            ),
-            turned[0].detail,
-        )
+    # a stated misconception, then a point said the other way round: "Stop saying ..."
+    for kind, said, many in (
+        ("misconception", "You said", "where you repeat a misconception"),
+        ("reversed_point", "You say", "where you say a point the other way round"),
+    ):
+        entries = ledger.of_kind(kind)
+        if entries:
+            add(0, entries, partial(_stop_saying, entries[0], said, many), entries[0].detail)
     missed = ledger.of_kind("missed_point")
     if missed:
         times = sum(e.count for e in missed)
@@ -141,6 +125,13 @@ def focus_for(
     questions = bank.questions(deck=deck)
     due = [e.question_id for e in schedule(store, questions, now) if e.status == "due"]
     return ledger, next_focus(ledger, due, known={q.id for q in questions})
+
+
+def _stop_saying(first: LedgerEntry, said: str, many: str, n: int) -> str:
+    """The drill title: "Stop saying ..." for one question, else how many repeat it."""
+    if n == 1:
+        return first.title.replace(said, "Stop saying", 1)
+    return f"{_cap(_n(n, 'question'))} {many}"
 
 
 def _count_title(template: str, n: int) -> str:
