@@ -49,7 +49,7 @@ def test_a_point_said_the_other_way_round_twice_enters_the_ledger(store: Store) 
     assert "missed_point:q1:kp-b" not in kinds
     drill = next_focus(ledger)[0]
     assert drill.source == "reversed_point" and drill.question_ids == ("q1",)
-    assert drill.title == "Stop saying it the other way round: Point B about warmup"
+    assert drill.title == "Say it the right way round: Point B about warmup"
 
 
 def test_a_point_covered_last_time_has_left_the_ledger(store: Store) -> None:

@@ -61,14 +61,20 @@ def next_focus(
         if ids:
             candidates.append((rank, Drill(title(len(ids)), reason, ids, entries[0].kind)))
 
-    # a stated misconception, then a point said the other way round: "Stop saying ..."
-    for kind, said, many in (
-        ("misconception", "You said", "where you repeat a misconception"),
-        ("reversed_point", "You say", "where you say a point the other way round"),
+    # a stated misconception ("Stop saying ..."), then a point said the other way round
+    for kind, said, instead, many in (
+        ("misconception", "You said", "Stop saying", "where you repeat a misconception"),
+        (
+            "reversed_point",
+            "You say it the other way round",
+            "Say it the right way round",
+            "where you say a point the other way round",
+        ),
     ):
         entries = ledger.of_kind(kind)
         if entries:
-            add(0, entries, partial(_stop_saying, entries[0], said, many), entries[0].detail)
+            titled = partial(_turned_title, entries[0], said, instead, many)
+            add(0, entries, titled, entries[0].detail)
     missed = ledger.of_kind("missed_point")
     if missed:
         times = sum(e.count for e in missed)
@@ -127,10 +133,11 @@ def focus_for(
     return ledger, next_focus(ledger, due, known={q.id for q in questions})
 
 
-def _stop_saying(first: LedgerEntry, said: str, many: str, n: int) -> str:
-    """The drill title: "Stop saying ..." for one question, else how many repeat it."""
+def _turned_title(first: LedgerEntry, said: str, instead: str, many: str, n: int) -> str:
+    """The drill title for one question ("You said X" -> "Stop saying X"), else how many
+    questions repeat the mistake."""
     if n == 1:
-        return first.title.replace(said, "Stop saying", 1)
+        return first.title.replace(said, instead, 1)
     return f"{_cap(_n(n, 'question'))} {many}"
 
 
