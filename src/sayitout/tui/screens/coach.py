@@ -187,7 +187,8 @@ class CoachScreen(Screen):
     def _row_highlighted(self, event: DataTable.RowHighlighted) -> None:
         why = self.query_one("#why", Static)
         if event.cursor_row < len(self.drills):
-            why.update(Text(f"Why: {self.drills[event.cursor_row].reason}. Enter starts it."))
+            reason = self.drills[event.cursor_row].reason.rstrip(".")
+            why.update(Text(f"Why: {reason}. Enter starts it."))
         else:
             why.update("")
 
