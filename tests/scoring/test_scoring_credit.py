@@ -998,6 +998,27 @@ def test_the_verdict_says_a_point_was_said_the_other_way_round() -> None:
     )
 
 
+def test_the_verdict_names_a_misconception_once_not_as_a_point_said_the_other_way_round() -> None:
+    """A key point whose closest words state a misconception was not said the other way
+    round: the verdict names the heaviest point missed, then the misconception."""
+    from sayitout.scoring import reasons
+    from sayitout.scoring.result import KeyPointResult, MisconceptionResult
+    from sayitout.scoring.verdict import verdict
+
+    mis = MisconceptionResult(
+        "m", "2.30 means the model is overconfident.", "No.", 0.9, "x", None, 20
+    )
+    heavy = KeyPointResult("b", "Point b.", 3.0, "missed", 0.0, None)
+    claimed = KeyPointResult(
+        "c", "Point c.", 1.0, "missed", 0.0, None, reason=reasons.misconception(mis.text)
+    )
+    line = verdict("x", [heavy, claimed], None, [mis])
+    assert line == (
+        "Covers 0 of 2 key points; you missed: point b; "
+        "states a misconception: 2.30 means the model is overconfident."
+    )
+
+
 def test_words_inside_numbers_are_found_in_one_pass() -> None:
     """``word_stems`` gives a word inside a stated number no stems, as the plain overlap
     test does, on a long number-heavy answer (it was quadratic: seconds at 20,000 words)."""

@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 from collections.abc import Collection, Sequence
 
+from sayitout.scoring import reasons
 from sayitout.scoring.matching import Params
 from sayitout.scoring.numbers import format_number
 from sayitout.scoring.result import KeyPointResult, MisconceptionResult, NumericResult
@@ -67,10 +68,10 @@ def _the_ask(question: str) -> str:
     return _short(asks[-1] if asks else question, 80)
 
 
-def _gap(k: KeyPointResult, prompted: Collection[str]) -> str:
+def _gap(k: KeyPointResult, prompted: Collection[str], turned: Collection[str]) -> str:
     if k.id in prompted:
         return "made only when prompted"
-    if k.reason is not None:
+    if k.id in turned:
         # the candidate said it, the wrong way round: "missed" would tell them they didn't
         return "said the other way round"
     return "you missed" if k.status == "missed" else "only partly"
@@ -96,12 +97,16 @@ def verdict(
         later = f"; {made} key point{'s' * (made != 1)} made when prompted" if made else ""
         return f'Answers another question ("{_the_ask(answers_other)}"), not this one{later}.'
     covered = [k for k in key_points if k.status == "covered"]
+    # said the wrong way round: a reason other than "those words state a misconception"
+    # (the misconception is named on its own below, and the point was not said at all)
+    claims = {reasons.misconception(m.text) for m in misconceptions}
+    turned = {k.id for k in key_points if k.reason is not None and k.reason not in claims}
     partial = [k for k in key_points if k.status == "partial" and k.id not in prompted]
     # what to work on: a key point said the wrong way round (the candidate thinks they
     # made it), else the heaviest one missed outright, else one only partly made
     missed = sorted(
         (k for k in key_points if k.status != "covered"),
-        key=lambda k: (k.id in prompted, k.reason is None, k.status != "missed", -k.weight),
+        key=lambda k: (k.id in prompted, k.id not in turned, k.status != "missed", -k.weight),
     )
     parts: list[str] = []
     if numeric is not None:
@@ -116,7 +121,7 @@ def verdict(
             label = "Close, but not the number" if numeric.close else "Wrong number"
             parts.append(f"{label}: {heard}, expected {expected}")
         if missed:
-            parts.append(f"{_gap(missed[0], prompted)}: {_short(missed[0].text)}")
+            parts.append(f"{_gap(missed[0], prompted, turned)}: {_short(missed[0].text)}")
         elif numeric.correct:
             parts[-1] += ", with every step explained"
     else:
@@ -134,7 +139,7 @@ def verdict(
                 line += f" ({', '.join(m for m in more if m)})"
             parts.append(line)
             if missed:
-                parts.append(f"{_gap(missed[0], prompted)}: {_short(missed[0].text)}")
+                parts.append(f"{_gap(missed[0], prompted, turned)}: {_short(missed[0].text)}")
     if misconceptions:
         worst = max(misconceptions, key=lambda m: m.penalty)
         extra = f" (+{len(misconceptions) - 1} more)" if len(misconceptions) > 1 else ""
