@@ -3,9 +3,8 @@
 Each drill is a short list of question ids that starts a session on its own ("Three
 questions where your final number was wrong"). Content mistakes come first (a stated
 misconception, a key point said the other way round, a key point left out again and
-again, a wrong number, a pass), then
-delivery habits, then the questions FSRS says are due; two drills never ask the same
-questions.
+again, a wrong number, a pass), then delivery habits, then the questions FSRS says are
+due; two drills never ask the same questions.
 """
 
 from __future__ import annotations

@@ -2,9 +2,9 @@
 
 Built from the store alone (no models, no audio): misconceptions stated more than once,
 key points said the other way round more than once, key points missed again and again
-(and still missed last time), final numbers that keep
-coming out wrong, questions passed on, and delivery habits across spoken answers (filler
-clusters, pace out of range, long silences before the first word, answers that run long).
+(and still missed last time), final numbers that keep coming out wrong, questions passed
+on, and delivery habits across spoken answers (filler clusters, pace out of range, long
+silences before the first word, answers that run long).
 Every entry keeps its count, when it was last seen and the attempts it came from, so a
 front end can show the evidence.
 """

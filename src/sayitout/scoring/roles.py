@@ -32,9 +32,9 @@ bindings:
   memory of Adam"), and so is a clause whose only entity comes after "than", the thing
   compared with ("AdamW is used because it's faster and uses less memory than Adam").
   A phrase that opens a sentence and ends in a comma right before an entity ("For a CNN
-  with big batches, batch norm.") belongs to that entity, and a clause
-  that opens on a frame naming one entity is about the next it names ("With a bigger
-  batch you should lower the learning rate" is about the learning rate).
+  with big batches, batch norm.") belongs to that entity, and a clause that opens on a
+  frame naming one entity is about the next it names ("With a bigger batch you should
+  lower the learning rate" is about the learning rate).
 * An answer clause *binds* a rubric clause when it names the same entity and states at
   least half of the rubric clause's content words (at least two when it has two), with
   the same negation, and, when both say what something is taken across or over, over
