@@ -31,6 +31,8 @@ class MissedPoint:
     question_id: str
     text: str
     times: int
+    reversed_times: int = 0
+    """How many of ``times`` said the point the other way round (it cost the score)."""
 
 
 @dataclass(frozen=True)
@@ -103,13 +105,18 @@ def summarise(
             )
         )
     missed: Counter[tuple[str, str]] = Counter()
+    turned: Counter[tuple[str, str]] = Counter()
     for a in attempts:
         for kp in a.score.key_points:
             if kp.status == "missed":
                 missed[(a.question.id, kp.text)] += 1
+                if kp.penalty > 0:
+                    turned[(a.question.id, kp.text)] += 1
     most_missed = tuple(
-        MissedPoint(qid, text, n)
-        for (qid, text), n in sorted(missed.items(), key=lambda item: (-item[1], item[0]))[:5]
+        MissedPoint(qid, text, n, turned[(qid, text)])
+        for (qid, text), n in sorted(
+            missed.items(), key=lambda item: (-item[1], -turned[item[0]], item[0])
+        )[:5]
     )
     spoken = [a.score.delivery for a in attempts if a.score.delivery is not None]
     delivery = DeliveryAverages(

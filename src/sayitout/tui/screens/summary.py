@@ -95,6 +95,9 @@ class SummaryScreen(Screen):
         for m in self.summary.most_missed:
             mark = Text(f"✘{'×' + str(m.times) if m.times > 1 else ''}", style="red")
             cell = Text(m.text)
+            if m.reversed_times:
+                share = "" if m.reversed_times == m.times else f" ({m.reversed_times} of {m.times})"
+                cell.append(f"  said the other way round{share}", style="yellow")
             cell.append(f"  ({m.question_id})", style="dim")
             table.add_row(mark, cell)
         return Group(title, table)
