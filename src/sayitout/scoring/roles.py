@@ -260,15 +260,16 @@ class Roles:
             while i <= z:
                 hit = self._entity_at(norms, i)
                 if hit is not None:
-                    if entity is None and "than" in norms[max(a, i - 3) : i]:
-                        than = True  # compared with, not the subject (below)
+                    compared = "than" in norms[max(a, i - 3) : i]  # the thing compared with
+                    if entity is None and compared:
+                        than = True  # not the subject (below)
                     elif entity is None:
                         entity = hit[0]
                     elif hit[0] != entity:
-                        if framed and not mixed and "than" not in norms[max(a, i - 3) : i]:
+                        if framed and not mixed and not compared:
                             entity = hit[0]  # the subject after the frame
                         mixed = True
-                        than = than or "than" in norms[max(a, i - 3) : i]
+                        than = than or compared
                     i += hit[1]
                     continue
                 if not _FREE_OF.search(norms[i]):
