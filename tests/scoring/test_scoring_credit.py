@@ -293,6 +293,9 @@ def test_the_english_note_reads_the_rubric(scorer, lr_rubric) -> None:
         ("Batch statistics, running mean, per-example normalisation, CNNs, GroupNorm.", True),
         ("He initialisation, Kaiming, ReLU, fan-in, weight matrix, 4096 by 4096.", True),
         ("bf16, fp32 master weights, Adam first and second moments, weights only.", True),
+        # a term may hold what it is taken over or across, and terms may end in full stops
+        ("Dropout. Augmentation. Regularisation. Running average over the epoch.", True),
+        ("Batch norm across the batch, layer norm per example, CNNs, transformers.", True),
         # an arithmetic word beside a number states a working; a comma in a number ends
         # no term
         ("512. 8 per micro-batch, times 16 accumulation steps, times 4 GPUs.", False),

@@ -117,11 +117,12 @@ _COMPARATIVES = frozenset(
 holds two such fragments or more; one among terms is a term ("..., early stopping, more
 data.")."""
 _NOUN_PHRASE_WORDS = frozenset(
-    "of the a an and or per in to on for with one by out only mean he".split()  # noqa: SIM905
+    "of the a an and or per in to on for with one by out only mean he over across".split()  # noqa: SIM905
 )
 """Function words a listed term may hold ("log of zero", "overfit one batch", "bias and
 variance", "bytes per parameter", "seconds to minutes", "4096 by 4096", "out of memory",
-"weights only", "running mean", "He init")."""
+"weights only", "running mean", "He init", "average over the epoch", "norm across
+the batch")."""
 
 
 _TERM_WORDS = 4
