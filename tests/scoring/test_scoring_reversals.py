@@ -109,6 +109,8 @@ TRAIN_MODE = settings("In training mode dropout stays on and randomly zeroes uni
         ("For validation you want model.train(), the mode where dropout is turned off.", True),
         ("For validation you want model.eval(), the mode where dropout is turned off.", False),
         ("It has to be in training mode for evaluation so that dropout is turned off.", True),
+        # "freezes" switches off
+        ("Train mode is the one that freezes dropout.", True),
     ],
 )
 def test_a_switch_the_other_way_in_a_mode(text: str, contradicted: bool) -> None:
