@@ -494,6 +494,8 @@ FC = NumericAnswer(value=16781312, tolerance=2000, unit="", accept_units=["param
         # "a loss of ..." says the result; "log of 0.1" is an operand
         (LOSS, "Minus the log of 0.1 is ln 10, so expect a loss of roughly 2.30.", True),
         (LOSS, "Each class gets 0.1, so you'd see a loss of about 1.0.", False),
+        # "You'd expect" may come before an answer said first
+        (LOSS, "You'd expect roughly 2.303. Each class gets one-tenth of the mass.", True),
     ],
 )
 def test_answer_first_and_expressions(numeric: NumericAnswer, text: str, correct: bool) -> None:

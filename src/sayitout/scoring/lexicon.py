@@ -272,6 +272,8 @@ JUSTIFICATION = wordset("because since as cause cos given that's from")
 PREAMBLE = wordset(
     """so um uh erm er ah well okay ok yeah right it's its it is that's thats the answer
     answer's my final i'd i say would be about around roughly approximately approx like
-    just it'll will should comes to out i get you we total of exactly"""
+    just it'll will should comes to out i get you we total of exactly you'd youd expect
+    see"""
 )
-"""Words that may come before an answer said first ("So, um, it's about 14 GB.")."""
+"""Words that may come before an answer said first ("So, um, it's about 14 GB.", "You'd
+expect roughly 2.303.")."""
