@@ -78,6 +78,7 @@ def test_lone_one_is_not_a_number() -> None:
 
 MINUTES = NumericAnswer(value=41.667, tolerance=0.5, unit="minutes", accept_units=["min"])
 LR = NumericAnswer(value=7.5e-5, tolerance=1e-6, unit="")
+HALFWAY = NumericAnswer(value=1.5e-4, tolerance=1e-6, unit="")
 GB = NumericAnswer(value=112, tolerance=1, unit="GB", accept_units=["gigabytes"])
 
 
@@ -664,6 +665,16 @@ def test_a_near_miss_earns_part_of_the_numbers_share(scorer, minutes_rubric) -> 
         (LOSS, "it's ln 10, about 2.3, and it doesn't go to zero", True),
         (LR, "it's 7.5e-5 at step five hundred", True),
         (LR, "so 7.5e-5, reached after step 500", True),
+        # a cosine's value said after the result is a step of the working ...
+        (
+            HALFWAY,
+            "Half the peak, so one point five e minus four. At the halfway mark the cosine "
+            "of ninety degrees is zero.",
+            True,
+        ),
+        # ... and so is one said on the way to it
+        (HALFWAY, "t = 0.5 → cos(π/2) = 0 → η = 1.5e-4", True),
+        (HALFWAY, "the cosine of ninety degrees is zero, so the rate is zero", False),
     ],
 )
 def test_which_number_is_the_answer(numeric: NumericAnswer, text: str, correct: bool) -> None:

@@ -164,9 +164,12 @@ def _passed_over(m: NumberMention, before: list[NumberMention]) -> bool:
     ("about 2.3, because each class gets one tenth"; "ln 10 ≈ 2.303, since p = 0.1"), a
     description of something else ("14 GB, so it won't fit a 12 GB card") or the end of
     a range ("... then it decays from 3e-4 to 0"), an amount for each of something
-    ("112 GB, sixteen bytes a parameter") or a working in parentheses ("= 512 samples
-    (8 × 16 = 128 per GPU, × 4 GPUs)")."""
+    ("112 GB, sixteen bytes a parameter"), a working in parentheses ("= 512 samples
+    (8 × 16 = 128 per GPU, × 4 GPUs)") or a cosine's value after the result ("1.5e-4.
+    ... halfway the cosine of ninety degrees is zero")."""
     if m.justifying or m.attributive or m.bound:
+        return True
+    if m.evaluated and any(b.cued or b.lead for b in before):
         return True
     if m.aside and any(not b.aside for b in before):
         return True

@@ -75,6 +75,10 @@ class NumberMention:
     bound: bool = False
     """The end of a range ("it decays from 3e-4 to 0"; "1.5e-4, and then it goes 1.5e-4
     → 0"): never displaces a result stated before it."""
+    evaluated: bool = False
+    """The value of a cosine or sine at an angle said just before it ("at the halfway
+    mark the cosine of ninety degrees is zero"): a step of the working, which never
+    displaces a result stated before it."""
     number_span: tuple[int, int] | None = None
     """Where the number itself is, without an approximation word or unit ("forty one
     point seven" in "about forty one point seven minutes"); None for a chain's value."""
@@ -350,6 +354,30 @@ def _describes(text: str, toks: list[Tok], start_i: int, after: int) -> bool:
         and toks[after].kind == "word"
         and toks[after].text not in _NOT_DESCRIBED
         and not _CLAUSE_BREAK.search(text[toks[after - 1].end : toks[after].start])
+    )
+
+
+_TRIG = lx.wordset("cos cosine sin sine")
+_IS = lx.wordset("is = equals gives becomes")
+
+
+def _evaluated(text: str, toks: list[Tok], start_i: int) -> bool:
+    """The number at ``toks[start_i]`` is said as the value of a cosine or sine taken in
+    its own clause ("the cosine of ninety degrees is zero", "cos(pi/2) = 0")."""
+    if start_i == 0 or toks[start_i - 1].text not in _IS:
+        return False
+    lo = start_i - 1
+    while (
+        lo > max(0, start_i - 9)
+        and toks[lo - 1].text not in _IS
+        and toks[lo - 1].text not in lx.STRONG_CUES
+        and not _CLAUSE_BREAK.search(text[toks[lo - 1].end : toks[lo].start])
+    ):
+        lo -= 1
+    words = [t.text for t in toks[lo : start_i - 1]]
+    return any(
+        w in _TRIG and k + 1 < len(words) and words[k + 1] in ("of", "(")
+        for k, w in enumerate(words)
     )
 
 
@@ -629,6 +657,7 @@ def _read_numbers(text: str) -> list[NumberMention]:
                         or (quantity not in ("count", "loss") and _per_item(text, toks, after))
                     ),
                     aside=in_parentheses(toks[start_i].start),
+                    evaluated=_evaluated(text, toks, start_i),
                     number_span=(toks[i].start, toks[expr.end - 1].end),
                 ),
                 start_i,
