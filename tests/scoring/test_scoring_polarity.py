@@ -56,6 +56,12 @@ def conflict(rubric: str, answer: str) -> bool:
             "Lower the learning rate first. Big swings with no downward trend mean overshooting",
             True,
         ),
+        # "tiny" is as small as "small": start low, then raise it
+        (
+            "start with a small learning rate and raise it slowly",
+            "start with tiny steps and raise them gradually",
+            False,
+        ),
         # no direction on one side: nothing to conflict
         ("check the data pipeline", "increase the learning rate", False),
     ],

@@ -61,7 +61,7 @@ _UP_WORDS = _wordset(
 )
 _DOWN_WORDS = _wordset(
     """lower lowers lowered lowering low lowest decrease decreases decreased decreasing reduce
-    reduces reduced reducing reduction smaller small smallest less fewer shrink shrinking cut
+    reduces reduced reducing reduction smaller small smallest tiny less fewer shrink shrinking cut
     cutting drop dropping halve halving halved downward downwards decay decaying minimise
     minimize shorter divide divided dividing ↓"""
 )
