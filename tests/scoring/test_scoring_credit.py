@@ -157,6 +157,12 @@ def test_plain_words_stand_for_the_terms(text: str, stems: set[str]) -> None:
         ("I'd make the steps smaller first", "I'd make the steps smaller learning rate first"),
         ("put a cap on the gradient.", "put a cap on the gradient gradient clipping."),
         ("Shortcuts help", "Shortcuts residual skip connections help"),
+        # the longest plain words said from one place name their term
+        (
+            "a guess of how big the updates usually are",
+            "a guess of how big the updates usually Adam moment estimates are",
+        ),
+        ("begin with tiny steps", "begin with tiny steps learning rate warmup"),
         # the term would say something else: "switches off dropout"
         ("it randomly switches off units", "it randomly switches off units"),
         ("the learning rate is too high", "the learning rate is too high"),

@@ -390,10 +390,14 @@ PLAIN_FORMS: tuple[PlainForm, ...] = tuple(
             ("skip", "connection", "residual"),
             "residual skip connections",
         ),
+        (r"ramp\w* up", ("warmup",), "warmup"),
+        # the learning rate named too: MiniLM puts "start with tiny steps warmup" at 0.48
+        # from "start with a small learning rate, raise it slowly", and at 0.69 with it
         (
-            r"ramp\w* up|start\w* (?:with )?(?:tiny|small|very small) (?:steps|updates)",
-            ("warmup",),
-            "warmup",
+            r"(?:start|begin)\w* (?:off )?(?:with )?(?:tiny|small|very small|little)"
+            r" (?:steps|updates)",
+            ("warmup", "learn", "rat"),
+            "learning rate warmup",
         ),
         (
             r"guess\w* (?:evenly|randomly|at random|uniformly)|no better than (?:a )?guess\w*",
@@ -418,7 +422,11 @@ PLAIN_FORMS: tuple[PlainForm, ...] = tuple(
         (
             r"running averages? of (?:the )?(?:squared )?(?:gradients?|gradient sizes?|updates)"
             r"|(?:average|history) of (?:past |recent )?(?:squared )?gradients?"
-            r"|how big (?:its|the|each weight's) (?:updates|gradients) (?:have )?(?:usually )?been",
+            r"|how big (?:its|the|each weight's) (?:updates|gradients) (?:have )?(?:usually )?been"
+            r"|how (?:big|large) (?:\w+(?:'s)? ){0,2}(?:gradients?|updates?|changes|steps?)"
+            r" (?:usually|typically|normally|tend to be)"
+            r"|how (?:big|large) typical (?:gradients|updates|changes|steps) are"
+            r"|running (?:estimates?|guess(?:es)?) of how (?:big|large)",
             ("adam", "moment", "estim"),
             "Adam moment estimates",
         ),
@@ -534,13 +542,14 @@ def name_terms(text: str) -> Respelling:
     and every check read the answer as said."""
     lowered = text.lower()
     said = sorted(
-        (m.start(), m.end(), term)
+        (m.start(), -m.end(), term)  # the longest of those said from one place
         for pattern, _, term in PLAIN_FORMS
         if term
         for m in pattern.finditer(lowered)
     )
     edits, end = [], -1
-    for start, stop, term in said:
+    for start, minus_stop, term in said:
+        stop = -minus_stop
         if start >= end:  # plain words inside others already named name nothing more
             edits.append((stop, stop, f" {term}"))
             end = stop
