@@ -163,6 +163,16 @@ def test_plain_words_stand_for_the_terms(text: str, stems: set[str]) -> None:
             "a guess of how big the updates usually Adam moment estimates are",
         ),
         ("begin with tiny steps", "begin with tiny steps learning rate warmup"),
+        ("suspect the plumbing first", "suspect the plumbing a bug first"),
+        (
+            "teach it a handful of examples",
+            "teach it a handful of examples overfit a tiny batch",
+        ),
+        (
+            "the randomness of small batches helps",
+            "the randomness of small batches gradient noise helps",
+        ),
+        ("dropout/aug on in train", "dropout/aug augmentation on in train"),
         # the term would say something else: "switches off dropout"
         ("it randomly switches off units", "it randomly switches off units"),
         ("the learning rate is too high", "the learning rate is too high"),

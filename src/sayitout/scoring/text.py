@@ -321,6 +321,8 @@ SHORT_FORMS: dict[str, tuple[str, ...]] = {
     "hparams": ("hyperparamet",),
     "wd": ("weight", "decay"),
     "init": ("initial",),
+    "aug": ("augment",),
+    "augs": ("augment",),
 }
 
 
@@ -405,6 +407,12 @@ PLAIN_FORMS: tuple[PlainForm, ...] = tuple(
             "chance",
         ),
         (r"(?:varied|altered|flipped|cropped|distorted) copies", ("augment",), "augmentation"),
+        (
+            r"augs?|(?:examples|pictures|images|photos|inputs) (?:are |get |were )?(?:messed with"
+            r"|distorted|warped|jittered|perturbed)",
+            ("augment",),
+            "augmentation",
+        ),
         # the seventh round's additions, by the same rule
         (
             r"in[- ]between (?:results|values|outputs)|intermediate (?:results|values|outputs)"
@@ -463,7 +471,9 @@ PLAIN_FORMS: tuple[PlainForm, ...] = tuple(
         ),
         (
             r"labels? (?:got |get |are |were |being )?(?:scrambled|shuffled|mixed up|misaligned)"
-            r"|(?:right|correct) answers? (?:still )?(?:lined|line) up",
+            r"|(?:right|correct) answers? (?:still )?(?:lined|line) up"
+            r"|(?:answers?|labels?) (?:are |is )?(?:still |actually )?(?:attached|matched|paired"
+            r"|tied) (?:to|with) (?:the )?(?:right|correct)",
             ("label",),
             "labels",
         ),
@@ -502,6 +512,24 @@ PLAIN_FORMS: tuple[PlainForm, ...] = tuple(
             r"(?:kept|held|set) (?:aside|back|apart)",
             ("valid",),
             "validation",
+        ),
+        # the twenty-second round's additions, by the same rule
+        (
+            r"(?:the )?plumbing|something(?:'s| is| in (?:the |your )?\w+ is) broken",
+            ("bug",),
+            "a bug",
+        ),
+        (
+            r"(?:learn|teach|fit)\w* (?:it )?(?:just |only )?(?:a |one )?(?:tiny |small )?"
+            r"(?:handful|dozen|few|couple) (?:of )?examples",
+            ("overfit", "batch"),
+            "overfit a tiny batch",
+        ),
+        (
+            r"(?:randomness|jitter|wobble|noisiness)(?: \w+){0,3} (?:of|in|from)(?: \w+){0,2}"
+            r" (?:small|smaller|tiny) batch(?:es)?",
+            ("gradient", "nois"),
+            "gradient noise",
         ),
     )
 )
