@@ -386,7 +386,19 @@ PLAIN_FORMS: tuple[PlainForm, ...] = tuple(
         ),
         (r"brain ?float", ("bf16",), "bf16"),
         (r"half[- ](?:precision|size)", ("fp16",), "fp16"),
-        (r"loss (?:multiplier|scale factor)|multipl\w* the loss", ("los", "scal"), "loss scaling"),
+        (
+            r"loss (?:multiplier|scale factor)|multipl\w* the loss"
+            r"|scal\w* (?:up )?(?:the|its) loss",
+            ("los", "scal"),
+            "loss scaling",
+        ),
+        (
+            r"full(?:[- ]size)? (?:32-bit |thirty-two-bit )?(?:precision|format)"
+            r"|(?:32|thirty-two)-bit precision",
+            ("fp32",),
+            "fp32",
+        ),
+        (r"(?:the )?other (?:16|sixteen)[- ]bit (?:format|type)", ("bf16",), "bf16"),
         (
             r"short ?cuts?|skip (?:paths?|routes?)",
             ("skip", "connection", "residual"),
