@@ -173,6 +173,8 @@ def test_plain_words_stand_for_the_terms(text: str, stems: set[str]) -> None:
             "the randomness of small batches gradient noise helps",
         ),
         ("dropout/aug on in train", "dropout/aug augmentation on in train"),
+        ("do the sensitive sums at full precision", "do the sensitive sums at full precision fp32"),
+        ("use the other 16-bit format", "use the other 16-bit format bf16"),
         # the term would say something else: "switches off dropout"
         ("it randomly switches off units", "it randomly switches off units"),
         ("the learning rate is too high", "the learning rate is too high"),

@@ -6,6 +6,7 @@ import pytest
 
 from sayitout.scoring.polarity import (
     Reader,
+    about_the_same,
     analyse,
     direction_conflict,
     negates,
@@ -318,3 +319,18 @@ def test_a_direction_that_describes_is_no_advice() -> None:
     misconception = analyse("A bigger batch always gives a better model.")
     assert not states_direction(misconception, analyse("big batches lose the helpful noise"))
     assert not states_direction(analyse("use a lower learning rate"), analyse("lower it"))
+
+
+@pytest.mark.parametrize(
+    ("rubric", "answer", "same"),
+    [
+        # "more range" is about the range; big activations are another thing
+        ("fp16 has more range than bf16.", "In fp16 big activations overflow", False),
+        ("fp16 has more range than bf16.", "fp16 has a narrow range", True),
+        # a rubric direction that names no thing may be about anything
+        ("the model is too small, so make it bigger.", "give it more layers", True),
+    ],
+)
+def test_a_direction_about_the_same_thing(rubric: str, answer: str, same: bool) -> None:
+    """A misconception about a direction needs the direction said about its thing."""
+    assert about_the_same(analyse(rubric), analyse(answer, plain_words=True)) is same

@@ -270,6 +270,8 @@ class Matcher:
             # a misconception about a direction needs the direction stated
             if is_mis and not pol.mentions:
                 return False
+        if is_mis and rt.polarity.mentions and not polarity.about_the_same(rt.polarity, pol):
+            return False  # ... about its thing
         if polarity.direction_conflict(rt.polarity, pol):
             return False
         if is_mis and polarity.negation_differs(rt.polarity, self.window_polarity(j)):
@@ -551,6 +553,9 @@ class Matcher:
             ambiguous = c.window is None or c.match < self.p.misconception
         if bound >= self.p.role_bound and span is not None and not ambiguous:
             j = self._window_for(span)
+            own = self.prep.texts[item.text_rows[0]].polarity
+            if j is not None and polarity.reverses_object(own, self.window_polarity(j)):
+                j = None  # bound on its words, said the other way: "fp16 = narrow range"
             if j is not None:
                 asserted = switched or b.sides >= 2 or b.shared >= 3
                 extra = {"roles": True, "reach": b.reach, "asserted": asserted}

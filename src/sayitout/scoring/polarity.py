@@ -57,13 +57,13 @@ _UP_WORDS = _wordset(
     """raise raises raised raising increase increases increased increasing higher high highest
     bigger big biggest larger large largest more grow grows growing boost boosting bump bumping
     double doubling doubled multiply multiplied multiplying upward upwards maximise maximize
-    longer ↑"""
+    longer wide wider widest ↑"""
 )
 _DOWN_WORDS = _wordset(
     """lower lowers lowered lowering low lowest decrease decreases decreased decreasing reduce
     reduces reduced reducing reduction smaller small smallest tiny less fewer shrink shrinking cut
     cutting drop dropping halve halving halved downward downwards decay decaying minimise
-    minimize shorter divide divided dividing ↓"""
+    minimize shorter divide divided dividing narrow narrower narrowest ↓"""
 )
 _SIZE_OF_A_STEP = ("learn", "rat")
 """What a direction about steps or updates is about, in a candidate's plain words: "make
@@ -444,6 +444,23 @@ def states_direction(rubric: Polarity, answer: Polarity) -> bool:
                 return False
             agree = agree or a.directions == said
     return agree
+
+
+def about_the_same(rubric: Polarity, answer: Polarity) -> bool:
+    """Whether some direction the answer says is about a thing a direction of the rubric
+    text is about: the same object, or the one's object among the other's nearby words
+    ("fp16 has *more range*" and "a *narrow range*"; not "*big activations* overflow in
+    fp16", which is about the activations). A rubric direction that names no thing ("too
+    small, so make it bigger") may be about anything."""
+    for r in rubric.mentions:
+        if r.object is None:
+            return True
+        for a in answer.mentions:
+            if _objects(r) & _objects(a) or r.object in a.context:
+                return True
+            if (a.object and a.object in r.context) or (a.object is None and r.context & a.context):
+                return True
+    return False
 
 
 def _objects(m: Mention) -> frozenset[str]:
