@@ -27,6 +27,17 @@ def test_orders_read_from_each_cue() -> None:
     assert orders("After splitting, augment.") == (_order("split", "augment"),)
     assert orders("warm up, followed by cosine decay") == (_order("warm", "cosin decay"),)
     assert orders("split first, then augment and validate") == (_order("split", "augment valid"),)
+    # a call is its name, and its empty brackets end no clause
+    assert orders("optimizer.zero_grad() after loss.backward()") == (
+        _order("backward", "zero_grad"),
+    )
+
+
+def test_calls_said_in_the_other_order() -> None:
+    zero_first = orders("call zero_grad() before backward(), then step()")
+    said = "make sure you call optimizer.zero_grad() after loss.backward() and before step()"
+    assert reversed_order(zero_first, orders(said))
+    assert not reversed_order(zero_first, orders("optimizer.zero_grad(), then loss.backward()"))
 
 
 @pytest.mark.parametrize(

@@ -75,7 +75,12 @@ class Order:
 def _tokens(text: str) -> list[Token]:
     out: list[Token] = []
     for raw in text.split():
+        # a call is its name ("optimizer.zero_grad()" is "zero_grad"), and its empty
+        # brackets end nothing
+        raw = raw.replace("()", "")
         w = normalise_word(raw)
+        if "." in w and not any(c.isdigit() for c in w):
+            w = w.rsplit(".", 1)[-1]
         tail = raw[len(raw.rstrip(".,;:!?()\"'")) :]
         ends = 2 if _SENTENCE_END.search(tail) else 1 if _CLAUSE_END.search(tail) else 0
         if w:
