@@ -163,6 +163,7 @@ def test_plain_words_stand_for_the_terms(text: str, stems: set[str]) -> None:
             "a guess of how big the updates usually Adam moment estimates are",
         ),
         ("begin with tiny steps", "begin with tiny steps learning rate warmup"),
+        ("its sense of how big each step", "its sense of how big Adam moment estimates each step"),
         ("suspect the plumbing first", "suspect the plumbing a bug first"),
         (
             "teach it a handful of examples",

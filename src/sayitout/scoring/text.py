@@ -446,7 +446,8 @@ PLAIN_FORMS: tuple[PlainForm, ...] = tuple(
             r"|how (?:big|large) (?:\w+(?:'s)? ){0,2}(?:gradients?|updates?|changes|steps?)"
             r" (?:usually|typically|normally|tend to be)"
             r"|how (?:big|large) typical (?:gradients|updates|changes|steps) are"
-            r"|running (?:estimates?|guess(?:es)?) of how (?:big|large)",
+            r"|running (?:estimates?|guess(?:es)?) of how (?:big|large)"
+            r"|(?:optimi[sz]er's|its) (?:sense|guess|idea) of how (?:big|large)",
             ("adam", "moment", "estim"),
             "Adam moment estimates",
         ),
