@@ -329,6 +329,8 @@ def test_a_direction_that_describes_is_no_advice() -> None:
         ("fp16 has more range than bf16.", "fp16 has a narrow range", True),
         # a rubric direction that names no thing may be about anything
         ("the model is too small, so make it bigger.", "give it more layers", True),
+        # and so may an answer's that acts on a pronoun
+        ("raise the learning rate", "after a while I would raise it", True),
     ],
 )
 def test_a_direction_about_the_same_thing(rubric: str, answer: str, same: bool) -> None:

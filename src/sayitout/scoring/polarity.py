@@ -71,6 +71,7 @@ the steps bigger" raises the learning rate (``text.PLAIN_FORMS`` says the same f
 lexical support). Not in rubric texts, which say "the learning rate" where they mean it:
 there "the updates are larger" is about the updates."""
 _STEPS = frozenset(("step", "updat"))
+_PRONOUNS = _wordset("it them that this")
 _RAMPS = _wordset("ramp ramps ramped ramping")
 """Going up, unless "down" follows ("ramp the rate down")."""
 _ACTING = _wordset(
@@ -141,6 +142,9 @@ class Mention:
     acts: bool = False
     """The direction word is a verb that acts on its object ("*raise* the learning
     rate"), not an adjective that describes it ("a *bigger* batch gives ...")."""
+    on_pronoun: bool = False
+    """The direction word acts on a pronoun ("I would *raise it*"): about whatever the
+    pronoun stands for."""
 
 
 @dataclass(frozen=True)
@@ -365,7 +369,8 @@ def _analyse(
         if t in _CHANGES and obj is None:
             obj = _subject(toks, sentences, k)  # "the learning rate doesn't need to change"
         acts = t in _ACTING and not (t in _ALSO_ADJECTIVES and k and toks[k - 1] in _DESCRIBING)
-        mentions.append(Mention(frozenset(dirs), ctx, obj, acts and obj is not None))
+        on_pronoun = acts and k + 1 < len(toks) and toks[k + 1] in _PRONOUNS
+        mentions.append(Mention(frozenset(dirs), ctx, obj, acts and obj is not None, on_pronoun))
     return Polarity(tuple(mentions), negated, frozenset(scoped), frozenset(removed))
 
 
@@ -451,12 +456,13 @@ def about_the_same(rubric: Polarity, answer: Polarity) -> bool:
     text is about: the same object, or the one's object among the other's nearby words
     ("fp16 has *more range*" and "a *narrow range*"; not "*big activations* overflow in
     fp16", which is about the activations). A rubric direction that names no thing ("too
-    small, so make it bigger") may be about anything."""
+    small, so make it bigger") may be about anything, and so may an answer's that acts
+    on a pronoun ("I would raise it")."""
     for r in rubric.mentions:
         if r.object is None:
             return True
         for a in answer.mentions:
-            if _objects(r) & _objects(a) or r.object in a.context:
+            if a.on_pronoun or _objects(r) & _objects(a) or r.object in a.context:
                 return True
             if (a.object and a.object in r.context) or (a.object is None and r.context & a.context):
                 return True
