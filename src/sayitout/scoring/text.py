@@ -384,7 +384,7 @@ PLAIN_FORMS: tuple[PlainForm, ...] = tuple(
             ("gradient", "clip"),
             "gradient clipping",
         ),
-        (r"brain ?float", ("bf16",), "bf16"),
+        (r"brain ?float|(?:the )?other (?:16|sixteen)[- ]bit (?:format|type)", ("bf16",), "bf16"),
         (r"half[- ](?:precision|size)", ("fp16",), "fp16"),
         (
             r"loss (?:multiplier|scale factor)|multipl\w* the loss"
@@ -398,7 +398,6 @@ PLAIN_FORMS: tuple[PlainForm, ...] = tuple(
             ("fp32",),
             "fp32",
         ),
-        (r"(?:the )?other (?:16|sixteen)[- ]bit (?:format|type)", ("bf16",), "bf16"),
         (
             r"short ?cuts?|skip (?:paths?|routes?)",
             ("skip", "connection", "residual"),
@@ -583,14 +582,16 @@ def name_terms(text: str) -> Respelling:
     and every check read the answer as said."""
     lowered = text.lower()
     said = sorted(
-        (m.start(), -m.end(), term)  # the longest of those said from one place
-        for pattern, _, term in PLAIN_FORMS
-        if term
-        for m in pattern.finditer(lowered)
+        (
+            (m.start(), m.end(), term)
+            for pattern, _, term in PLAIN_FORMS
+            if term
+            for m in pattern.finditer(lowered)
+        ),
+        key=lambda s: (s[0], -s[1], s[2]),  # the longest of those said from one place
     )
     edits, end = [], -1
-    for start, minus_stop, term in said:
-        stop = -minus_stop
+    for start, stop, term in said:
         if start >= end:  # plain words inside others already named name nothing more
             edits.append((stop, stop, f" {term}"))
             end = stop
