@@ -151,8 +151,10 @@ def test_original_bands(scored) -> None:
 # 2026-12-03, with the round's start scorer beside it: docs/evaluation.md, "twenty-second
 # round").
 DEV_FLOOR = {"spearman": 0.921, "strong_ge70": 0.982, "wrong_le30": 0.976, "pairwise": 0.976}
-TEST_FLOOR = {"spearman": 0.928, "strong_ge70": 0.984, "wrong_le30": 0.949, "pairwise": 0.975}
-MEAN_WRONG_MAX = {"dev": 7.6, "test": 8.9}
+# The twenty-third round's test part is unread until the round's end: its floors until
+# then are the issue's targets less a margin, set again from its one reading.
+TEST_FLOOR = {"spearman": 0.85, "strong_ge70": 0.90, "wrong_le30": 0.90, "pairwise": 0.90}
+MEAN_WRONG_MAX = {"dev": 7.6, "test": 15.0}
 """The highest mean score of a part's wrong answers (dev 7.35, test 8.57 in 2026.12.25)."""
 # 2026.12.25 read the twenty-second round's test part (264) at 0.930 / 98.5 % / 94.9 % / 97.6 %
 # (its start scorer, 2026.12.24: 0.926 / 97.7 % / 94.9 % / 97.5 %);
