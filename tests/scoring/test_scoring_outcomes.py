@@ -44,6 +44,14 @@ def test_a_rubric_sentence_s_outcome(text: str) -> None:
         ("If it can overfit, nothing's broken in the loop.", (Outcome(True, FAULT, False),)),
         # "cannot" denies like "can't"
         ("If it cannot overfit one batch, it's a bug.", (A_BUG,)),
+        # "fails to" before the fitting verb says it does not fit
+        ("If it fails to memorise one batch, it's a bug.", (A_BUG,)),
+        # a negation after the fitting verb is another clause's
+        (
+            "If it underfits, go bigger; if it overfits and you can't get more data, "
+            "regularise or go smaller.",
+            (Outcome(False, BIGGER, True), Outcome(True, BIGGER, False)),
+        ),
         # the consequence said first, in the same clause
         ("It is a bug if it cannot overfit one batch.", (A_BUG,)),
         (

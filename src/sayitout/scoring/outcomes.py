@@ -73,6 +73,8 @@ _TO_ZERO = wordset(
 )
 _ZERO = wordset("zero 0 100% hundred")
 _FAILS = wordset("fail fails failed failing unable stays stay stuck plateaus")
+_FAILS_TO = wordset("fail fails failed failing unable")
+"""Before a fitting verb, what says the model does not fit ("if it fails to memorise")."""
 _FAIL_PREFIXES = ("underfit",)
 _HIGH = wordset("high higher flat")
 """What a loss that fails to fall stays ("if the training loss stays high")."""
@@ -106,12 +108,19 @@ def _fits(cond: list[str]) -> bool | None:
         "loss" in cond and any(w in _FAILS for w in cond) and any(w in _HIGH for w in cond)
     ):
         return False  # "if it underfits", "if the training loss stays high"
-    fitting = any(w.startswith(_FIT_PREFIXES) or w in _FIT_WORDS for w in cond) or (
+    fit_at = next(
+        (k for k, w in enumerate(cond) if w.startswith(_FIT_PREFIXES) or w in _FIT_WORDS), None
+    )
+    fitting = fit_at is not None or (
         any(w in _TO_ZERO for w in cond) and any(w in _ZERO for w in cond)
     )
     negated = any(denies(w) for w in cond)
     if fitting:
-        return not negated
+        # a negation after the fitting verb is another clause's: "if it overfits and you
+        # can't get more data" says it fits; "if it fails to memorise" says it does not
+        if fit_at is None:
+            return not negated
+        return not any(denies(w) or w in _FAILS_TO for w in cond[:fit_at])
     failing = negated or any(w in _FAILS for w in cond)
     if failing and (
         all(w in _ELIDED for w in cond) or ("batch" in cond and any(w in _FAILS for w in cond))
