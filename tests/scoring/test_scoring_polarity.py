@@ -313,6 +313,20 @@ def test_an_answer_that_goes_a_misconception_s_way(answer: str, stated: bool) ->
     assert states_direction(misconception, analyse(answer, plain_words=True)) is stated
 
 
+def test_a_misconception_s_way_is_read_from_what_it_acts_on() -> None:
+    """ "... and train normally; it's basically the same thing" is about no thing the
+    misconception acts on: it still goes down about the batch size. "Multiplying the loss
+    by a bigger constant" is said of the loss it cranks up: that text goes two ways."""
+    smaller = analyse(
+        "Just drop the batch size to 8 and train normally; it's basically the same thing."
+    )
+    answer = "Halve the batch to 16 and double the learning rate, it's effectively the same."
+    assert states_direction(smaller, analyse(answer, plain_words=True))
+    crank = analyse("Crank up the loss scale, multiplying the loss by a bigger constant.")
+    described = "the gradients, once you've multiplied the loss up, grew past that ceiling"
+    assert not states_direction(crank, analyse(described, plain_words=True))
+
+
 def test_a_direction_that_describes_is_no_advice() -> None:
     """ "A bigger batch always gives a better model" describes the batch; an answer that
     says "big batches lose the noise" does not argue for it."""

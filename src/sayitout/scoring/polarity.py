@@ -433,8 +433,17 @@ def states_direction(rubric: Polarity, answer: Polarity) -> bool:
     """True when the rubric text goes one way only and acts on a thing it names
     ("*increase* the learning rate", not "a bigger batch gives a better model") and the
     answer says that way about it and never the other:
-    ``reverses_object`` turned round, to read a misconception the answer argues for."""
-    said = frozenset().union(*(m.directions for m in rubric.mentions))
+    ``reverses_object`` turned round, to read a misconception the answer argues for.
+    Directions that act on a thing count, and others said near one of those things:
+    "drop the batch size to 8 and train normally; it's basically the same thing" goes
+    down about the batch size (its "the same thing" is about no thing it acts on), while
+    "crank up the loss scale, multiplying the loss by a bigger constant" goes two ways
+    about the loss."""
+    acting = [m for m in rubric.mentions if m.acts and m.object not in _LIGHT_VERBS]
+    things = frozenset().union(*(_objects(m) for m in acting))
+    said = frozenset().union(
+        *(m.directions for m in rubric.mentions if m in acting or m.context & things)
+    )
     if len(said) != 1 or SAME in said:
         return False
     agree = False
