@@ -46,6 +46,12 @@ def test_a_rubric_sentence_s_outcome(text: str) -> None:
         ("If it cannot overfit one batch, it's a bug.", (A_BUG,)),
         # "fails to" before the fitting verb says it does not fit
         ("If it fails to memorise one batch, it's a bug.", (A_BUG,)),
+        # a loss that is high, beside no low one, is a failure to fit
+        (
+            "If training loss is high and validation is just as bad, the model is too big, "
+            "so shrink it.",
+            (Outcome(False, BIGGER, False),),
+        ),
         # a negation after the fitting verb is another clause's
         (
             "If it underfits, go bigger; if it overfits and you can't get more data, "

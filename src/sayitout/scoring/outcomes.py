@@ -18,12 +18,14 @@ Rules (documented for reviewers and candidates):
   back to a comma and not past another conditional, when they hold a verdict (below);
   its condition then runs to the next comma.
 * The condition says the model *fits* when it has a fitting verb ("overfit", "memorise",
-  "fit", "drives the loss to zero", "gets to 100%") and no negation; it says the model
-  *fails* when it negates one ("can't overfit", "doesn't memorise"), says it underfits,
-  says "fails", "stays", "stuck" of the batch or the fit ("if it stays at 2.30 on one
-  batch"), says the loss stays high ("if the training loss stays high"), or is only the
-  elided "if it can't", "if that fails", "if not". Any other condition ("if the
-  gradients are zero") is no test outcome.
+  "fit", "drives the loss to zero", "gets to 100%") and no negation before it (one after
+  it is another clause's: "if it overfits and you can't get more data" fits); it says
+  the model *fails* when it negates one ("can't overfit", "doesn't memorise", "fails to
+  fit"), says it underfits, says "fails", "stays", "stuck" of the batch or the fit ("if
+  it stays at 2.30 on one batch"), says the loss stays or is high ("if the training loss
+  stays high"; not beside a low one), or is only the elided "if it can't", "if that
+  fails", "if not". Any other condition ("if the gradients are zero") is no test
+  outcome.
 * The consequence says the code has a *fault* at its first verdict word: "bug",
   "broken", "wrong", "leaking", "problem", "issue" ...; or that it is *sound*: "fine",
   "correct", "healthy", "works" .... A negation or "no"/"nothing" within the two words
@@ -77,7 +79,10 @@ _FAILS_TO = wordset("fail fails failed failing unable")
 """Before a fitting verb, what says the model does not fit ("if it fails to memorise")."""
 _FAIL_PREFIXES = ("underfit",)
 _HIGH = wordset("high higher flat")
-"""What a loss that fails to fall stays ("if the training loss stays high")."""
+"""What a loss that fails to fall stays ("if the training loss stays high", "is high")."""
+_LOW = wordset("low lower zero")
+"""Beside a high loss, a low one: "if training loss is low but validation is high" is
+the gap of a model that fits, no failure to fit."""
 _ELIDED = wordset(
     """it that this the model net network can't cannot couldn't doesn't don't won't isn't
     fails fail not even still so"""
@@ -105,9 +110,9 @@ def _sentences(text: str) -> list[list[tuple[str, str]]]:
 def _fits(cond: list[str]) -> bool | None:
     """Whether the condition says the model fits (True), fails (False), or neither."""
     if any(w.startswith(_FAIL_PREFIXES) for w in cond) or (
-        "loss" in cond and any(w in _FAILS for w in cond) and any(w in _HIGH for w in cond)
+        "loss" in cond and any(w in _HIGH for w in cond) and not any(w in _LOW for w in cond)
     ):
-        return False  # "if it underfits", "if the training loss stays high"
+        return False  # "if it underfits", "if the training loss stays high", "is high"
     fit_at = next(
         (k for k, w in enumerate(cond) if w.startswith(_FIT_PREFIXES) or w in _FIT_WORDS), None
     )
