@@ -172,6 +172,13 @@ def test_opposite_terms(rubric: str, answer: str, expected: bool) -> None:
     assert (opposite_named(content_stems(rubric), content_stems(answer)) is not None) is expected
 
 
+def test_a_word_with_a_negating_prefix_negates_itself() -> None:
+    """ "keep validation un-augmented" says validation gets no augmentation."""
+    pol = analyse("apply augmentation to training only, keep validation un-augmented")
+    assert pol.negated and "augment" in pol.negated_stems
+    assert not analyse("an unusual loss curve").negated  # no hyphen: a word of its own
+
+
 def test_take_out_negates() -> None:
     """ "Take out the dropout" removes it: it does not state "add dropout"."""
     rubric = "add dropout or weight decay"

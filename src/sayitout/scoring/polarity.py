@@ -103,6 +103,8 @@ _NEGATIONS = _wordset(
     wouldn't wouldnt shouldn't shouldnt can't cant cannot without avoid avoiding stop nor
     neither hardly instead rather off disable disabled disabling remove removing"""
 )
+_NOT_PREFIXED = re.compile(r"^(?:un|non)-([a-z]{3,})$")
+"""A word that negates itself with a hyphened prefix ("un-augmented", "non-shuffled")."""
 _REMOVALS = _wordset("off disable disabled disabling remove removing")
 """Negation cues that take something away; with "take out" (``_NEEDS_NEXT``)."""
 _SWITCH_VERBS = _wordset(
@@ -265,6 +267,12 @@ def _analyse(
     scoped: set[str] = set()
     removed: set[str] = set()
     for k in range(len(toks)):
+        prefixed = _NOT_PREFIXED.match(toks[k])
+        if prefixed:
+            # "keep validation un-augmented": the word negates itself
+            negated = True
+            scoped.add(stem(prefixed.group(1)))
+            continue
         if _is_negation(toks, k):
             negated = True
             scope: list[str] = []
