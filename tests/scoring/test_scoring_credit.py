@@ -515,6 +515,34 @@ def test_roles_bind_the_same_entity_and_see_a_swap() -> None:
     assert b.bound == 0.0 and b.swapped
 
 
+def test_a_clause_that_relates_its_things_the_other_way_neither_binds_nor_swaps() -> None:
+    """ "decoupled from the adaptive scaling" shares its words with "puts the decay into
+    the gradient, where the adaptive scaling rescales it", and says the opposite."""
+    roles = Roles.for_rubric(
+        ["Adam", "AdamW"],
+        [
+            "Adam with L2 applies the decay directly to the weights, while AdamW puts the "
+            "decay into the gradient, where the adaptive scaling rescales it."
+        ],
+        ["AdamW decouples weight decay from the gradient."],
+    )
+    mis = roles.clauses(
+        "AdamW puts the decay into the gradient, where the adaptive scaling rescales it"
+    )
+    assert (
+        roles.bind(mis, roles.clauses("AdamW: decay decoupled from the adaptive scaling")).bound
+        == 0
+    )
+    said = roles.clauses("AdamW folds the decay into the gradient, where the adaptive scaling acts")
+    assert roles.bind(mis, said).bound > 0
+    right = roles.clauses("Adam: the decay term in the gradient gets rescaled by the adaptive step")
+    assert roles.bind(mis, right).swapped
+    apart = roles.clauses(
+        "Adam keeps the decay separate from the gradient and the adaptive scaling"
+    )
+    assert not roles.bind(mis, apart).swapped
+
+
 @pytest.mark.parametrize(
     ("question", "pair"),
     [

@@ -125,6 +125,12 @@ class Clause:
     more range than bf16"): said the other way round ("bf16 has a bigger range than
     fp16", "fp16 has less range than bf16") it is the opposite claim, and with both the
     entities and the trend turned round ("bf16 has less range than fp16") the same one."""
+    joined: int = 0
+    """+1 when the clause puts something into another thing ("folds the penalty *into*
+    the gradient", "goes *through* the adaptive scaling"), -1 when it keeps it apart
+    ("keeps the decay *separate* from the gradient", "*decoupled* from the adaptive
+    scaling", "applies it *directly* to the weights"), else 0: a clause that relates
+    the same words the other way does not bind it, nor swap it."""
 
 
 @dataclass(frozen=True)
@@ -291,6 +297,7 @@ class Roles:
             stems = content_stems(" ".join(content))
             neg = polarity.analyse(" ".join(norms[a : z + 1])).negated
             trend = _trend(norms[a : z + 1])
+            joined = _joined(norms[a : z + 1])
             over = _over(norms[a : z + 1])
             if ahead is not None:
                 stems, neg, a, over = stems | ahead[0], neg or ahead[1], ahead[2], over | ahead[3]
@@ -310,12 +317,20 @@ class Roles:
             if entity is None and out and opens and norms[a] not in _PRONOUNS:
                 # a new sentence that names no entity is about none, unless it opens
                 # with a pronoun ("It needs big batches")
-                out.append(Clause(None, stems, neg, ws[a].start, ws[z].end, over, trend=trend))
+                out.append(
+                    Clause(
+                        None, stems, neg, ws[a].start, ws[z].end, over, trend=trend, joined=joined
+                    )
+                )
                 continue
             if entity is None and out and _own_subject(norms[a : z + 1]):
                 # "give every block a shortcut ..., so each block only learns a residual
                 # correction": the clause names its own subject, not the entity before
-                out.append(Clause(None, stems, neg, ws[a].start, ws[z].end, over, trend=trend))
+                out.append(
+                    Clause(
+                        None, stems, neg, ws[a].start, ws[z].end, over, trend=trend, joined=joined
+                    )
+                )
                 continue
             if entity is None and out:
                 prev = out[-1]
@@ -329,9 +344,12 @@ class Roles:
                     prev.mixed,
                     _trend(norms[a : z + 1], prev.trend),
                     prev.than,
+                    _joined(norms[a : z + 1], prev.joined),
                 )
                 continue
-            out.append(Clause(entity, stems, neg, ws[a].start, ws[z].end, over, mixed, trend, than))
+            out.append(
+                Clause(entity, stems, neg, ws[a].start, ws[z].end, over, mixed, trend, than, joined)
+            )
         return out
 
     def _split_at_entities(
@@ -387,7 +405,7 @@ class Roles:
                         )
                         if share > best:
                             best, span, most = share, (a.start, a.end), shared
-                else:
+                elif r.joined * a.joined >= 0:  # "separate from" against "into": neither
                     swapped = True
                     alone = alone or not (a.mixed or r.mixed)
         return Binding(best, swapped, span, most, reach, len(sides), alone)
@@ -407,6 +425,23 @@ def _trend(norms: Sequence[str], before: int = 0) -> int:
     return int(ups) - int(downs)
 
 
+_INTO = frozenset(
+    "into through inside within fold folds folded couple couples coupled coupling".split()  # noqa: SIM905
+)
+_APART = frozenset(
+    """separate separately decouple decouples decoupled decoupling independent
+    independently apart outside directly bypass bypasses""".split()  # noqa: SIM905
+)
+
+
+def _joined(norms: Sequence[str], before: int = 0) -> int:
+    """A clause's relation of one thing to another (``Clause.joined``), joined to
+    ``before``'s."""
+    into = before > 0 or any(w in _INTO for w in norms)
+    apart = before < 0 or any(w in _APART for w in norms)
+    return int(into) - int(apart)
+
+
 def _same_claim(rubric: Clause, answer: Clause) -> bool:
     """Whether the answer clause speaks of the rubric clause's entity the rubric's way:
     about the same entity, or, for two comparisons, about the other one with the trend
@@ -419,8 +454,9 @@ def _same_claim(rubric: Clause, answer: Clause) -> bool:
 
 def _opposite(rubric: Clause, answer: Clause) -> bool:
     """The answer clause compares the other way ("less mantissa" against "more mantissa
-    bits"): it does not state the rubric clause."""
-    return rubric.trend * answer.trend < 0
+    bits"), or relates its things the other way ("separate from the gradient" against
+    "into the gradient"): it does not state the rubric clause."""
+    return rubric.trend * answer.trend < 0 or rubric.joined * answer.joined < 0
 
 
 def _over(norms: Sequence[str]) -> frozenset[str]:
