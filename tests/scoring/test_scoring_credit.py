@@ -515,6 +515,16 @@ def test_roles_bind_the_same_entity_and_see_a_swap() -> None:
     assert b.bound == 0.0 and b.swapped
 
 
+def test_a_two_word_name_may_have_a_word_between() -> None:
+    """ "the stacked conv layers" names the stacked layers; "across the batch. Batch norm"
+    names batch norm where it starts, not the batch before it."""
+    roles = Roles({"stackedlay", "shortcut", "batchnorm", "layernorm"})
+    (clause,) = roles.clauses("the stacked conv layers are kept as an identity")
+    assert clause.entity == "stackedlay"
+    first, second = roles.clauses("it averages across the batch. Batch norm is for CNNs")
+    assert first.entity is None and second.entity == "batchnorm"
+
+
 def test_a_clause_that_relates_its_things_the_other_way_neither_binds_nor_swaps() -> None:
     """ "decoupled from the adaptive scaling" shares its words with "puts the decay into
     the gradient, where the adaptive scaling rescales it", and says the opposite."""

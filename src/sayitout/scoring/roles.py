@@ -237,6 +237,12 @@ class Roles:
                 key = _canon(norms[i : i + k])
                 if key in self.entities:
                     return key, k
+        if i + 3 <= len(norms) and norms[i + 1] not in STOPWORDS:
+            # a two-word name with a word between ("the stacked *conv* layers"), that
+            # starts no name itself ("across the batch. Batch norm ...")
+            key = _canon([norms[i], norms[i + 2]])
+            if key in self.entities and self._entity_at(norms, i + 1) is None:
+                return key, 3
         return None
 
     def clauses(self, text: str) -> list[Clause]:
