@@ -709,7 +709,7 @@ CONV_SLIPS = CONV.model_copy(
         ),
         # an unknown near miss is a near miss as before ...
         ("about 73,900 parameters or so, 73,950", True, "close, but the answer is 73,856"),
-        # ... but said to every digit, where the rubric names its slips, it is a wrong sum
+        # ... but said to every digit, it is a wrong sum
         ("3 × 3 × 64 × 128 = 73,728, plus 128 biases: 73,586", False, "but it is 73,856"),
     ],
 )
@@ -717,6 +717,23 @@ def test_known_mistakes_are_named(text: str, close: bool, reason: str) -> None:
     r = judge(CONV_SLIPS, text)
     assert not r.correct and r.close is close
     assert reason in r.reason, r.reason
+
+
+@pytest.mark.parametrize(
+    ("text", "close"),
+    [
+        # a wrong count said to every digit is a wrong sum, though the rubric names no
+        # slips (an imported deck's drafted number): no near-miss credit
+        ("3 × 3 × 64 × 128 = 73,728, plus one bias per input channel: 73,792", False),
+        # rounded, it is still a near miss
+        ("about 73,900 parameters", True),
+    ],
+)
+def test_a_number_said_to_every_digit_is_no_near_miss_without_named_slips(
+    text: str, close: bool
+) -> None:
+    r = judge(NumericAnswer(value=73856, tolerance=7.39), text)
+    assert not r.correct and r.close is close, r.reason
 
 
 def test_the_right_answer_is_never_a_mistake() -> None:

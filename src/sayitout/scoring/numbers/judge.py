@@ -265,9 +265,10 @@ def judge(
     slip = None if correct or m.vague else _known_mistake(numeric, value)
     if slip is not None:
         close = slip.partial  # a wrong computation is no near miss, however close
-    elif close and numeric.mistakes and not m.approximate and _as_precise(value, numeric.value):
+    elif close and not m.approximate and _as_precise(value, numeric.value):
         # "16,871,312" for 16,781,312: said to every digit, so not a rounding, and none
-        # of the slips the rubric names: a wrong computation
+        # of the slips the rubric names (an imported deck's drafted number names none):
+        # a wrong computation
         close = False
     how = f" ({m.note})" if m.note else ""
     said = " ".join(x for x in (format_number(m.value), m.unit or "") if x)
