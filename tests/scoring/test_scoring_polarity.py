@@ -172,6 +172,17 @@ def test_opposite_terms(rubric: str, answer: str, expected: bool) -> None:
     assert (opposite_named(content_stems(rubric), content_stems(answer)) is not None) is expected
 
 
+def test_two_numbers_set_against_each_other_say_fewer_or_more() -> None:
+    """ "7 mantissa bits against fp16's 10" says fewer mantissa bits: "more mantissa
+    bits" goes the other way, "gives up mantissa bits, 7 versus 10" the same."""
+    rubric = analyse("The cost is precision: bf16 has 7 mantissa bits against fp16's 10.")
+    (m,) = rubric.mentions
+    assert m.directions == {-1} and m.object == "mantissa"
+    assert direction_conflict(rubric, analyse("bf16 has more mantissa bits, so it's more precise"))
+    assert not direction_conflict(rubric, analyse("bf16 gives up mantissa bits, 7 versus 10"))
+    assert not analyse("7 against 10").mentions  # counts nothing it names
+
+
 def test_a_word_with_a_negating_prefix_negates_itself() -> None:
     """ "keep validation un-augmented" says validation gets no augmentation."""
     pol = analyse("apply augmentation to training only, keep validation un-augmented")

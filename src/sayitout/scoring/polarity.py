@@ -379,7 +379,49 @@ def _analyse(
         acts = t in _ACTING and not (t in _ALSO_ADJECTIVES and k and toks[k - 1] in _DESCRIBING)
         on_pronoun = acts and k + 1 < len(toks) and toks[k + 1] in _PRONOUNS
         mentions.append(Mention(frozenset(dirs), ctx, obj, acts and obj is not None, on_pronoun))
+    mentions.extend(_number_comparisons(toks, sentences))
     return Polarity(tuple(mentions), negated, frozenset(scoped), frozenset(removed))
+
+
+_VERSUS = _wordset("against versus vs vs.")
+
+
+def _as_number(tok: str) -> float | None:
+    try:
+        return float(tok.replace(",", ""))
+    except ValueError:
+        return None
+
+
+def _number_comparisons(toks: list[str], sentences: list[int]) -> list[Mention]:
+    """Two numbers set against each other ("bf16 has *7* mantissa bits *against* fp16's
+    *10*"): fewer, or more, of the thing the first one counts."""
+    out = []
+    for k, t in enumerate(toks):
+        if t not in _VERSUS:
+            continue
+        before = [
+            i
+            for i in range(max(0, k - 4), k)
+            if sentences[i] == sentences[k] and _as_number(toks[i]) is not None
+        ]
+        after = [
+            i
+            for i in range(k + 1, min(len(toks), k + 4))
+            if sentences[i] == sentences[k] and _as_number(toks[i]) is not None
+        ]
+        if not before or not after:
+            continue
+        a, b = _as_number(toks[before[-1]]), _as_number(toks[after[0]])
+        if a is None or b is None or a == b:
+            continue
+        counted = [w for w in toks[before[-1] + 1 : k] if w not in STOPWORDS]
+        if not counted:
+            continue  # "7 against 10" counts nothing it names
+        near = toks[max(0, before[-1] - 3) : after[0] + 1]
+        ctx = frozenset(stem(w) for w in near if w not in STOPWORDS and _as_number(w) is None)
+        out.append(Mention(frozenset({DOWN if a < b else UP}), ctx, stem(counted[0])))
+    return out
 
 
 def _subject(toks: list[str], sentences: list[int], k: int) -> str | None:
