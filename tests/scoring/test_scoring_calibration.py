@@ -143,19 +143,19 @@ def test_original_bands(scored) -> None:
 # ------------------------------------------------------------------ whole parts
 
 # Floors a little under what the scorer reached. Raise them as the scorer improves; never
-# lower them to let a change through. The parts were remade fifteen times on 2026-12-01/03:
+# lower them to let a change through. The parts were remade sixteen times on 2026-12-01/04:
 # each time the test part, once read, joined development and a fresh test part was
-# written. The twenty-second round's floors: dev from SCORER_VERSION 2026.12.25 scoring the
-# 5,081 dev answers with the shipped judge (fitted on 442 of them: a regression guard,
-# not a measure); test from 2026.12.25's one reading of the fresh test part (22:57 UTC on
-# 2026-12-03, with the round's start scorer beside it: docs/evaluation.md, "twenty-second
+# written. The twenty-third round's floors: dev from SCORER_VERSION 2026.12.26 scoring the
+# 5,345 dev answers with the shipped judge (fitted on 442 of them: a regression guard,
+# not a measure); test from 2026.12.26's one reading of the fresh test part (05:21 UTC on
+# 2026-12-04, with the round's start scorer beside it: docs/evaluation.md, "twenty-third
 # round").
-DEV_FLOOR = {"spearman": 0.921, "strong_ge70": 0.982, "wrong_le30": 0.976, "pairwise": 0.976}
-# The twenty-third round's test part is unread until the round's end: its floors until
-# then are the issue's targets less a margin, set again from its one reading.
-TEST_FLOOR = {"spearman": 0.85, "strong_ge70": 0.90, "wrong_le30": 0.90, "pairwise": 0.90}
-MEAN_WRONG_MAX = {"dev": 7.6, "test": 15.0}
-"""The highest mean score of a part's wrong answers (dev 7.35, test 8.57 in 2026.12.25)."""
+DEV_FLOOR = {"spearman": 0.922, "strong_ge70": 0.983, "wrong_le30": 0.977, "pairwise": 0.976}
+TEST_FLOOR = {"spearman": 0.905, "strong_ge70": 0.965, "wrong_le30": 0.935, "pairwise": 0.955}
+MEAN_WRONG_MAX = {"dev": 7.6, "test": 8.3}
+"""The highest mean score of a part's wrong answers (dev 7.3, test 7.8 in 2026.12.26)."""
+# 2026.12.26 read the twenty-third round's test part (264) at 0.909 / 97.0 % / 93.9 % / 95.9 %
+# (its start scorer, 2026.12.25: 0.911 / 97.0 % / 93.9 % / 95.9 %);
 # 2026.12.25 read the twenty-second round's test part (264) at 0.930 / 98.5 % / 94.9 % / 97.6 %
 # (its start scorer, 2026.12.24: 0.926 / 97.7 % / 94.9 % / 97.5 %);
 # 2026.12.24 read the twenty-first round's test part (264) at 0.899 / 94.7 % / 96.0 % / 95.9 %
@@ -214,7 +214,7 @@ def test_part_keeps_its_quality(scored, part: str, floor: dict[str, float]) -> N
 @pytest.mark.xfail(
     reason="issue 9's targets: met on the twelfth and seventeenth rounds' test parts, not "
     "on the eleventh's, the thirteenth's to the sixteenth's, or the eighteenth's to the "
-    "twenty-second's (the twenty-second's: wrong <= 30 at 94.9 %, one answer short); "
+    "twenty-third's (the twenty-third's: wrong <= 30 at 93.9 %, two answers short); "
     "non-strict until fresh parts keep meeting them",
     strict=False,
 )
