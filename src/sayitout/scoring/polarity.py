@@ -393,6 +393,14 @@ def _as_number(tok: str) -> float | None:
         return None
 
 
+def _numbers_in(
+    toks: list[str], sentences: list[int], k: int, span: range
+) -> list[tuple[int, float]]:
+    """(index, value) of the numbers among ``toks[span]`` in the sentence of word ``k``."""
+    said = ((i, _as_number(toks[i])) for i in span if sentences[i] == sentences[k])
+    return [(i, v) for i, v in said if v is not None]
+
+
 def _number_comparisons(toks: list[str], sentences: list[int]) -> list[Mention]:
     """Two numbers set against each other ("bf16 has *7* mantissa bits *against* fp16's
     *10*"): fewer, or more, of the thing the first one counts."""
@@ -400,25 +408,15 @@ def _number_comparisons(toks: list[str], sentences: list[int]) -> list[Mention]:
     for k, t in enumerate(toks):
         if t not in _VERSUS:
             continue
-        before = [
-            i
-            for i in range(max(0, k - 4), k)
-            if sentences[i] == sentences[k] and _as_number(toks[i]) is not None
-        ]
-        after = [
-            i
-            for i in range(k + 1, min(len(toks), k + 4))
-            if sentences[i] == sentences[k] and _as_number(toks[i]) is not None
-        ]
-        if not before or not after:
+        before = _numbers_in(toks, sentences, k, range(max(0, k - 4), k))
+        after = _numbers_in(toks, sentences, k, range(k + 1, min(len(toks), k + 4)))
+        if not before or not after or before[-1][1] == after[0][1]:
             continue
-        a, b = _as_number(toks[before[-1]]), _as_number(toks[after[0]])
-        if a is None or b is None or a == b:
-            continue
-        counted = [w for w in toks[before[-1] + 1 : k] if w not in STOPWORDS]
+        (first, a), (last, b) = before[-1], after[0]
+        counted = [w for w in toks[first + 1 : k] if w not in STOPWORDS]
         if not counted:
             continue  # "7 against 10" counts nothing it names
-        near = toks[max(0, before[-1] - 3) : after[0] + 1]
+        near = toks[max(0, first - 3) : last + 1]
         ctx = frozenset(stem(w) for w in near if w not in STOPWORDS and _as_number(w) is None)
         out.append(Mention(frozenset({DOWN if a < b else UP}), ctx, stem(counted[0])))
     return out

@@ -302,8 +302,8 @@ class Roles:
                 entity, mixed = out[-1].entity, True
             stems = content_stems(" ".join(content))
             neg = polarity.analyse(" ".join(norms[a : z + 1])).negated
-            trend = _trend(norms[a : z + 1])
-            joined = _joined(norms[a : z + 1])
+            trend = _leaning(norms[a : z + 1], _UP, _DOWN)
+            joined = _leaning(norms[a : z + 1], _INTO, _APART)
             over = _over(norms[a : z + 1])
             if ahead is not None:
                 stems, neg, a, over = stems | ahead[0], neg or ahead[1], ahead[2], over | ahead[3]
@@ -348,9 +348,9 @@ class Roles:
                     ws[z].end,
                     prev.over | over,
                     prev.mixed,
-                    _trend(norms[a : z + 1], prev.trend),
+                    _leaning(norms[a : z + 1], _UP, _DOWN, prev.trend),
                     prev.than,
-                    _joined(norms[a : z + 1], prev.joined),
+                    _leaning(norms[a : z + 1], _INTO, _APART, prev.joined),
                 )
                 continue
             out.append(
@@ -424,11 +424,15 @@ _DOWN = frozenset("less fewer smaller lower narrower shorter slower".split())  #
 _COMPARATIVES = frozenset(stem(w) for w in _UP | _DOWN)
 
 
-def _trend(norms: Sequence[str], before: int = 0) -> int:
-    """A clause's comparative trend (``Clause.trend``), joined to ``before``'s."""
-    ups = before > 0 or any(w in _UP for w in norms)
-    downs = before < 0 or any(w in _DOWN for w in norms)
-    return int(ups) - int(downs)
+def _leaning(
+    norms: Sequence[str], plus: frozenset[str], minus: frozenset[str], before: int = 0
+) -> int:
+    """+1 when the clause's words hold one of ``plus`` and none of ``minus``, -1 the other
+    way, else 0; joined to ``before``'s (the clause it continues): ``Clause.trend`` with
+    ``_UP``/``_DOWN``, ``Clause.joined`` with ``_INTO``/``_APART``."""
+    leans_plus = before > 0 or any(w in plus for w in norms)
+    leans_minus = before < 0 or any(w in minus for w in norms)
+    return int(leans_plus) - int(leans_minus)
 
 
 _INTO = frozenset(
@@ -438,14 +442,6 @@ _APART = frozenset(
     """separate separately decouple decouples decoupled decoupling independent
     independently apart outside directly bypass bypasses""".split()  # noqa: SIM905
 )
-
-
-def _joined(norms: Sequence[str], before: int = 0) -> int:
-    """A clause's relation of one thing to another (``Clause.joined``), joined to
-    ``before``'s."""
-    into = before > 0 or any(w in _INTO for w in norms)
-    apart = before < 0 or any(w in _APART for w in norms)
-    return int(into) - int(apart)
 
 
 def _same_claim(rubric: Clause, answer: Clause) -> bool:
