@@ -54,13 +54,13 @@ LABELS = CALIBRATION / "deep-learning-key-points.jsonl"
 """Which key points each dev answer states (``tests/calibration/README.md``)."""
 GRADES = {"strong": 2, "partial": 1, "wrong": 0}
 TEST_STYLE_MIX = {
-    "answer_first": 19,
-    "disfluent": 16,
-    "plain_words": 27,
-    "typed": 19,
-    "hyphenated": 19,
-    "terse": 16,
-    "reordered": 16,
+    "answer_first": 16,
+    "disfluent": 27,
+    "plain_words": 19,
+    "typed": 16,
+    "hyphenated": 16,
+    "terse": 19,
+    "reordered": 19,
     "incomplete": 33,
     "confident_wrong": 17,
     "reversed": 16,

@@ -149,10 +149,12 @@ def test_original_bands(scored) -> None:
 # 5,345 dev answers with the shipped judge (fitted on 442 of them: a regression guard,
 # not a measure); test from 2026.12.26's one reading of the fresh test part (05:21 UTC on
 # 2026-12-04, with the round's start scorer beside it: docs/evaluation.md, "twenty-third
-# round").
-DEV_FLOOR = {"spearman": 0.922, "strong_ge70": 0.983, "wrong_le30": 0.977, "pairwise": 0.976}
-TEST_FLOOR = {"spearman": 0.905, "strong_ge70": 0.965, "wrong_le30": 0.935, "pairwise": 0.955}
-MEAN_WRONG_MAX = {"dev": 7.6, "test": 8.3}
+# round"). The twenty-fourth round's data (test23 joined dev: 5,609 answers) took dev's
+# wrong <= 30 and pairwise floors to 0.975 (the start scorer, 2026.12.26, reads 97.66 %
+# and 97.6 % on it); the test floors stay loose until the round's one reading.
+DEV_FLOOR = {"spearman": 0.922, "strong_ge70": 0.983, "wrong_le30": 0.975, "pairwise": 0.975}
+TEST_FLOOR = {"spearman": 0.85, "strong_ge70": 0.90, "wrong_le30": 0.90, "pairwise": 0.90}
+MEAN_WRONG_MAX = {"dev": 7.6, "test": 15.0}
 """The highest mean score of a part's wrong answers (dev 7.3, test 7.8 in 2026.12.26)."""
 # 2026.12.26 read the twenty-third round's test part (264) at 0.909 / 97.0 % / 93.9 % / 95.9 %
 # (its start scorer, 2026.12.25: 0.911 / 97.0 % / 93.9 % / 95.9 %);
