@@ -497,6 +497,9 @@ FC = NumericAnswer(value=16781312, tolerance=2000, unit="", accept_units=["param
         (LOSS, "Each class gets 0.1, so you'd see a loss of about 1.0.", False),
         # "You'd expect" may come before an answer said first
         (LOSS, "You'd expect roughly 2.303. Each class gets one-tenth of the mass.", True),
+        # the number said in the accepted unit is the answer; a bare one after it is working
+        (LOSS, "L = ln(10) ≈ 2.3026 nats. Each of the 10 classes gets p ≈ 0.1.", True),
+        (LOSS, "L ≈ 3.3 nats. Each of the 10 classes gets p ≈ 0.1, so ln 10.", False),
     ],
 )
 def test_answer_first_and_expressions(numeric: NumericAnswer, text: str, correct: bool) -> None:

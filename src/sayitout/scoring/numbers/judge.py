@@ -126,6 +126,12 @@ def pick_answer(
             return told[-1]
     pools: list[list[NumberMention]] = []
     if quantity and bare_ok:
+        if quantity != "count":
+            # a rubric without a unit of its own that accepts one ("nats" for a loss):
+            # a number said in it is said as the answer, a bare one after it is a
+            # working ("ln(10) ≈ 2.3026 nats. Each class gets p ≈ 0.1"); a count's
+            # nouns label every number of the working, so they single out nothing
+            pools.append([m for m in mentions if m.quantity == quantity])
         pools.append([m for m in mentions if m.quantity in (quantity, None)])
     elif bare_ok:
         # no unit asked: a count said as a result is one too, its noun a label ("total =
