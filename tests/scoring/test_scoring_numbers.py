@@ -329,6 +329,9 @@ def test_reported_final_answer_mistakes(numeric: NumericAnswer, text: str, corre
         ("one in ten", 0.1),
         ("1/16th of a second", 0.0625),
         ("2^12", 4096),
+        ("41⅔ minutes", 125 / 3),  # vulgar fractions, after a whole number or alone
+        ("½", 0.5),
+        ("about 2½ GB", 2.5),
     ],
 )
 def test_hyphenated_typed_and_symbolic_forms(text: str, value: float) -> None:

@@ -9,6 +9,7 @@ tokens; a hyphenated number ("forty-one", "one-and-a-half") loses its hyphens.
 from __future__ import annotations
 
 import re
+import unicodedata
 from dataclasses import dataclass, replace
 
 from sayitout.scoring import lexicon as lx
@@ -18,8 +19,11 @@ _NUMBER = (
     r"(?:\d{1,3}(?:,\d{3})+(?!\d)|\d+)(?:\.\d+)?(?:[eE][-+]?\d+)?"  # 16,781,312 / 3e-4
     r"|\.\d+"  # .5
 )
+_VULGAR = "½⅓⅔¼¾⅕⅖⅗⅘⅙⅚⅛⅜⅝⅞"
+"""Vulgar fractions, alone ("½") or after a whole number ("41⅔"): one number."""
 _TOKEN_RE = re.compile(
-    rf"(?P<num>{_NUMBER})(?:(?P<suf>(?:k|K|M|B|bn|T)\b)|(?P<ord>th|rd)\b)?"
+    rf"(?P<num>{_NUMBER}|(?=[{_VULGAR}]))(?P<frac>[{_VULGAR}])?"
+    r"(?:(?P<suf>(?:k|K|M|B|bn|T)\b)|(?P<ord>th|rd)\b)?"
     r"|(?P<word>[A-Za-z]+(?:['’][A-Za-z]+)?)"
     r"|(?P<sym>[%/^×*·÷=~≈+()√−⁻¹²³⁴⁵⁶⁷⁸⁹⁰-])"
 )
@@ -57,16 +61,18 @@ def tokenise(text: str) -> list[Tok]:
     for m in _TOKEN_RE.finditer(text):
         gap = text[toks[-1].end : m.start()] if toks else ""
         brk, comma = bool(_BREAK.search(gap)), "," in gap
-        if m.group("num"):
-            raw = m.group("num").replace(",", "")
+        if m.group("num") or m.group("frac"):
+            raw = m.group("num").replace(",", "") or "0"
             try:
                 value = float(raw)
             except ValueError:  # pragma: no cover - the pattern only matches floats
                 continue
+            if m.group("frac"):
+                value += unicodedata.numeric(m.group("frac"))
             suf = m.group("suf")
             if suf:
                 value *= lx.SUFFIX_SCALES[suf.lower()]
-            text_ = m.group() if suf else m.group("num")  # "7B" is a name's shape; "16th" is 16
+            text_ = m.group() if suf else m.group("num") + (m.group("frac") or "")  # "7B" is a name's shape; "16th" is 16
             toks.append(Tok(text_, "num", m.start(), m.end(), bounded(value), brk, comma))
         elif m.group("word"):
             word = m.group().lower().replace("’", "'")
