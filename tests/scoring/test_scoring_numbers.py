@@ -502,6 +502,9 @@ FC = NumericAnswer(value=16781312, tolerance=2000, unit="", accept_units=["param
         (LOSS, "You'd expect roughly 2.303. Each class gets one-tenth of the mass.", True),
         # the number said in the accepted unit is the answer; a bare one after it is working
         (LOSS, "L = ln(10) ≈ 2.3026 nats. Each of the 10 classes gets p ≈ 0.1.", True),
+        # a share of a thing named after it describes that thing, not a result
+        (LR, "lr(500) = 3e-4 × 500/2000 = 7.5e-5, i.e. a quarter of the peak.", True),
+        (LR, "At step 500 the rate is a quarter of the peak.", False),
         (LOSS, "L ≈ 3.3 nats. Each of the 10 classes gets p ≈ 0.1, so ln 10.", False),
     ],
 )

@@ -381,6 +381,20 @@ def _evaluated(text: str, toks: list[Tok], start_i: int) -> bool:
     )
 
 
+_WHOLE = lx.wordset("the its their that this his her")
+
+
+def _share_of(text: str, toks: list[Tok], after: int) -> bool:
+    """The fraction ending at ``toks[after - 1]`` is a share of a thing named after it ("a
+    quarter of the peak", "0.1 of the mass"): it describes that thing, not a result."""
+    return (
+        after + 1 < len(toks)
+        and toks[after].text == "of"
+        and toks[after + 1].text in _WHOLE
+        and not _CLAUSE_BREAK.search(text[toks[after - 1].end : toks[after + 1].start])
+    )
+
+
 _PER = frozenset(("a", "an", "per", "each", "every"))
 
 
@@ -650,12 +664,16 @@ def _read_numbers(text: str) -> list[NumberMention]:
                     corrected=_corrected(text, toks, start_i),
                     justifying=not _cued(text, toks, i) and _justifying(text, toks, start_i),
                     in_reason=_justifying(text, toks, start_i, equations=True),
-                    attributive=bool(unit and not rate_end)
-                    and (
-                        _describes(text, toks, start_i, after)
-                        # a count per thing is the total asked, a loss is always per example
-                        or (quantity not in ("count", "loss") and _per_item(text, toks, after))
-                    ),
+                    attributive=(
+                        bool(unit and not rate_end)
+                        and (
+                            _describes(text, toks, start_i, after)
+                            # a count per thing is the total asked, a loss is always per
+                            # example
+                            or (quantity not in ("count", "loss") and _per_item(text, toks, after))
+                        )
+                    )
+                    or (not unit and 0 < value < 1 and _share_of(text, toks, after)),
                     aside=in_parentheses(toks[start_i].start),
                     evaluated=_evaluated(text, toks, start_i),
                     number_span=(toks[i].start, toks[expr.end - 1].end),
