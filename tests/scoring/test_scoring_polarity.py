@@ -368,3 +368,17 @@ def test_a_direction_that_describes_is_no_advice() -> None:
 def test_a_direction_about_the_same_thing(rubric: str, answer: str, same: bool) -> None:
     """A misconception about a direction needs the direction said about its thing."""
     assert about_the_same(analyse(rubric), analyse(answer, plain_words=True)) is same
+
+
+@pytest.mark.parametrize(
+    "text, thing",
+    [
+        ("cut the number of workers", "work"),
+        ("increase the amount of data", "data"),
+        ("reduce the count of the layers", "lay"),
+        ("raise the number", "numb"),  # a measure of nothing named stays the object
+    ],
+)
+def test_a_measure_of_a_thing_is_about_the_thing(text: str, thing: str) -> None:
+    (mention,) = analyse(text).mentions
+    assert mention.object == thing

@@ -374,6 +374,7 @@ def _analyse(
         )
         if ends_clause:
             obj = None
+        obj = _measured(toks, sentences, k, obj)
         if t in _CHANGES and obj is None:
             obj = _subject(toks, sentences, k)  # "the learning rate doesn't need to change"
         acts = t in _ACTING and not (t in _ALSO_ADJECTIVES and k and toks[k - 1] in _DESCRIBING)
@@ -381,6 +382,22 @@ def _analyse(
         mentions.append(Mention(frozenset(dirs), ctx, obj, acts and obj is not None, on_pronoun))
     mentions.extend(_number_comparisons(toks, sentences))
     return Polarity(tuple(mentions), negated, frozenset(scoped), frozenset(removed))
+
+
+_MEASURES = frozenset(stem(w) for w in ("number", "amount", "count"))
+
+
+def _measured(toks: list[str], sentences: list[int], k: int, obj: str | None) -> str | None:
+    """The thing a measure counts, as the object of the direction word at ``toks[k]``:
+    "cut the number of workers" is about the workers, as "use fewer workers" is."""
+    if obj not in _MEASURES:
+        return obj
+    for i in range(k + 1, min(len(toks) - 1, k + 4)):
+        if stem(toks[i]) == obj and toks[i + 1] == "of":
+            named = [w for w in toks[i + 2 : i + 4] if sentences[i] == sentences[k]]
+            thing = next((w for w in named if w not in STOPWORDS), None)
+            return stem(thing) if thing else obj
+    return obj
 
 
 _VERSUS = _wordset("against versus vs vs.")

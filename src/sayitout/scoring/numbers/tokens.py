@@ -72,7 +72,8 @@ def tokenise(text: str) -> list[Tok]:
             suf = m.group("suf")
             if suf:
                 value *= lx.SUFFIX_SCALES[suf.lower()]
-            text_ = m.group() if suf else m.group("num") + (m.group("frac") or "")  # "7B" is a name's shape; "16th" is 16
+            # "7B" is a name's shape; "16th" is 16
+            text_ = m.group() if suf else m.group("num") + (m.group("frac") or "")
             toks.append(Tok(text_, "num", m.start(), m.end(), bounded(value), brk, comma))
         elif m.group("word"):
             word = m.group().lower().replace("’", "'")
