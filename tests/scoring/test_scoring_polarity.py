@@ -382,3 +382,10 @@ def test_a_direction_about_the_same_thing(rubric: str, answer: str, same: bool) 
 def test_a_measure_of_a_thing_is_about_the_thing(text: str, thing: str) -> None:
     (mention,) = analyse(text).mentions
     assert mention.object == thing
+
+
+@pytest.mark.parametrize(
+    "text", ["strip out the dropout", "rip out dropout", "ditch the dropout", "take out dropout"]
+)
+def test_removals_take_the_thing_away(text: str) -> None:
+    assert "dropout" in analyse(text).removed_stems

@@ -101,12 +101,13 @@ _NOT_DIRECTIONAL_BEFORE = _wordset(
 _NEGATIONS = _wordset(
     """not no never don't dont doesn't doesnt didn't didnt isn't isnt aren't arent won't wont
     wouldn't wouldnt shouldn't shouldnt can't cant cannot without avoid avoiding stop nor
-    neither hardly instead rather off disable disabled disabling remove removing"""
+    neither hardly instead rather off disable disabled disabling remove removing ditch
+    ditching"""
 )
 _NOT_PREFIXED = re.compile(r"^(?:un|non)-([a-z]{3,})$")
 """A word that negates itself with a hyphened prefix ("un-augmented", "non-shuffled")."""
-_REMOVALS = _wordset("off disable disabled disabling remove removing")
-"""Negation cues that take something away; with "take out" (``_NEEDS_NEXT``)."""
+_REMOVALS = _wordset("off disable disabled disabling remove removing ditch ditching")
+"""Negation cues that take something away; with "take out", "strip out" (``_NEEDS_NEXT``)."""
 _SWITCH_VERBS = _wordset(
     """take takes taking took turn turns turning turned switch switches switching switched
     shut shuts shutting"""
@@ -129,6 +130,11 @@ _NEEDS_NEXT = {
     "takes": "out",
     "taking": "out",
     "took": "out",
+    "strip": "out",
+    "strips": "out",
+    "stripping": "out",
+    "stripped": "out",
+    "rip": "out",
 }
 
 
