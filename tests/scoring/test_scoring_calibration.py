@@ -143,19 +143,19 @@ def test_original_bands(scored) -> None:
 # ------------------------------------------------------------------ whole parts
 
 # Floors a little under what the scorer reached. Raise them as the scorer improves; never
-# lower them to let a change through. The parts were remade sixteen times on 2026-12-01/04:
+# lower them to let a change through. The parts were remade seventeen times on 2026-12-01/04:
 # each time the test part, once read, joined development and a fresh test part was
-# written. The twenty-third round's floors: dev from SCORER_VERSION 2026.12.26 scoring the
-# 5,345 dev answers with the shipped judge (fitted on 442 of them: a regression guard,
-# not a measure); test from 2026.12.26's one reading of the fresh test part (05:21 UTC on
-# 2026-12-04, with the round's start scorer beside it: docs/evaluation.md, "twenty-third
-# round"). The twenty-fourth round's data (test23 joined dev: 5,609 answers) took dev's
-# wrong <= 30 and pairwise floors to 0.975 (the start scorer, 2026.12.26, reads 97.66 %
-# and 97.6 % on it); the test floors stay loose until the round's one reading.
-DEV_FLOOR = {"spearman": 0.922, "strong_ge70": 0.983, "wrong_le30": 0.975, "pairwise": 0.975}
-TEST_FLOOR = {"spearman": 0.85, "strong_ge70": 0.90, "wrong_le30": 0.90, "pairwise": 0.90}
-MEAN_WRONG_MAX = {"dev": 7.6, "test": 15.0}
-"""The highest mean score of a part's wrong answers (dev 7.3, test 7.8 in 2026.12.26)."""
+# written. The twenty-fourth round's floors: dev from SCORER_VERSION 2026.12.27 scoring the
+# 5,609 dev answers with the shipped judge (fitted on 442 of them: a regression guard,
+# not a measure); test from 2026.12.27's one reading of the fresh test part (10:40 UTC on
+# 2026-12-04, with the round's start scorer beside it: docs/evaluation.md, "twenty-fourth
+# round").
+DEV_FLOOR = {"spearman": 0.923, "strong_ge70": 0.985, "wrong_le30": 0.978, "pairwise": 0.976}
+TEST_FLOOR = {"spearman": 0.93, "strong_ge70": 0.975, "wrong_le30": 0.975, "pairwise": 0.97}
+MEAN_WRONG_MAX = {"dev": 7.3, "test": 7.0}
+"""The highest mean score of a part's wrong answers (dev 7.0, test 6.5 in 2026.12.27)."""
+# 2026.12.27 read the twenty-fourth round's test part (264) at 0.933 / 97.7 % / 98.0 % / 97.3 %
+# (its start scorer, 2026.12.26: 0.932 / 97.7 % / 98.0 % / 97.3 %);
 # 2026.12.26 read the twenty-third round's test part (264) at 0.909 / 97.0 % / 93.9 % / 95.9 %
 # (its start scorer, 2026.12.25: 0.911 / 97.0 % / 93.9 % / 95.9 %);
 # 2026.12.25 read the twenty-second round's test part (264) at 0.930 / 98.5 % / 94.9 % / 97.6 %
@@ -216,7 +216,8 @@ def test_part_keeps_its_quality(scored, part: str, floor: dict[str, float]) -> N
 @pytest.mark.xfail(
     reason="issue 9's targets: met on the twelfth and seventeenth rounds' test parts, not "
     "on the eleventh's, the thirteenth's to the sixteenth's, or the eighteenth's to the "
-    "twenty-third's (the twenty-third's: wrong <= 30 at 93.9 %, two answers short); "
+    "twenty-fourth's (the twenty-fourth's: Spearman, strong and wrong shares met, but one "
+    "keyword list the scorer does not read as a list scores 70 against a maximum of 40); "
     "non-strict until fresh parts keep meeting them",
     strict=False,
 )
