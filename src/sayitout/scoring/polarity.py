@@ -400,7 +400,9 @@ def _measured(toks: list[str], sentences: list[int], k: int, obj: str | None) ->
         return obj
     for i in range(k + 1, min(len(toks) - 1, k + 4)):
         if stem(toks[i]) == obj and toks[i + 1] == "of":
-            named = [w for w in toks[i + 2 : i + 4] if sentences[i] == sentences[k]]
+            named = [
+                toks[x] for x in range(i + 2, min(len(toks), i + 4)) if sentences[x] == sentences[k]
+            ]
             thing = next((w for w in named if w not in STOPWORDS), None)
             return stem(thing) if thing else obj
     return obj
