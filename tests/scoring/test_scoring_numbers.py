@@ -51,6 +51,9 @@ from sayitout.scoring.text import looks_english, words
         ("two point three, two point three oh", 2.3, None),
         ("about thirty three and a half million parameters", 33.5e6, "parameters"),
         ("five twelve", 512, None),
+        # a hesitation after "and" does not end the number; a sentence break does
+        ("five hundred and, uh, twelve", 512, None),
+        ("twelve. Five-twelve", 512, None),
         # a transcript may write the unit's prefix as a word of its own
         ("so the answer is 112 Giga bytes", 112, "GB"),
         ("three hundred milli seconds", 300, "milliseconds"),
@@ -672,6 +675,9 @@ def test_a_near_miss_earns_part_of_the_numbers_share(scorer, minutes_rubric) -> 
             True,
         ),
         (LOSS, "it's ln 10, about 2.3, and it doesn't go to zero", True),
+        # a list of numbers after a hypothetical one is hypothetical too
+        (LOSS, "about 2.30; if you see something far off, like 5 or 0.5, the init is off", True),
+        (BATCH, "times four GPUs, so five hundred and, uh, twelve. Five-twelve.", True),
         (LR, "it's 7.5e-5 at step five hundred", True),
         (LR, "so 7.5e-5, reached after step 500", True),
         # a cosine's value said after the result is a step of the working ...

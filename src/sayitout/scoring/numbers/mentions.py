@@ -328,6 +328,20 @@ def _mark_bounds(text: str, toks: list[Tok], found: list[_Found]) -> list[_Found
     return out
 
 
+_ALTERNATIVE = re.compile(r"\s*(?:,\s*)?(?:or|and|,)\s*")
+
+
+def _mark_alternatives(text: str, found: list[_Found]) -> list[_Found]:
+    """``found`` with each number listed after a hypothetical one ("if you see something
+    far off, like 5 or 0.5") marked hypothetical too: the list is one clause."""
+    out = list(found)
+    for k in range(1, len(out)):
+        start, end = out[k - 1].mention, out[k].mention
+        if start.hypothetical and _ALTERNATIVE.fullmatch(text[start.end : end.start]):
+            out[k] = replace(out[k], mention=replace(end, hypothetical=True))
+    return out
+
+
 def _from_words_to(text: str, toks: list[Tok], i: int) -> bool:
     """``toks[i]`` ends a range whose start is said in words, in the same clause: "from
     the peak to 0", "from its maximum down to zero"."""
@@ -684,4 +698,5 @@ def _read_numbers(text: str) -> list[NumberMention]:
             )
         )
         i = after
-    return _with_chains(text, toks, _mark_bounds(text, toks, found), preamble)
+    found = _mark_alternatives(text, _mark_bounds(text, toks, found))
+    return _with_chains(text, toks, found, preamble)

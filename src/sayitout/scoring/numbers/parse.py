@@ -70,8 +70,8 @@ def _cardinal(toks: list[Tok], i: int) -> tuple[float, int] | None:
         used = True
     while j < n:
         t = toks[j].text
-        if toks[j].kind != "word":
-            break
+        if toks[j].kind != "word" or (j > i and toks[j].after_break):
+            break  # "twelve. Five-twelve" is twelve, then 512
         if t in lx.SMALL_NUMBERS:
             v = lx.SMALL_NUMBERS[t]
             if last == "unit" and v >= 10 and current < 10:
@@ -114,15 +114,12 @@ def _cardinal(toks: list[Tok], i: int) -> tuple[float, int] | None:
             total += (current or 1) * lx.SCALE_WORDS[t]
             current = 0
             last = "scale"
-        elif (
-            t == "and"
-            and used
-            and j + 1 < n
-            and (toks[j + 1].text in lx.SMALL_NUMBERS or toks[j + 1].text in lx.TENS)
-            and last in ("hundred", "scale")
-        ):
-            j += 1
-            continue
+        elif t == "and" and used and last in ("hundred", "scale"):
+            k = _after_hesitation(toks, j + 1)  # "five hundred and, uh, twelve"
+            if k < n and (toks[k].text in lx.SMALL_NUMBERS or toks[k].text in lx.TENS):
+                j = k
+                continue
+            break
         else:
             break
         used = True
@@ -130,6 +127,16 @@ def _cardinal(toks: list[Tok], i: int) -> tuple[float, int] | None:
     if not used:
         return None
     return total + current, j
+
+
+_HESITATIONS = lx.wordset("um uh erm er ah")
+
+
+def _after_hesitation(toks: list[Tok], j: int) -> int:
+    """The index after the hesitations at ``toks[j]`` ("uh", "um"), or ``j``."""
+    while j < len(toks) and toks[j].text in _HESITATIONS and not toks[j].after_break:
+        j += 1
+    return j
 
 
 def _thousands_group(toks: list[Tok], j: int, total: float, current: float) -> bool:
