@@ -319,6 +319,8 @@ def test_the_english_note_reads_the_rubric(scorer, lr_rubric) -> None:
         # no term
         ("512. 8 per micro-batch, times 16 accumulation steps, times 4 GPUs.", False),
         ("4,096 times 4,096, so 16,777,216 parameters.", False),
+        # a slash between words joins a term
+        ("Data leakage, augmentation, train/validation split, duplicates, shift.", True),
     ],
 )
 def test_keyword_lists_are_told_from_terse_notes(text: str, listed: bool) -> None:

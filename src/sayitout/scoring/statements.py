@@ -102,7 +102,9 @@ are an answer echoing the question's phrasing ("on the very first batch, ln 10")
 _FRAGMENT_SPLIT = re.compile(r",(?!\d)|;|\.(?=\s|$)")
 """Where a listed term ends: a comma (not a thousands separator: "16,781,312"), a
 semicolon, a full stop."""
-_RELATION = re.compile(r"[=→←↔≠<>×*+/()^√%:]|->")
+_RELATION = re.compile(r"[=→←↔≠<>×*+()^√%:]|->|(?<![A-Za-z])/|/(?![A-Za-z])")
+"""A symbol that relates what a fragment names: an equation, an arrow, a ratio ("2/512").
+A slash between two words joins a term ("train/validation split")."""
 _ARITHMETIC = re.compile(r"\b(?:times|plus|minus|divided|equals)\b", re.IGNORECASE)
 """An arithmetic word: with a number beside it ("times 4 GPUs") it states a working, not
 a term ("inputs times outputs" is a term)."""
