@@ -179,6 +179,9 @@ def test_plain_words_stand_for_the_terms(text: str, stems: set[str]) -> None:
         # the term would say something else: "switches off dropout"
         ("it randomly switches off units", "it randomly switches off units"),
         ("the learning rate is too high", "the learning rate is too high"),
+        # an arrow in typed notes is read as the word it stands for
+        ("LR ↓, num_workers ↑", "LR ↓ down, num_workers ↑ up"),
+        ("↑N if underfit", "up ↑N if underfit"),
     ],
 )
 def test_plain_words_are_named_for_the_embedding_model(text: str, named: str) -> None:

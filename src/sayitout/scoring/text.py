@@ -595,7 +595,20 @@ def name_terms(text: str) -> Respelling:
         if start >= end:  # plain words inside others already named name nothing more
             edits.append((stop, stop, f" {term}"))
             end = stop
+    for m in _ARROWS.finditer(text):  # "LR ↓", "↑N": the embedder reads the word too
+        word = _ARROW_WORDS[m.group()]
+        if m.end() < len(text) and text[m.end()].isalnum():
+            edits.append((m.start(), m.start(), f"{word} "))  # glued to a word: before it
+        else:
+            edits.append((m.end(), m.end(), f" {word}"))
     return respell(text, edits)
+
+
+_ARROW_WORDS = {"↑": "up", "↓": "down"}
+_ARROWS = re.compile("[↑↓]")
+"""Arrows that say which way something goes in typed notes ("LR ↓", "num_workers ↑",
+"train ↓, val ↑"). MiniLM reads an arrow as next to nothing; the word beside it lets
+"num_workers ↑" meet "use more workers"."""
 
 
 _KEEPS_WHOLE = STOPWORDS | NOT_WORDS
