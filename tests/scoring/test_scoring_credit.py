@@ -633,6 +633,10 @@ def test_a_clause_that_compares_the_other_way_does_not_bind() -> None:
     mis = roles.clauses("bf16 has more mantissa bits")
     assert roles.bind(mis, roles.clauses("bf16 has more mantissa bits, so it is precise")).bound
     assert not roles.bind(mis, roles.clauses("bf16 has less mantissa, fewer bits")).bound
+    # a count of the bits compares nothing: it does not say "more"
+    counted = roles.clauses("bf16 is eight exponent and seven mantissa bits")
+    assert not roles.bind(mis, counted).bound
+    assert not roles.bind(mis, roles.clauses("bf16 pays in mantissa (7 vs 10 bits)")).bound
 
 
 def test_a_comparison_said_the_other_way_round_is_a_swap() -> None:

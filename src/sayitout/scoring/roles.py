@@ -60,6 +60,7 @@ import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
+from sayitout.scoring import lexicon as lx
 from sayitout.scoring import polarity
 from sayitout.scoring.text import STOPWORDS, clause_words, content_stems, stem, words
 
@@ -131,6 +132,9 @@ class Clause:
     ("keeps the decay *separate* from the gradient", "*decoupled* from the adaptive
     scaling", "applies it *directly* to the weights"), else 0: a clause that relates
     the same words the other way does not bind it, nor swap it."""
+    counted: frozenset[str] = frozenset()
+    """Stems of the words the clause gives a number of ("seven *mantissa bits*", "8 *exp*
+    bits"): a count, where a comparison would have said more or less."""
 
 
 @dataclass(frozen=True)
@@ -351,10 +355,23 @@ class Roles:
                     _leaning(norms[a : z + 1], _UP, _DOWN, prev.trend),
                     prev.than,
                     _leaning(norms[a : z + 1], _INTO, _APART, prev.joined),
+                    prev.counted | _counted(norms[a : z + 1]),
                 )
                 continue
             out.append(
-                Clause(entity, stems, neg, ws[a].start, ws[z].end, over, mixed, trend, than, joined)
+                Clause(
+                    entity,
+                    stems,
+                    neg,
+                    ws[a].start,
+                    ws[z].end,
+                    over,
+                    mixed,
+                    trend,
+                    than,
+                    joined,
+                    _counted(norms[a : z + 1]),
+                )
             )
         return out
 
@@ -402,7 +419,9 @@ class Roles:
                     continue
                 share = shared / len(own)
                 if _same_claim(r, a):
-                    if a.negated == r.negated and (compared or not _opposite(r, a)):
+                    # "bf16 has more mantissa bits" is not "seven mantissa bits"
+                    counts = r.trend and not a.trend and r.stems & a.counted
+                    if a.negated == r.negated and (compared or not _opposite(r, a)) and not counts:
                         sides.add(r.entity)
                         reach = (
                             (a.start, a.end)
@@ -422,6 +441,21 @@ _DOWN = frozenset("less fewer smaller lower narrower shorter slower".split())  #
 
 
 _COMPARATIVES = frozenset(stem(w) for w in _UP | _DOWN)
+
+
+def _counted(norms: Sequence[str]) -> frozenset[str]:
+    """Stems of the content words said right after a whole number ("seven mantissa
+    bits", "(7 vs 10 bits)"), up to two of them."""
+    said: list[str] = []
+    for i, w in enumerate(norms):
+        if _cardinal(w):
+            said.extend(n for n in norms[i + 1 : i + 3] if not _cardinal(n))
+    return content_stems(" ".join(said))
+
+
+def _cardinal(word: str) -> bool:
+    """A whole number, in digits or words ("7", "seven"); "half the memory" compares."""
+    return word.isdigit() or word in lx.SMALL_NUMBERS or word in lx.TENS
 
 
 def _leaning(
