@@ -372,6 +372,9 @@ def test_a_question_mark_asks_only_in_a_question(text: str, asks: bool) -> None:
         ("I don't really know, maybe dropout.", [True] * 4 + [False] * 2),
         ("i'm not sure of the exact rule but double it", [True] * 7 + [False] * 3),
         ("Not sure. Skip connections.", [True, True, False, False]),
+        # so does telling one's own experience instead
+        ("I've only ever trained in fp32. Skip connections.", [True] * 6 + [False] * 2),
+        ("I have never used it, so bf16", [True] * 5 + [False] * 2),
         # in the third person it is a claim
         ("If the network has no idea yet, it guesses evenly", [False] * 10),
     ],

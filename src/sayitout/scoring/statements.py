@@ -52,11 +52,13 @@ _UNSURE = re.compile(
     r"|\bi (?:really |honestly )?(?:don['’]?t|do not) (?:really )?know\b"
     r"|\bi(?: have|['’]ve got)? no idea\b"
     r"|\bi (?:can['’]?t|cannot|don['’]?t) remember\b"
-    r"|(?:^|(?<=[.!?]\s))not sure\b",
+    r"|(?:^|(?<=[.!?]\s))not sure\b"
+    r"|\bi(?:['’]ve| have) (?:only|never|always)\b",
     re.IGNORECASE,
 )
 """Where the speaker says they do not know (first person: "the network has no idea yet"
-is a claim)."""
+is a claim), or tells their own experience instead ("I've only ever trained in fp32",
+"I've always just used AdamW")."""
 _RESTATES = re.compile(
     r"\bthe question (?:is|here is|being|of (?:whether|what|how|why))\b"
     r"|\b(?:it['’]?s|it is|you['’]?re|you are|they['’]?re|they are|we['’]?re|we are) asking\b"
