@@ -642,6 +642,23 @@ def test_a_clause_that_compares_the_other_way_does_not_bind() -> None:
     assert not roles.bind(mis, roles.clauses("bf16 pays in mantissa (7 vs 10 bits)")).bound
 
 
+def test_one_at_a_time_is_a_manner_not_content() -> None:
+    """ "Batch norm works on one sample at a time" is not bound by a clause that says
+    batch norm "needs running averages at test time, but works very well" for CNNs."""
+    roles = Roles.for_rubric(
+        [],
+        ["Layer norm normalises across the batch, and batch norm across the features."],
+        ["Batch norm uses batch statistics.", "Layer norm works per example."],
+    )
+    mis = roles.clauses("batch norm works on one sample at a time")
+    said = roles.clauses(
+        "Batch norm averages each feature across the batch and needs running averages at "
+        "test time, but works very well for convolutional nets"
+    )
+    assert not roles.bind(mis, said).bound
+    assert roles.bind(mis, roles.clauses("batch norm works on one sample, each time")).bound
+
+
 def test_a_comparison_said_the_other_way_round_is_a_swap() -> None:
     """ "fp16 has more range than bf16" is stated by "bf16 has less range than fp16" (both
     turned round: the same claim), and swapped by "bf16 has a bigger range than fp16" or

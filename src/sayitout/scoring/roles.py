@@ -288,7 +288,7 @@ class Roles:
                         than = than or compared
                     i += hit[1]
                     continue
-                if not _FREE_OF.search(norms[i]):
+                if not _FREE_OF.search(norms[i]) and not _at_a_time(norms, i):
                     content.append(norms[i])
                 i += 1
             if entity is None and than and out and out[-1].entity is not None:
@@ -441,6 +441,12 @@ _DOWN = frozenset("less fewer smaller lower narrower shorter slower".split())  #
 
 
 _COMPARATIVES = frozenset(stem(w) for w in _UP | _DOWN)
+
+
+def _at_a_time(norms: Sequence[str], i: int) -> bool:
+    """``norms[i]`` is the "time" of "at a time" ("one sample at a time"): a manner, not
+    content ("running averages at test time" keeps its "time")."""
+    return norms[i] == "time" and i >= 2 and norms[i - 2] == "at" and norms[i - 1] == "a"
 
 
 def _counted(norms: Sequence[str]) -> frozenset[str]:
