@@ -247,7 +247,10 @@ BECAUSE = wordset("because since")
 """The reason words that are never also something else ("cos" is a cosine too)."""
 APPROX = wordset("about around roughly approximately approx like ~ nearly almost just under over")
 """Approximation words before a number belong to its text."""
-FILLERS = wordset("um uh erm er ah like you know basically")
+HESITATIONS = wordset("um uh erm er ah")
+"""Sounds a speaker makes while thinking; a number said around one is still one number
+("five hundred and, uh, twelve")."""
+FILLERS = HESITATIONS | wordset("like you know basically")
 OPERAND_BEFORE = wordset(
     """step steps epoch layer of over by times from out than because since divided multiply
     multiplied log ln into with minus plus and at factor"""

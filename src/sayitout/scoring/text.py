@@ -605,7 +605,7 @@ def name_terms(text: str) -> Respelling:
 
 
 _ARROW_WORDS = {"↑": "up", "↓": "down"}
-_ARROWS = re.compile("[↑↓]")
+_ARROWS = re.compile(f"[{''.join(_ARROW_WORDS)}]")
 """Arrows that say which way something goes in typed notes ("LR ↓", "num_workers ↑",
 "train ↓, val ↑"). MiniLM reads an arrow as next to nothing; the word beside it lets
 "num_workers ↑" meet "use more workers"."""

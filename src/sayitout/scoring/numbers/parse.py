@@ -129,12 +129,9 @@ def _cardinal(toks: list[Tok], i: int) -> tuple[float, int] | None:
     return total + current, j
 
 
-_HESITATIONS = lx.wordset("um uh erm er ah")
-
-
 def _after_hesitation(toks: list[Tok], j: int) -> int:
     """The index after the hesitations at ``toks[j]`` ("uh", "um"), or ``j``."""
-    while j < len(toks) and toks[j].text in _HESITATIONS and not toks[j].after_break:
+    while j < len(toks) and toks[j].text in lx.HESITATIONS and not toks[j].after_break:
         j += 1
     return j
 
