@@ -324,6 +324,10 @@ def test_the_english_note_reads_the_rubric(scorer, lr_rubric) -> None:
         ("4,096 times 4,096, so 16,777,216 parameters.", False),
         # a slash between words joins a term
         ("Data leakage, augmentation, train/validation split, duplicates, shift.", True),
+        # a closing remark about the list adds no claim
+        ("Exponent bits, mantissa width, range, overflow: those are the pieces here.", True),
+        ("Dropout, augmentation, eval mode, running averages. Those are the suspects.", True),
+        ("Overflow → inf → NaN, loss scaling, bf16: that's the usual fix.", False),
     ],
 )
 def test_keyword_lists_are_told_from_terse_notes(text: str, listed: bool) -> None:

@@ -14,7 +14,9 @@ to the key points. Here:
   one: "..., early stopping, more data."), no symbol of a
   relation (=, →, ×, ≠ ...) and no arithmetic word beside a number ("times 4 GPUs"). A
   number is a term ("3e-4", "2,000 steps", "16,781,312"). Terse notes that state
-  relations ("fp16 overflow (max 65504) → inf → NaN") are not lists.
+  relations ("fp16 overflow (max 65504) → inf → NaN") are not lists. A closing remark that
+  points back at the list ("...: those are the pieces on the table here.") names it and
+  adds no claim; it is set aside.
 * A word is *asked* when its sentence ends with a question mark and is a question (it
   holds a question word, or opens with an auxiliary or a guess's "maybe": an elliptical
   check in typed notes, "grads all zero? opt.step() called?", states what to check),
@@ -129,13 +131,21 @@ variance", "bytes per parameter", "seconds to minutes", "4096 by 4096", "out of 
 the batch")."""
 
 
+_LIST_TAG = re.compile(
+    r"(?:[:;]|[.!?](?=\s))\s*(?:and\s+|so\s+)?(?:those|these|that)(?:['’]s|\s+(?:are|were|is|was))"
+    r"\s[^.!?:;]*[.!?]?\s*$",
+    re.IGNORECASE,
+)
+"""A closing remark about the list itself ("...: those are the pieces on the table here",
+"... Those are the ingredients.")."""
+
 _TERM_WORDS = 4
 """Content words a listed term may have ("Adam first and second moments")."""
 
 
 def is_keyword_list(text: str) -> bool:
     """True for an answer that only lists terms (see the module docstring)."""
-    fragments = [f.strip() for f in _FRAGMENT_SPLIT.split(text) if f.strip()]
+    fragments = [f.strip() for f in _FRAGMENT_SPLIT.split(_LIST_TAG.sub("", text)) if f.strip()]
     if len(fragments) < 4:
         return False
     listed = total = 0
