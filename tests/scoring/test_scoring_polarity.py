@@ -234,6 +234,14 @@ def test_the_opposite_direction_about_the_same_thing_reverses_a_one_way_text() -
     assert not reverses_object(grow, analyse("start with something small and make it bigger"))
 
 
+def test_a_texts_act_is_its_way() -> None:
+    """ "Lower Adam's beta two, so the estimate reacts faster" goes down: what follows the
+    act is what the act does, not a second way."""
+    rubric = analyse("Lower Adam's beta two to 0.95, so the estimate reacts faster to big gradients.")
+    assert reverses_object(rubric, analyse("Raise Adam's β2 toward 0.9999", plain_words=True))
+    assert not reverses_object(rubric, analyse("Lower Adam's β2 to 0.95", plain_words=True))
+
+
 @pytest.mark.parametrize(
     ("text", "removed"),
     [
@@ -241,6 +249,11 @@ def test_the_opposite_direction_about_the_same_thing_reverses_a_one_way_text() -
         ("turn off the dropout", {"dropout"}),
         ("remove the dropout layers", {"dropout", "lay"}),
         ("I forgot to turn dropout off", set()),
+        # "drop" before a practice takes it away; before a quantity it lowers it
+        ("and drop gradient clipping since it slows recovery", {"gradient", "clip"}),
+        ("drop the shuffling", {"shuffl"}),
+        ("drop the learning rate to 1e-4", set()),
+        ("drop it", set()),
         # a negation that takes nothing away
         ("it won't fit in memory", set()),
     ],

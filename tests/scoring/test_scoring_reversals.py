@@ -243,6 +243,31 @@ def test_an_answer_arguing_for_the_reversal_earns_nothing_for_the_point(scorer) 
     }
 
 
+def test_an_act_reversed_earns_nothing_for_its_purpose(scorer) -> None:
+    """ "Raise β2 toward 0.9999 so the second moment reacts faster" says the key point's
+    purpose ("so the second-moment estimate reacts faster") after the opposite act, and
+    "drop gradient clipping" does without clipping: neither earns its key point."""
+    from sayitout.bank.loader import load_bank
+
+    rubric = load_bank(user=False).rubric("dl-loss-spikes")
+    wrong = scorer.score(
+        rubric,
+        "Raise Adam's β2 toward 0.9999 so the second moment reacts faster to big gradients, "
+        "and drop gradient clipping since clipping is what slows the recovery.",
+    )
+    credited = {k.id for k in wrong.key_points if k.credit > 0}
+    assert not credited & {"lower-adam-beta2", "gradient-clipping"}
+    assert wrong.score <= 30
+    right = scorer.score(
+        rubric,
+        "Clip the gradient norm at 1.0, and lower Adam's β2 to 0.95 so the second moment "
+        "reacts faster to big gradients.",
+    )
+    assert {"lower-adam-beta2", "gradient-clipping"} <= {
+        k.id for k in right.key_points if k.credit > 0
+    }
+
+
 def test_a_swap_the_roles_and_the_embeddings_both_read_is_stated(scorer) -> None:
     """The reversed answer's AdamW clause binds the swapped-roles misconception on four
     words, and the key point about decoupled decay about as well ("AdamW ... decay ...

@@ -172,6 +172,7 @@ class Matcher:
         self.sims = np.einsum("ik,jk->ij", prep.emb, win_emb)  # texts x windows
         self._pol: dict[int, polarity.Polarity] = {}
         self._wide: dict[int, polarity.Polarity] = {}
+        self._led: dict[int, polarity.Polarity] = {}
         self._whole: polarity.Polarity | None = None
         self._reader: polarity.Reader | None = None
         self._answer_claims: Claims | None = None
@@ -225,14 +226,14 @@ class Matcher:
         return frozenset()
 
     # ---- what a window says --------------------------------------------------
-    def _around(self, j: int, after: int) -> polarity.Polarity:
-        """The polarity of window ``j`` with up to three words before it in its sentence
-        ("without enough push. Raise the learning rate" does not negate the raise) and
-        ``after`` after."""
+    def _around(self, j: int, after: int, before: int = 3) -> polarity.Polarity:
+        """The polarity of window ``j`` with up to ``before`` words before it in its
+        sentence ("without enough push. Raise the learning rate" does not negate the raise)
+        and ``after`` after."""
         ws, w = self.answer.words, self.wins[j]
         first = w.first
         text = self.answer.text
-        while first > max(0, w.first - 3) and not ends_sentence(
+        while first > max(0, w.first - before) and not ends_sentence(
             text[ws[first - 1].start : ws[first - 1].end]
         ):
             first -= 1
@@ -255,6 +256,14 @@ class Matcher:
         if j not in self._wide:
             self._wide[j] = self._around(j, WIDE_AFTER)
         return self._wide[j]
+
+    def led_polarity(self, j: int) -> polarity.Polarity:
+        """Window ``j`` from the start of its sentence: what the sentence acts on before
+        the window ("Raise Adam's β2 toward 0.9999 | so the second moment reacts
+        faster")."""
+        if j not in self._led:
+            self._led[j] = self._around(j, 3, before=len(self.answer.words))
+        return self._led[j]
 
     def clauses(self) -> list[Clause]:
         if self._clauses is None:
@@ -358,7 +367,14 @@ class Matcher:
         if not own.polarity.mentions:
             return False
         pol = self.window_polarity(j)
-        return bool(pol.mentions) and polarity.reverses_object(own.polarity, pol)
+        if pol.mentions and polarity.reverses_object(own.polarity, pol):
+            return True
+        # a paraphrase or a piece of the text ("so the second-moment estimate reacts
+        # faster") matched after the act its sentence reverses ("Raise Adam's β2, so ...")
+        led = self.led_polarity(j)
+        return len(led.mentions) > len(pol.mentions) and polarity.reverses_object(
+            own.polarity, led
+        )
 
     def _blocked(self, item: Item) -> tuple[str, bool] | None:
         """Why no window of the answer can be the item's evidence, if none can, and

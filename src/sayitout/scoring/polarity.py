@@ -10,6 +10,8 @@ Rules (documented for reviewers and candidates):
 * A *direction word* says up (raise, increase, higher, bigger, more, double,
   multiply, ramp unless "down" follows...), down (lower, decrease, reduce, smaller,
   less, halve, divide...) or no change (same, unchanged, leave, constant).
+* "Drop" followed by a practice (a phrase ending in a gerund: "drop gradient clipping")
+  takes it away, as "remove" does; "drop the learning rate" lowers it.
 * A direction word is *negated* when a negation cue (not, n't, never, no, don't,
   without, avoid, instead of, rather than, take out, stop) comes within the three words
   before it:
@@ -108,6 +110,9 @@ _NOT_PREFIXED = re.compile(r"^(?:un|non)-([a-z]{3,})$")
 """A word that negates itself with a hyphened prefix ("un-augmented", "non-shuffled")."""
 _REMOVALS = _wordset("off disable disabled disabling remove removing ditch ditching")
 """Negation cues that take something away; with "take out", "strip out" (``_NEEDS_NEXT``)."""
+_DROPS = _wordset("drop drops dropping dropped")
+"""Down, or a removal when what follows is a practice ("drop gradient clipping", "drop the
+shuffling"): see ``_dropped``."""
 _SWITCH_VERBS = _wordset(
     """take takes taking took turn turns turning turned switch switches switching switched
     shut shuts shutting"""
@@ -259,6 +264,24 @@ def _is_negation(toks: list[str], k: int) -> bool:
     return t in _NEGATIONS or t.endswith("n't")
 
 
+def _dropped(toks: list[str], sentences: list[int], k: int) -> list[str]:
+    """The words of the practice a "drop" at ``k`` takes away, if it takes one: a phrase
+    of at most two words that ends in a gerund ("drop gradient clipping", "drop the
+    shuffling"). "Drop the learning rate" lowers it, and so does "drop it to 1e-4"."""
+    if toks[k] not in _DROPS:
+        return []
+    i = k + 1
+    while i < len(toks) and toks[i] in ("the", "any", "all", "your"):
+        i += 1
+    for j in range(i, min(i + 2, len(toks))):
+        w = toks[j]
+        if sentences[j] != sentences[k] or w in STOPWORDS:
+            return []
+        if len(w) > 5 and w.endswith("ing") and w != "learning":
+            return toks[i : j + 1]
+    return []
+
+
 def analyse(text: str, plain_words: bool = False) -> Polarity:
     """The directions and negations of ``text``; ``plain_words`` for a candidate's words,
     where a direction about steps is about the learning rate (``_SIZE_OF_A_STEP``)."""
@@ -272,7 +295,17 @@ def _analyse(
     negated = False
     scoped: set[str] = set()
     removed: set[str] = set()
+    drops: set[int] = set()
     for k in range(len(toks)):
+        practice = _dropped(toks, sentences, k)
+        if practice:
+            # "drop gradient clipping": do without it
+            drops.add(k)
+            negated = True
+            stems = {stem(w) for w in practice}
+            scoped.update(stems)
+            removed.update(stems)
+            continue
         prefixed = _NOT_PREFIXED.match(toks[k])
         if prefixed:
             # "keep validation un-augmented": the word negates itself
@@ -312,6 +345,8 @@ def _analyse(
                         scoped.update(stems)
                         removed.update(stems)
     for k, t in enumerate(toks):
+        if k in drops:
+            continue  # a removal, not a direction
         if t in ("up", "down"):
             # a particle after a verb: "scale it up", "bring the rate down"
             if k == 0 or toks[k - 1] in _NOT_DIRECTIONAL_BEFORE:
@@ -488,11 +523,16 @@ def reverses_object(rubric: Polarity, answer: Polarity) -> bool:
     """True when the rubric text goes one way only and the answer says the opposite
     direction about the very thing it qualifies ("a smaller *learning* rate" against "a
     higher learning rate"), and never the same direction about it: ``direction_conflict``
-    read strictly, with no fallback to nearby words or to every direction said."""
-    said = frozenset().union(*(m.directions for m in rubric.mentions))
+    read strictly, with no fallback to nearby words or to every direction said. When the
+    text acts on a thing, its acts are its way: "*lower* Adam's beta two, so the estimate
+    reacts *faster*" goes down (what follows is what the act does)."""
+    mentions = [m for m in rubric.mentions if m.acts and m.object not in _LIGHT_VERBS] or list(
+        rubric.mentions
+    )
+    said = frozenset().union(*(m.directions for m in mentions))
     if len(said) != 1:
         return False  # "start with a small learning rate, raise it slowly": both ways
-    for r in rubric.mentions:
+    for r in mentions:
         if r.object in _LIGHT_VERBS:
             continue  # "too small, so make it bigger": "make" is no thing qualified
         about = _objects(r)
