@@ -98,6 +98,21 @@ def test_a_switch_the_other_way_in_a_phase(text: str, contradicted: bool) -> Non
     assert contradicts(DROPOUT, settings(text)) is contradicted
 
 
+@pytest.mark.parametrize(
+    ("text", "contradicted"),
+    [
+        ("Apply the augmentation to the validation set only, keep training clean.", True),
+        ("Keep the training originals clean and apply the augmentations to validation.", True),
+        ("Apply augmentation to the training split only, after splitting.", False),
+        ("Don't apply augmentation to validation; augment the training set.", False),
+    ],
+)
+def test_applying_a_step_in_a_phase_is_a_switch(text: str, contradicted: bool) -> None:
+    """ "Apply" switches a step on in the phase it names, as "applied" does."""
+    rubric = settings("augmentation is applied in training and off for validation")
+    assert contradicts(rubric, settings(text)) is contradicted
+
+
 TRAIN_MODE = settings("In training mode dropout stays on and randomly zeroes units.")
 
 

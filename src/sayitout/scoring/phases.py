@@ -8,7 +8,7 @@ to a phase are compared with the ones the answer binds.
 
 Rules (documented for reviewers and candidates):
 
-* A *setting* is a switch word (on, active, enabled / off, inactive, disabled, frozen; a
+* A *setting* is a switch word (on, active, enabled, apply / off, inactive, disabled, frozen; a
   negation within the two words before it turns it over: "isn't active" is off; "on" only
   after a verb of state or before a phase, not as a preposition) and a
   phase word in the same clause: training (training, train) or evaluation (evaluation,
@@ -54,7 +54,7 @@ TRAINING, EVALUATION = "training", "evaluation"
 MODE = "train mode"
 """A setting bound to a mode is stated as what it is in train mode."""
 _SWITCHES = {
-    **dict.fromkeys(("on", "active", "enabled", "applied", "used"), ON),
+    **dict.fromkeys(("on", "active", "enabled", "apply", "applies", "applied", "used"), ON),
     **dict.fromkeys(("off", "inactive", "disabled", "freezes", "frozen", "freeze"), OFF),
 }
 _PHASES = {
