@@ -565,6 +565,26 @@ def test_a_clause_that_relates_its_things_the_other_way_neither_binds_nor_swaps(
     assert not roles.bind(mis, apart).swapped
 
 
+
+def test_typed_notes_relate_things_with_plus_equals_and_less_coupled() -> None:
+    """ "grad += λw" puts the decay into the gradient; "less coupled" keeps things apart:
+    the terse right answer binds neither half of the swap."""
+    roles = Roles.for_rubric(
+        ["Adam", "AdamW"],
+        [
+            "Adam with L2 applies the decay directly to the weights, while AdamW puts the "
+            "decay into the gradient, where the adaptive scaling rescales it."
+        ],
+        ["AdamW decouples weight decay from the gradient."],
+    )
+    (adam,) = roles.clauses("Adam + L2: grad += λw, weight decay shrinks")
+    assert adam.joined == 1
+    (adamw,) = roles.clauses("AdamW: w ← w − η·λ·w applied separately, λ and LR less coupled")
+    assert adamw.joined == -1
+    mis = roles.clauses("AdamW couples the decay into the gradient")
+    assert roles.bind(mis, [adamw]).bound == 0
+
+
 @pytest.mark.parametrize(
     ("question", "pair"),
     [

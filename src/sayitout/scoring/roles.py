@@ -469,15 +469,23 @@ def _leaning(
 ) -> int:
     """+1 when the clause's words hold one of ``plus`` and none of ``minus``, -1 the other
     way, else 0; joined to ``before``'s (the clause it continues): ``Clause.trend`` with
-    ``_UP``/``_DOWN``, ``Clause.joined`` with ``_INTO``/``_APART``."""
-    leans_plus = before > 0 or any(w in plus for w in norms)
-    leans_minus = before < 0 or any(w in minus for w in norms)
+    ``_UP``/``_DOWN``, ``Clause.joined`` with ``_INTO``/``_APART``. One of ``plus`` right
+    after "less" or "not" leans the other way ("λ and LR less coupled")."""
+    turned = [i > 0 and norms[i - 1] in _TURNING for i in range(len(norms))]
+    leans_plus = before > 0 or any(w in plus and not turned[i] for i, w in enumerate(norms))
+    leans_minus = before < 0 or any(
+        w in minus or (w in plus and turned[i]) for i, w in enumerate(norms)
+    )
     return int(leans_plus) - int(leans_minus)
 
 
+_TURNING = frozenset(("less", "not"))
+
+
 _INTO = frozenset(
-    "into through inside within fold folds folded couple couples coupled coupling".split()  # noqa: SIM905
+    "into through inside within fold folds folded couple couples coupled coupling +=".split()  # noqa: SIM905
 )
+"""Words that relate a thing into another; "+=" in typed notes adds it in ("grad += λw")."""
 _APART = frozenset(
     """separate separately decouple decouples decoupled decoupling independent
     independently apart outside directly bypass bypasses""".split()  # noqa: SIM905
