@@ -39,6 +39,8 @@ def test_a_rubric_sentence_s_trends() -> None:
         ("lower the learning rate as the batch grows to keep it stable", set()),
         # a size verb before the noise says which way the noise goes, not a size
         ("gradient accumulation reduces gradient variance", set()),
+        # what the thing is compared with takes none of the words after it
+        ("Huge batches are noisier than small ones, and that extra noise hurts.", {1}),
     ],
 )
 def test_which_way_the_noise_goes_with_the_batch(text: str, signs: set[int]) -> None:

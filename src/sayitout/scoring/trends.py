@@ -14,7 +14,9 @@ Rules (documented for reviewers and candidates):
   "reduce", "lower", "halve"). The thing is the first content word after it ("a bigger
   batch", "increase the batch size"); a size word that ends its clause is said of the
   content word before it ("as the batch grows, ..."). "One" and "ones" stand for the
-  thing named last ("small batches are noisy; bigger ones are smooth").
+  thing named last ("small batches are noisy; bigger ones are smooth"). A size after
+  "than" names what the thing is compared with ("noisier than small ones"): the words
+  after it are not said of it.
 * A *noise* word says the updates get noisier ("noisier", "noisy", "jittery", "more
   noise", "extra noise", "adds noise", "higher variance") or less noisy ("cleaner",
   "smoother", "exact", "accurate", "stable", "less noise", "averages out", "loses the
@@ -180,6 +182,13 @@ def _thing(piece: list[tuple[str, bool]], i: int, last: str | None) -> str | Non
     return None
 
 
+def _compared_with(piece: list[tuple[str, bool]], i: int) -> bool:
+    """The size word at ``i`` names what its sentence's thing is compared with ("huge
+    batches are noisier than *small* ones"): what follows is not said of it."""
+    before = [w for w, _ in piece[max(0, i - 2) : i]]
+    return "than" in before
+
+
 def trends(text: str) -> tuple[Trend, ...]:
     """The trends ``text`` states (see the module docstring)."""
     out: list[Trend] = []
@@ -190,8 +199,9 @@ def trends(text: str) -> tuple[Trend, ...]:
             if w in _SIZES:
                 thing = _thing(piece, i, last)
                 if thing is not None:
-                    sizes.append((i, thing, _SIZES[w]))
                     last = thing
+                    if not _compared_with(piece, i):
+                        sizes.append((i, thing, _SIZES[w]))
         if not sizes:
             continue
         for i in range(len(piece)):
