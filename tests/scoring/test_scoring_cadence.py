@@ -34,6 +34,9 @@ def test_a_rubric_sentence_s_cadences() -> None:
     [
         ("call optimizer.step() after every micro-batch", {(STEP, EACH)}),
         ("do an optimizer step after each one", {(STEP, EACH)}),
+        # "step" as a verb on the optimizer
+        ("stepping the optimizer after every micro-batch", {(STEP, EACH)}),
+        ("step the optimizer once, after the fourth", {(STEP, ONCE)}),
         ("update the weights after each micro batch", {(STEP, EACH)}),
         ("take a step every chunk", {(STEP, EACH)}),
         (

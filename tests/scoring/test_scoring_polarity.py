@@ -252,6 +252,8 @@ def test_a_texts_act_is_its_way() -> None:
         # "drop" before a practice takes it away; before a quantity it lowers it
         ("and drop gradient clipping since it slows recovery", {"gradient", "clip"}),
         ("drop the shuffling", {"shuffl"}),
+        ("drop the regularisation, make it larger", {"regular"}),
+        ("drop dropout", {"dropout"}),
         ("drop the learning rate to 1e-4", set()),
         ("drop it", set()),
         # a negation that takes nothing away

@@ -10,7 +10,7 @@ compared with the ones the answer states (``Matcher._contradicted``).
 Rules (documented for reviewers and candidates):
 
 * An *action* is the optimizer step ("optimizer.step()", "call step", "take a step",
-  "one optimizer step", "update the weights"), clearing the gradients ("zero_grad",
+  "one optimizer step", "step the optimizer", "update the weights"), clearing the gradients ("zero_grad",
   "zero the gradients", "clear the grads") or the backward pass ("loss.backward()",
   "backward", "backpropagate"): "a single backward pass at the end" over kept
   activations is no gradient accumulation, "backward on each" is. "Accumulation steps"
@@ -68,6 +68,8 @@ _STEP_MAKERS = wordset(
 )
 """Words before "step" that make it the optimizer's step ("call step", "an optimizer
 step", "and step once"); "accumulation steps" and "every step" are not."""
+_OPTIMIZERS = wordset("optimizer optimiser")
+"""What "step" as a verb acts on ("step the optimizer")."""
 _UPDATES = wordset("update updates updating updated")
 _UPDATED = wordset("the weights parameters params model")
 _ZERO_WORDS = wordset("zero zeroes zeros zeroing zeroed clear clears clearing cleared reset")
@@ -108,6 +110,8 @@ def _action(clause: list[str], i: int) -> str | None:
     after = clause[i + 1] if i + 1 < len(clause) else ""
     if w in _STEP_CALLS or (w in _STEP_WORDS and before in _STEP_MAKERS):
         return STEP
+    if w in _STEP_WORDS and _OPTIMIZERS & set(clause[i + 1 : i + 3]):
+        return STEP  # "stepping the optimizer after every micro-batch"
     if w in _UPDATES and after in _UPDATED:
         return STEP
     if w in _ZERO_CALLS or (w in _ZERO_WORDS and after in _GRADS):

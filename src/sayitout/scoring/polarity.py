@@ -10,8 +10,9 @@ Rules (documented for reviewers and candidates):
 * A *direction word* says up (raise, increase, higher, bigger, more, double,
   multiply, ramp unless "down" follows...), down (lower, decrease, reduce, smaller,
   less, halve, divide...) or no change (same, unchanged, leave, constant).
-* "Drop" followed by a practice (a phrase ending in a gerund: "drop gradient clipping")
-  takes it away, as "remove" does; "drop the learning rate" lowers it.
+* "Drop" followed by a practice (a phrase ending in a gerund, a noun of a process,
+  "dropout" or "warmup": "drop gradient clipping", "drop the regularisation") takes it
+  away, as "remove" does; "drop the learning rate" lowers it.
 * A direction word is *negated* when a negation cue (not, n't, never, no, don't,
   without, avoid, instead of, rather than, take out, stop) comes within the three words
   before it:
@@ -264,10 +265,15 @@ def _is_negation(toks: list[str], k: int) -> bool:
     return t in _NEGATIONS or t.endswith("n't")
 
 
+_PRACTICE_ENDINGS = ("ing", "ation", "isation", "ization")
+_PRACTICES = _wordset("dropout warmup")
+
+
 def _dropped(toks: list[str], sentences: list[int], k: int) -> list[str]:
     """The words of the practice a "drop" at ``k`` takes away, if it takes one: a phrase
-    of at most two words that ends in a gerund ("drop gradient clipping", "drop the
-    shuffling"). "Drop the learning rate" lowers it, and so does "drop it to 1e-4"."""
+    of at most two words that ends in a gerund or a noun of a process ("drop gradient
+    clipping", "drop the shuffling", "drop the regularisation"), or in "dropout" or
+    "warmup". "Drop the learning rate" lowers it, and so does "drop it to 1e-4"."""
     if toks[k] not in _DROPS:
         return []
     i = k + 1
@@ -277,7 +283,7 @@ def _dropped(toks: list[str], sentences: list[int], k: int) -> list[str]:
         w = toks[j]
         if sentences[j] != sentences[k] or w in STOPWORDS:
             return []
-        if len(w) > 5 and w.endswith("ing") and w != "learning":
+        if w in _PRACTICES or (len(w) > 5 and w.endswith(_PRACTICE_ENDINGS) and w != "learning"):
             return toks[i : j + 1]
     return []
 
