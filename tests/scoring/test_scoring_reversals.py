@@ -137,6 +137,10 @@ TRAIN_MODE = settings("In training mode dropout stays on and randomly zeroes uni
         ("It has to be in training mode for evaluation so that dropout is turned off.", True),
         # "freezes" switches off
         ("Train mode is the one that freezes dropout.", True),
+        # "otherwise" is the other mode from the one the sentence before named
+        ("Put the model in eval mode. Otherwise dropout stays off.", True),
+        ("Put the model in eval mode. Otherwise dropout stays active.", False),
+        ("Put the model in train mode. Otherwise dropout stays off.", False),
     ],
 )
 def test_a_switch_the_other_way_in_a_mode(text: str, contradicted: bool) -> None:
@@ -160,6 +164,21 @@ def test_a_switch_the_same_way_as_a_misconception(text: str, agreed: bool) -> No
     "eval mode turns dropout on" switches, said the same way and never the other."""
     swapped = settings("Eval mode turns dropout on, so call model dot train before evaluating.")
     assert agrees(swapped, settings(text)) is agreed
+
+
+def test_a_misconception_switched_the_other_way_is_not_flagged(scorer) -> None:
+    """ "Put the model in eval mode. Otherwise dropout stays active" says the right way
+    round what the modes-swapped misconception says backwards, in its words."""
+    from sayitout.bank.loader import load_bank
+
+    rubric = load_bank(user=False).rubric("dl-eval-nondeterministic")
+    right = scorer.score(
+        rubric,
+        "Putting the model in eval mode. Otherwise dropout stays active and batch norm uses "
+        "batch statistics, so two runs differ. Calling model dot eval turns dropout off.",
+    )
+    assert "modes-swapped" not in {m.id for m in right.misconceptions}
+    assert right.score >= 70
 
 
 def test_a_misconception_switched_as_said_is_flagged(scorer) -> None:

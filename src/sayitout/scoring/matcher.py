@@ -468,6 +468,13 @@ class Matcher:
         said = self._said_claims()
         return phases.agrees(switches, said.settings) or cadence.agrees(paces, said.cadences)
 
+    def _switched_against(self, item: Item) -> bool:
+        """Whether the answer switches something in a phase or a mode the other way round
+        from the item's sentences, and never their way ("Put the model in eval mode.
+        Otherwise dropout stays active" against "eval mode turns dropout on")."""
+        switches = tuple(s for row in item.text_rows for s in self.prep.texts[row].settings)
+        return bool(switches) and phases.contradicts(switches, self._said_claims().settings)
+
     def _directed_as(self, item: Item) -> bool:
         """Whether the whole answer goes the item's one way about the thing its text names
         ("I'd raise the learning rate" for "increase the learning rate so training gets
@@ -549,12 +556,15 @@ class Matcher:
         return best
 
     def misconception(self, item: Item) -> tuple[Candidate, Window] | None:
-        """The item's evidence when the answer asserts it, else None. The evidence is
+        """The item's evidence when the answer asserts it, else None (never when it
+        switches something the other way round, ``_switched_against``). The evidence is
         marked ``asserted`` when the answer's structure states the claim itself, not
         only words near it: both halves of a contrast each said of its own entity, a
         clause bound on three of its rubric clause's content words or more, or a switch
         in a phase said the misconception's way."""
         if self.number_right and any(self.prep.texts[r].numbers for r in item.text_rows):
+            return None
+        if self._switched_against(item):
             return None
         b = self._role_binding(item)
         bound, span = b.bound, b.evidence

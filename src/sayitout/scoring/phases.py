@@ -27,7 +27,9 @@ Rules (documented for reviewers and candidates):
 * Clauses end at punctuation and at linking words (and, but, while, whereas, so...).
 * A sentence that opens on a phase or a mode ("In eval mode batch norm uses per-batch
   statistics and dropout is switched on", "During training, ...") puts every clause of it
-  that names no phase or mode of its own in that phase or mode.
+  that names no phase or mode of its own in that phase or mode. One that opens on
+  "otherwise" puts them in the other one of what the sentence before named ("Put the
+  model in eval mode. Otherwise dropout stays active": active in train mode).
 * A setting is about the nearest content word before its switch ("dropout is active"),
   else the nearest after it ("turn off dropout"), else what the clause before it in the
   sentence was about ("dropout is on in training and off in validation"). "Some neurons
@@ -144,13 +146,19 @@ def _opening(clause: list[str]) -> tuple[set[str], set[str]]:
 def settings(text: str) -> tuple[Setting, ...]:
     """The settings ``text`` states (see the module docstring)."""
     out: list[Setting] = []
+    before: tuple[set[str], set[str]] = (set(), set())  # what the last sentence named
     for sentence in _SENTENCE.split(text):
         subject: str | None = None  # a clause with none goes on about the one before
         clauses = _clauses(sentence)
         opening = _opening(clauses[0]) if clauses else (set(), set())
+        if clauses and clauses[0][:1] == ["otherwise"]:
+            # "Put the model in eval mode. Otherwise dropout stays active": the other one
+            opening = (_other(before[0]), _other(before[1]))
         named: set[str] = set()  # the mode the sentence last named
+        said: tuple[set[str], set[str]] = (set(), set())
         for clause in clauses:
             phases, modes = _bound(clause)
+            said = (said[0] | phases, said[1] | modes)
             if len(modes) == 1:
                 named = modes
             switch, about = None, None
@@ -176,7 +184,16 @@ def settings(text: str) -> tuple[Setting, ...]:
                 # the two modes are one switch: on in eval mode is off in train mode
                 train_on = switch if modes.pop() == TRAINING else -switch
                 out.append(Setting(train_on, MODE, subject))
+        if said[0] or said[1]:
+            before = said
     return tuple(out)
+
+
+def _other(named: set[str]) -> set[str]:
+    """The other phase or mode of the one ``named`` (none unless exactly one is)."""
+    if len(named) != 1:
+        return set()
+    return {EVALUATION} if TRAINING in named else {TRAINING}
 
 
 def agrees(rubric: tuple[Setting, ...], answer: tuple[Setting, ...]) -> bool:
