@@ -565,7 +565,6 @@ def test_a_clause_that_relates_its_things_the_other_way_neither_binds_nor_swaps(
     assert not roles.bind(mis, apart).swapped
 
 
-
 def test_typed_notes_relate_things_with_plus_equals_and_less_coupled() -> None:
     """ "grad += λw" puts the decay into the gradient; "less coupled" keeps things apart:
     the terse right answer binds neither half of the swap."""

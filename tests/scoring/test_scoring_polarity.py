@@ -237,7 +237,7 @@ def test_the_opposite_direction_about_the_same_thing_reverses_a_one_way_text() -
 def test_a_texts_act_is_its_way() -> None:
     """ "Lower Adam's beta two, so the estimate reacts faster" goes down: what follows the
     act is what the act does, not a second way."""
-    rubric = analyse("Lower Adam's beta two to 0.95, so the estimate reacts faster to big gradients.")
+    rubric = analyse("Lower Adam's beta two to 0.95, so the estimate reacts faster to big steps.")
     assert reverses_object(rubric, analyse("Raise Adam's β2 toward 0.9999", plain_words=True))
     assert not reverses_object(rubric, analyse("Lower Adam's β2 to 0.95", plain_words=True))
 

@@ -10,10 +10,10 @@ compared with the ones the answer states (``Matcher._contradicted``).
 Rules (documented for reviewers and candidates):
 
 * An *action* is the optimizer step ("optimizer.step()", "call step", "take a step",
-  "one optimizer step", "step the optimizer", "update the weights"), clearing the gradients ("zero_grad",
-  "zero the gradients", "clear the grads") or the backward pass ("loss.backward()",
-  "backward", "backpropagate"): "a single backward pass at the end" over kept
-  activations is no gradient accumulation, "backward on each" is. "Accumulation steps"
+  "one optimizer step", "step the optimizer", "update the weights"), clearing the
+  gradients ("zero_grad", "zero the gradients", "clear the grads") or the backward pass
+  ("loss.backward()", "backward", "backpropagate"): "a single backward pass at the end"
+  over kept activations is no gradient accumulation, "backward on each" is. "Accumulation steps"
   and "every step" are no action: "step" is one only after a verb or an article that
   makes it one.
 * A *frequency* is *each* ("after each micro-batch", "after every one", "every chunk",

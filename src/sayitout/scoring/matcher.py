@@ -372,9 +372,7 @@ class Matcher:
         # a paraphrase or a piece of the text ("so the second-moment estimate reacts
         # faster") matched after the act its sentence reverses ("Raise Adam's β2, so ...")
         led = self.led_polarity(j)
-        return len(led.mentions) > len(pol.mentions) and polarity.reverses_object(
-            own.polarity, led
-        )
+        return len(led.mentions) > len(pol.mentions) and polarity.reverses_object(own.polarity, led)
 
     def _blocked(self, item: Item) -> tuple[str, bool] | None:
         """Why no window of the answer can be the item's evidence, if none can, and
