@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -44,3 +45,33 @@ def lr_rubric() -> Rubric:
 @pytest.fixture(scope="session")
 def minutes_rubric() -> Rubric:
     return load_fixture_rubric("pass-minutes")
+
+
+ReversalCheck = Callable[..., object]
+
+
+@pytest.fixture(scope="session")
+def reversal_check(scorer) -> ReversalCheck:
+    """``check(question_id, wrong, right, points, covered=False)``: the wrong answer, which
+    says the deck question's key ``points`` the other way round, earns none of them and
+    scores at most 30; the right one earns every one of them (covers each, with
+    ``covered``). Returns the wrong answer's result, for what else a test asks of it."""
+    from sayitout.bank.loader import load_bank
+
+    bank = load_bank(user=False)
+
+    def check(question_id: str, wrong: str, right: str, points: set[str], covered: bool = False):
+        rubric = bank.rubric(question_id)
+        said_wrong = scorer.score(rubric, wrong)
+        assert not points & {k.id for k in said_wrong.key_points if k.credit > 0}
+        assert said_wrong.score <= 30
+        said_right = scorer.score(rubric, right)
+        earned = {
+            k.id
+            for k in said_right.key_points
+            if (k.status == "covered" if covered else k.credit > 0)
+        }
+        assert points <= earned
+        return said_wrong
+
+    return check

@@ -98,28 +98,18 @@ def test_an_answer_stepping_the_other_way(answer: str, contradicted: bool) -> No
     assert (contradiction(RUBRIC, cadences(answer)) is not None) is contradicted
 
 
-def test_stepping_after_every_micro_batch_earns_no_accumulation_point(scorer) -> None:
-    from sayitout.bank.loader import load_bank
-
-    rubric = load_bank(user=False).rubric("dl-oom-keep-batch")
-    wrong = scorer.score(
-        rubric,
-        "Gradient accumulation: cut the batch into four micro-batches of eight, take an "
+def test_stepping_after_every_micro_batch_earns_no_accumulation_point(reversal_check) -> None:
+    reversal_check(
+        "dl-oom-keep-batch",
+        wrong="Gradient accumulation: cut the batch into four micro-batches of eight, take an "
         "optimizer step after every micro-batch, and only clear the gradients every fourth "
         "one, so the effective batch stays thirty-two.",
-    )
-    credited = {k.id for k in wrong.key_points if k.credit > 0}
-    assert not credited & {"gradient-accumulation", "scale-loss-step-once"}
-    assert wrong.score <= 30
-    right = scorer.score(
-        rubric,
-        "Gradient accumulation: four micro-batches of eight, backward on each so the "
+        right="Gradient accumulation: four micro-batches of eight, backward on each so the "
         "gradients add up, divide each loss by four, and only call step and zero_grad after "
         "the fourth one.",
+        points={"gradient-accumulation", "scale-loss-step-once"},
+        covered=True,
     )
-    assert {"gradient-accumulation", "scale-loss-step-once"} <= {
-        k.id for k in right.key_points if k.status == "covered"
-    }
 
 
 ONE_BACKWARD = cadences(

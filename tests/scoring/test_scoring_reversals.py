@@ -249,57 +249,35 @@ def test_an_answer_that_reverses_the_claim_earns_nothing_for_it(
     assert reversed_.evidence is None
 
 
-def test_an_answer_arguing_for_the_reversal_earns_nothing_for_the_point(scorer) -> None:
+def test_an_answer_arguing_for_the_reversal_earns_nothing_for_the_point(reversal_check) -> None:
     """ "Divide the learning rate by four" states the misconception "lower the learning
     rate"; its argument ("the steps are already four times larger") shares the key
     points' words, but a key point that the flagged misconception reverses earns nothing
     in that answer. The right answer keeps its credit."""
-    from sayitout.bank.loader import load_bank
-
-    rubric = load_bank(user=False).rubric("dl-batch-size-lr-scaling")
-    wrong = scorer.score(
-        rubric,
-        "Divide the learning rate by four. A batch four times bigger sums four times as much "
-        "gradient, so the steps are already four times larger and you have to compensate by "
-        "shrinking the rate.",
+    wrong = reversal_check(
+        "dl-batch-size-lr-scaling",
+        wrong="Divide the learning rate by four. A batch four times bigger sums four times as "
+        "much gradient, so the steps are already four times larger and you have to "
+        "compensate by shrinking the rate.",
+        right="Raise it four times, 0.1 to 0.4: the linear scaling rule, since a batch four "
+        "times bigger gives a less noisy gradient and a quarter as many steps. Don't lower it.",
+        points={"multiply-by-four", "linear-scaling-rule"},
     )
     assert "lower-learning-rate" in {m.id for m in wrong.misconceptions}
-    credited = {k.id for k in wrong.key_points if k.credit > 0}
-    assert not credited & {"multiply-by-four", "linear-scaling-rule"}
-    assert wrong.score <= 30
-    right = scorer.score(
-        rubric,
-        "Raise it four times, 0.1 to 0.4: the linear scaling rule, since a batch four times "
-        "bigger gives a less noisy gradient and a quarter as many steps. Don't lower it.",
-    )
-    assert {"multiply-by-four", "linear-scaling-rule"} <= {
-        k.id for k in right.key_points if k.credit > 0
-    }
 
 
-def test_an_act_reversed_earns_nothing_for_its_purpose(scorer) -> None:
+def test_an_act_reversed_earns_nothing_for_its_purpose(reversal_check) -> None:
     """ "Raise β2 toward 0.9999 so the second moment reacts faster" says the key point's
     purpose ("so the second-moment estimate reacts faster") after the opposite act, and
     "drop gradient clipping" does without clipping: neither earns its key point."""
-    from sayitout.bank.loader import load_bank
-
-    rubric = load_bank(user=False).rubric("dl-loss-spikes")
-    wrong = scorer.score(
-        rubric,
-        "Raise Adam's β2 toward 0.9999 so the second moment reacts faster to big gradients, "
-        "and drop gradient clipping since clipping is what slows the recovery.",
+    reversal_check(
+        "dl-loss-spikes",
+        wrong="Raise Adam's β2 toward 0.9999 so the second moment reacts faster to big "
+        "gradients, and drop gradient clipping since clipping is what slows the recovery.",
+        right="Clip the gradient norm at 1.0, and lower Adam's β2 to 0.95 so the second "
+        "moment reacts faster to big gradients.",
+        points={"lower-adam-beta2", "gradient-clipping"},
     )
-    credited = {k.id for k in wrong.key_points if k.credit > 0}
-    assert not credited & {"lower-adam-beta2", "gradient-clipping"}
-    assert wrong.score <= 30
-    right = scorer.score(
-        rubric,
-        "Clip the gradient norm at 1.0, and lower Adam's β2 to 0.95 so the second moment "
-        "reacts faster to big gradients.",
-    )
-    assert {"lower-adam-beta2", "gradient-clipping"} <= {
-        k.id for k in right.key_points if k.credit > 0
-    }
 
 
 def test_a_swap_the_roles_and_the_embeddings_both_read_is_stated(scorer) -> None:

@@ -75,27 +75,18 @@ def test_an_answer_saying_the_noise_the_other_way(answer: str, contradicted: boo
     assert (contradiction(NOISE_HELPS, trends(answer)) is not None) is contradicted
 
 
-def test_a_reversed_trend_earns_no_key_point(scorer) -> None:
-    from sayitout.bank.loader import load_bank
-
-    rubric = load_bank(user=False).rubric("dl-huge-batch")
-    wrong = scorer.score(
-        rubric,
-        "A huge batch has more gradient noise, and that extra noise works as a regulariser, "
-        "so huge batches end up generalising better. Small batches are the stable ones.",
+def test_a_reversed_trend_earns_no_key_point(reversal_check) -> None:
+    reversal_check(
+        "dl-huge-batch",
+        wrong="A huge batch has more gradient noise, and that extra noise works as a "
+        "regulariser, so huge batches end up generalising better. Small batches are the "
+        "stable ones.",
+        right="Small batches are noisier, and that noise works as a regulariser that finds "
+        "flat minima, so very large batches generalise a little worse. They are fast per "
+        "epoch, but you have to scale the learning rate up with warmup, and memory limits you.",
+        points={"gradient-noise-helps", "generalise-worse"},
+        covered=True,
     )
-    credited = {k.id for k in wrong.key_points if k.credit > 0}
-    assert not credited & {"gradient-noise-helps", "generalise-worse"}
-    assert wrong.score <= 30
-    right = scorer.score(
-        rubric,
-        "Small batches are noisier, and that noise works as a regulariser that finds flat "
-        "minima, so very large batches generalise a little worse. They are fast per epoch, "
-        "but you have to scale the learning rate up with warmup, and memory limits you.",
-    )
-    assert {"gradient-noise-helps", "generalise-worse"} <= {
-        k.id for k in right.key_points if k.status == "covered"
-    }
 
 
 def test_a_model_answer_sentence_bundling_two_points_blocks_neither(scorer) -> None:
