@@ -265,8 +265,11 @@ def _is_negation(toks: list[str], k: int) -> bool:
     return t in _NEGATIONS or t.endswith("n't")
 
 
-_PRACTICE_ENDINGS = ("ing", "ation", "isation", "ization")
+_PRACTICE_ENDINGS = ("ing", "ation")
+"""How the name of a practice ends: a gerund ("clipping") or a noun of a process
+("regularisation", "normalization")."""
 _PRACTICES = _wordset("dropout warmup")
+"""Practices whose names end otherwise."""
 
 
 def _dropped(toks: list[str], sentences: list[int], k: int) -> list[str]:
