@@ -9,6 +9,7 @@ import pytest
 import yaml
 
 from sayitout.bank.models import Rubric
+from sayitout.scoring.result import AnswerScore
 
 FIXTURES = Path(__file__).parent / "fixtures"
 
@@ -47,7 +48,7 @@ def minutes_rubric() -> Rubric:
     return load_fixture_rubric("pass-minutes")
 
 
-ReversalCheck = Callable[..., object]
+ReversalCheck = Callable[..., AnswerScore]
 
 
 @pytest.fixture(scope="session")
@@ -60,7 +61,9 @@ def reversal_check(scorer) -> ReversalCheck:
 
     bank = load_bank(user=False)
 
-    def check(question_id: str, wrong: str, right: str, points: set[str], covered: bool = False):
+    def check(
+        question_id: str, wrong: str, right: str, points: set[str], covered: bool = False
+    ) -> AnswerScore:
         rubric = bank.rubric(question_id)
         said_wrong = scorer.score(rubric, wrong)
         assert not points & {k.id for k in said_wrong.key_points if k.credit > 0}

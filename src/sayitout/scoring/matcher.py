@@ -231,17 +231,23 @@ class Matcher:
         sentence ("without enough push. Raise the learning rate" does not negate the raise)
         and ``after`` after."""
         ws, w = self.answer.words, self.wins[j]
-        first = w.first
-        text = self.answer.text
-        while first > max(0, w.first - before) and not ends_sentence(
-            text[ws[first - 1].start : ws[first - 1].end]
-        ):
-            first -= 1
-        start = ws[first].start
+        start = ws[self._reach_back(j, before)].start
         end = ws[min(len(ws) - 1, w.last + after)].end
         if self._reader is None:
             self._reader = polarity.Reader(self.answer.text, plain_words=True)
         return self._reader.analyse(start, end)
+
+    def _reach_back(self, j: int, before: int) -> int:
+        """The first word of window ``j`` with up to ``before`` words before it, within
+        its sentence."""
+        ws, w = self.answer.words, self.wins[j]
+        text = self.answer.text
+        first = w.first
+        while first > max(0, w.first - before) and not ends_sentence(
+            text[ws[first - 1].start : ws[first - 1].end]
+        ):
+            first -= 1
+        return first
 
     def window_polarity(self, j: int) -> polarity.Polarity:
         """Direction and negation of window ``j``, with three words either side (a
@@ -262,7 +268,10 @@ class Matcher:
         the window ("Raise Adam's β2 toward 0.9999 | so the second moment reacts
         faster")."""
         if j not in self._led:
-            self._led[j] = self._around(j, 3, before=len(self.answer.words))
+            whole = len(self.answer.words)
+            same = self._reach_back(j, whole) == self._reach_back(j, 3)
+            # a window within three words of its sentence's start reads as it did
+            self._led[j] = self.window_polarity(j) if same else self._around(j, 3, whole)
         return self._led[j]
 
     def clauses(self) -> list[Clause]:
@@ -402,7 +411,7 @@ class Matcher:
         the answer does not contradict the item."""
         texts = [self.prep.texts[row] for row in item.text_rows]
         steps = tuple(o for t in texts for o in t.orders)
-        switches = tuple(s for t in texts for s in t.settings)
+        switches = self._switches(item)
         paces = tuple(c for t in texts for c in t.cadences)
         # a model-answer sentence often bundles two points ("very large batches need a
         # higher learning rate, and they may generalise a little worse"): only the item's
@@ -458,9 +467,8 @@ class Matcher:
         actions at its cadence and never at the other ("one big backward pass over all
         the kept activations" against "run a single backward pass over them at the end":
         ``cadence``)."""
-        texts = [self.prep.texts[row] for row in item.text_rows]
-        switches = tuple(s for t in texts for s in t.settings)
-        paces = tuple(c for t in texts for c in t.cadences)
+        switches = self._switches(item)
+        paces = tuple(c for row in item.text_rows for c in self.prep.texts[row].cadences)
         if not switches and not paces:
             return False
         said = self._said_claims()
@@ -470,8 +478,12 @@ class Matcher:
         """Whether the answer switches something in a phase or a mode the other way round
         from the item's sentences, and never their way ("Put the model in eval mode.
         Otherwise dropout stays active" against "eval mode turns dropout on")."""
-        switches = tuple(s for row in item.text_rows for s in self.prep.texts[row].settings)
+        switches = self._switches(item)
         return bool(switches) and phases.contradicts(switches, self._said_claims().settings)
+
+    def _switches(self, item: Item) -> tuple[phases.Setting, ...]:
+        """The switches in a phase or a mode that the item's sentences state."""
+        return tuple(s for row in item.text_rows for s in self.prep.texts[row].settings)
 
     def _directed_as(self, item: Item) -> bool:
         """Whether the whole answer goes the item's one way about the thing its text names

@@ -528,6 +528,12 @@ _LIGHT_VERBS = frozenset(stem(w) for w in _wordset("make get take do go use keep
 """Verbs a direction's next word may be that say nothing of what it qualifies."""
 
 
+def _acting(p: Polarity) -> list[Mention]:
+    """The directions that act on a thing ("*raise* the learning rate"; not "make it
+    bigger", whose "make" is no thing)."""
+    return [m for m in p.mentions if m.acts and m.object not in _LIGHT_VERBS]
+
+
 def reverses_object(rubric: Polarity, answer: Polarity) -> bool:
     """True when the rubric text goes one way only and the answer says the opposite
     direction about the very thing it qualifies ("a smaller *learning* rate" against "a
@@ -535,9 +541,7 @@ def reverses_object(rubric: Polarity, answer: Polarity) -> bool:
     read strictly, with no fallback to nearby words or to every direction said. When the
     text acts on a thing, its acts are its way: "*lower* Adam's beta two, so the estimate
     reacts *faster*" goes down (what follows is what the act does)."""
-    mentions = [m for m in rubric.mentions if m.acts and m.object not in _LIGHT_VERBS] or list(
-        rubric.mentions
-    )
+    mentions = _acting(rubric) or list(rubric.mentions)
     said = frozenset().union(*(m.directions for m in mentions))
     if len(said) != 1:
         return False  # "start with a small learning rate, raise it slowly": both ways
@@ -561,7 +565,7 @@ def states_direction(rubric: Polarity, answer: Polarity) -> bool:
     down about the batch size (its "the same thing" is about no thing it acts on), while
     "crank up the loss scale, multiplying the loss by a bigger constant" goes two ways
     about the loss."""
-    acting = [m for m in rubric.mentions if m.acts and m.object not in _LIGHT_VERBS]
+    acting = _acting(rubric)
     things = frozenset().union(*(_objects(m) for m in acting))
     said = frozenset().union(
         *(m.directions for m in rubric.mentions if m in acting or m.context & things)
