@@ -690,6 +690,19 @@ def test_a_near_miss_earns_part_of_the_numbers_share(scorer, minutes_rubric) -> 
         # ... and so is one said on the way to it
         (HALFWAY, "t = 0.5 → cos(π/2) = 0 → η = 1.5e-4", True),
         (HALFWAY, "the cosine of ninety degrees is zero, so the rate is zero", False),
+        # a unit's definition after the answer says what the unit is, not the answer
+        (
+            GB14,
+            "seven billion times two is fourteen billion bytes, which is 14 GB, "
+            "with 1 GB as 10⁹ bytes",
+            True,
+        ),
+        (GB14, "Fourteen gigabytes, where a gigabyte is a billion bytes.", True),
+        (GB14, "14 GB (taking 1 GB = 10^9 bytes).", True),
+        (GB14, "it's 1 GB, since a parameter is 2 bytes", False),
+        # "land at" arrives at a result; "at" alone names an operand ("at step 500")
+        (GB112, "sixteen bytes a weight, and with seven billion weights you land at 112 GB", True),
+        (GB112, "sixteen bytes each; it comes out at 112 GB before activations", True),
     ],
 )
 def test_which_number_is_the_answer(numeric: NumericAnswer, text: str, correct: bool) -> None:

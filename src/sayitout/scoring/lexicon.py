@@ -232,6 +232,13 @@ CUES: tuple[tuple[str, ...], ...] = (
     ("get",),
     ("total", "of"),
     ("total", "is"),
+    ("land", "at"),
+    ("lands", "at"),
+    ("landing", "at"),
+    ("end", "up", "at"),
+    ("ends", "up", "at"),
+    ("comes", "out", "at"),
+    ("works", "out", "at"),
     ("equals",),
     ("=",),
     ("≈",),
@@ -257,6 +264,9 @@ OPERAND_BEFORE = wordset(
 )
 """A number after these is an operand or a label ("of ten", "step five hundred",
 "factor 2")."""
+RESULT_AT = wordset("land lands landing landed up out")
+"""A number after "at" and these is the result arrived at, not an operand ("you land at
+112 GB", "it ends up at 16.8 million", "comes out at 2.3")."""
 RESULT_OF = wordset("loss entropy total")
 """A number after "of" and these is the result said, not an operand ("a loss of roughly
 2.30", "a total of 16,781,312")."""

@@ -23,7 +23,7 @@ from dataclasses import dataclass, replace
 from sayitout.scoring import lexicon as lx
 from sayitout.scoring.numbers.parse import expression
 from sayitout.scoring.numbers.tokens import Tok, tokenise
-from sayitout.scoring.numbers.values import bounded, format_number
+from sayitout.scoring.numbers.values import bounded, format_number, same_number
 
 
 @dataclass(frozen=True)
@@ -98,6 +98,8 @@ def _operand(toks: list[Tok], i: int, j: int) -> bool:
     two = _before(toks, i, 2)
     if len(two) == 2 and two[1] == "of" and two[0] in lx.RESULT_OF:
         return False  # "a loss of roughly 2.30"
+    if len(two) == 2 and two[1] == "at" and two[0] in lx.RESULT_AT:
+        return False  # "you land at 112 GB"
     if before and (before[0] in lx.OPERAND_BEFORE or before[0] in lx.OPERATOR_AFTER):
         return True
     if len(two) == 2 and two[1] == "the" and two[0] in lx.OPERAND_BEFORE:
@@ -339,6 +341,51 @@ def _mark_alternatives(text: str, found: list[_Found]) -> list[_Found]:
         start, end = out[k - 1].mention, out[k].mention
         if start.hypothetical and _ALTERNATIVE.fullmatch(text[start.end : end.start]):
             out[k] = replace(out[k], mention=replace(end, hypothetical=True))
+    return out
+
+
+_DEFINED_AS = r"\s*(?:as|is|=|equals|means|being)\s*"
+_UNIT_DEFINED = re.compile(r"\b(?:a|an|one|1)\s+([^\W\d]+)" + _DEFINED_AS + r"$", re.IGNORECASE)
+
+
+def _defines(unit: str | None, value: float, unit_said: str | None) -> bool:
+    """Whether one ``unit`` is ``value`` ``unit_said``: the same amount in another unit of
+    its quantity."""
+    one, other = lx.UNITS.get(unit or ""), lx.UNITS.get(unit_said or "")
+    return (
+        one is not None
+        and other is not None
+        and one.quantity == other.quantity
+        and one.canonical != other.canonical
+        and same_number(value * other.factor, one.factor)
+    )
+
+
+def _mark_definitions(text: str, found: list[_Found]) -> list[_Found]:
+    """``found`` with a unit's definition set aside: in "14 GB, with 1 GB as 10⁹ bytes" or
+    "where a gigabyte is a billion bytes" the bytes say what a gigabyte is, not the answer.
+    Both sides of a definition are operands."""
+    out = list(found)
+
+    def aside(k: int) -> None:
+        m = out[k].mention
+        out[k] = replace(
+            out[k], mention=replace(m, operand=True, cued=False, lead=False, explicit=False)
+        )
+
+    for k, f in enumerate(out):
+        m = f.mention
+        before = _UNIT_DEFINED.search(text[max(0, m.start - 40) : m.start])
+        if before and _defines(before.group(1).lower(), m.value, m.unit):
+            aside(k)
+        elif (
+            k
+            and (one := out[k - 1].mention).value == 1
+            and re.fullmatch(_DEFINED_AS, text[one.end : m.start])
+            and _defines(one.unit, m.value, m.unit)
+        ):
+            aside(k - 1)
+            aside(k)
     return out
 
 
@@ -698,5 +745,5 @@ def _read_numbers(text: str) -> list[NumberMention]:
             )
         )
         i = after
-    found = _mark_alternatives(text, _mark_bounds(text, toks, found))
+    found = _mark_definitions(text, _mark_alternatives(text, _mark_bounds(text, toks, found)))
     return _with_chains(text, toks, found, preamble)
