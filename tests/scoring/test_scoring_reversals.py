@@ -166,6 +166,70 @@ def test_a_switch_the_same_way_as_a_misconception(text: str, agreed: bool) -> No
     assert agrees(swapped, settings(text)) is agreed
 
 
+WANTS_EVAL = settings("You forgot to put the model in evaluation mode with model dot eval.")
+
+
+@pytest.mark.parametrize(
+    ("text", "contradicted"),
+    [
+        # a clause that asks for a mode sets the model's mode for evaluation
+        ("You forgot to call model.train() before evaluating.", True),
+        ("Put it in training mode for validation.", True),
+        ("You need model dot train there.", True),
+        ("You left the model in training mode — you forgot to call model.eval().", False),
+        ("Remember to call model.eval() first.", False),
+        # the mode one is asked out of is the other one
+        ("I forgot to switch the network out of training mode.", False),
+        ("Switch it out of eval mode for validation.", True),
+        # one that says a mode is not needed asks for nothing; a call for training is
+        # about training
+        ("You don't need model.train() for validation.", False),
+        ("Call model.train() again before the next training epoch.", False),
+    ],
+)
+def test_a_mode_asked_for(text: str, contradicted: bool) -> None:
+    assert contradicts(WANTS_EVAL, settings(text)) is contradicted
+
+
+def test_apply_is_about_its_object() -> None:
+    """ "PyTorch applies dropout" switches dropout, not PyTorch; a dash ends a clause, so
+    "You forgot to call model.train() — in eval mode ..." names one mode per clause."""
+    said = settings(
+        "You forgot to call model.train() — in eval mode PyTorch applies dropout and "
+        "batch-norm batch statistics."
+    )
+    assert contradicts(TRAIN_MODE, said)
+    assert contradicts(WANTS_EVAL, said)
+
+
+def test_a_reversed_mode_diagnosis_earns_neither_mode_point(reversal_check) -> None:
+    """Asking for train mode, and saying eval mode applies dropout, is the modes swapped:
+    neither the call-eval point nor the dropout point is earned."""
+    reversal_check(
+        "dl-eval-nondeterministic",
+        points={"call-model-eval", "dropout-still-active"},
+        right="You forgot to call model.eval(); in training mode dropout stays on, so every "
+        "pass drops different units.",
+        wrong="You forgot to call model.train() — in eval mode PyTorch applies dropout and "
+        "batch-norm batch statistics, which makes results random.",
+    )
+
+
+def test_the_right_diagnosis_is_not_the_swapped_one(scorer) -> None:
+    """ "You left the model in training mode — you forgot to call model.eval()" shares
+    the words of "you forgot to put it in training mode", and asks for the other mode."""
+    from sayitout.bank.loader import load_bank
+
+    rubric = load_bank(user=False).rubric("dl-eval-nondeterministic")
+    said = scorer.score(
+        rubric,
+        "You left the model in training mode — you forgot to call model.eval(). Dropout is "
+        "still randomly switching off units, and batch norm is using per-batch statistics.",
+    )
+    assert "modes-swapped" not in {m.id for m in said.misconceptions}
+    assert said.score >= 70
+
+
 def test_a_misconception_switched_the_other_way_is_not_flagged(scorer) -> None:
     """ "Put the model in eval mode. Otherwise dropout stays active" says the right way
     round what the modes-swapped misconception says backwards, in its words."""

@@ -19,12 +19,15 @@ Rules (documented for reviewers and candidates):
   setting of the mode, and the two modes are one switch: "in eval mode dropout is
   active" says dropout is off in train mode, against "in training mode dropout stays
   on".
-* The call that sets a mode names it: "model.train()" is train mode, "model.eval()" eval
-  mode. A clause that speaks of "the mode", "that mode", or opens on "that" ("... so that
+* The call that sets a mode names it: "model.train()" (or "model dot train") is train
+  mode, "model.eval()" eval mode. A clause that asks for a mode ("you forgot to call
+  model.eval()", "put it in training mode before evaluating") sets the model's mode in
+  its phase, evaluation unless it names training alone; the two are one switch, on for
+  train mode. A clause that speaks of "the mode", "that mode", or opens on "that" ("... so that
   dropout is turned off"), and names no phase or mode of its own, is in the mode its
   sentence last named: "For validation you want model.train(), because that's the mode
   where dropout is turned off" says dropout is off in train mode.
-* Clauses end at punctuation and at linking words (and, but, while, whereas, so...).
+* Clauses end at punctuation (dashes too) and at linking words (and, but, while, whereas, so...).
 * A sentence that opens on a phase or a mode ("In eval mode batch norm uses per-batch
   statistics and dropout is switched on", "During training, ...") puts every clause of it
   that names no phase or mode of its own in that phase or mode. One that opens on
@@ -67,16 +70,24 @@ _PHASES = {
     ),
 }
 _MODE_WORDS = wordset("mode modes")
+_WANTS = wordset("""forgot forget forgets forgetting remember call calling put switch want
+    need needs should must""")
+"""Words that ask for a mode ("you forgot to call model.eval()", "put it in eval mode")."""
+_TRANSITIVE = wordset("apply applies applying")
+"""Switch words whose object follows them: "PyTorch applies dropout" is about dropout."""
+WANTED_MODE = "mode"
+"""What a setting asking for a mode is about: on for train mode, off for eval mode."""
 _REFERRING = wordset("the that this same")
 _ON_AFTER = wordset("""is are was were be been being it's stays stay stayed remains remain
     turned turn turns switched switch switches left keep keeps kept still""")
 _ON_BEFORE = wordset("during in at when while for only throughout")
+_WHEN = _ON_BEFORE | wordset("before after")
 """"on" is a switch after a verb of state ("is on", "left on") or before a phase ("on
 during training"); otherwise it is a preposition ("evaluate on the validation set")."""
 _LINKS = wordset("and but while whereas so because since which whilst though although then")
 _NOT_ABOUT = STOPWORDS | _ON_AFTER | _ON_BEFORE | _MODE_WORDS | wordset("time only")
 _SENTENCE = re.compile(r"(?<=[.!?;])\s+")
-_CLAUSE_PUNCT = ",;:()"
+_CLAUSE_PUNCT = ",;:()—–"
 
 
 @dataclass(frozen=True)
@@ -105,12 +116,38 @@ def _content(w: str) -> bool:
 
 def _subject(clause: list[str], i: int) -> str | None:
     """What the switch at ``i`` is about: the nearest content word before it ("dropout
-    is active"), else after it ("turn off dropout"), within the clause."""
+    is active"), else after it ("turn off dropout"), within the clause; after it first
+    for a verb that takes an object ("PyTorch applies dropout")."""
     before = [w for w in clause[:i] if _content(w)]
-    if before:
-        return stem(before[-1])
     after = [w for w in clause[i + 1 :] if _content(w)]
-    return stem(after[0]) if after else None
+    first, then = (after, before) if clause[i] in _TRANSITIVE else (before, after)
+    if first:
+        return stem(first[0] if first is after else first[-1])
+    return stem(then[0] if then is after else then[-1]) if then else None
+
+
+def _wanted_mode(
+    clause: list[str], phases: set[str], modes: set[str], then: list[str]
+) -> Setting | None:
+    """The mode a clause asks for ("you forgot to call model.eval()", "put it in
+    training mode before evaluating"), as a setting of the model's mode in the clause's
+    phase (evaluation unless it names training alone; a call's parentheses end its
+    clause, so the phase may open the clause after it: "call model.train() | before the
+    next training epoch"); None when it asks for none or says it is not needed ("you
+    don't need model.train()")."""
+    if any(w in _WHEN for w in then[:2]):
+        phases = phases | _bound(then)[0]
+    if len(modes) != 1 or len(phases) > 1:
+        return None
+    cues = [i for i, w in enumerate(clause) if w in _WANTS]
+    if not cues or any(denies(w) for w in clause[max(0, cues[0] - 2) : cues[0]] if w != "didn't"):
+        return None
+    train_on = ON if modes == {TRAINING} else OFF
+    left = [i for i, w in enumerate(clause) if w in _PHASES or w.rpartition(".")[2] in _PHASES]
+    before = clause[max(0, left[0] - 2) : left[0]] if left else []
+    if before == ["out", "of"] or before[-1:] == ["from"]:
+        train_on = -train_on  # "switch the network out of training mode": the other one
+    return Setting(train_on, TRAINING if phases == {TRAINING} else EVALUATION, WANTED_MODE)
 
 
 def _bound(clause: list[str]) -> tuple[set[str], set[str]]:
@@ -122,6 +159,8 @@ def _bound(clause: list[str]) -> tuple[set[str], set[str]]:
         call = w.rpartition(".")[2] if "." in w else ""
         if call in _PHASES:
             modes.add(_PHASES[call])
+        elif w in _PHASES and i and clause[i - 1] == "dot":
+            modes.add(_PHASES[w])  # "model dot eval": the call said aloud
         elif w in _PHASES:
             is_mode = i + 1 < len(clause) and clause[i + 1] in _MODE_WORDS
             (modes if is_mode else phases).add(_PHASES[w])
@@ -156,7 +195,7 @@ def settings(text: str) -> tuple[Setting, ...]:
             opening = (_other(before[0]), _other(before[1]))
         named: set[str] = set()  # the mode the sentence last named
         said: tuple[set[str], set[str]] = (set(), set())
-        for clause in clauses:
+        for k, clause in enumerate(clauses):
             phases, modes = _bound(clause)
             said = (said[0] | phases, said[1] | modes)
             if len(modes) == 1:
@@ -169,6 +208,10 @@ def settings(text: str) -> tuple[Setting, ...]:
                 switch = -_SWITCHES[w] if flip else _SWITCHES[w]
                 about = _subject(clause, i)
             subject = about or subject
+            then = clauses[k + 1] if k + 1 < len(clauses) else []
+            wanted = _wanted_mode(clause, phases, modes, then)
+            if wanted is not None:
+                out.append(wanted)
             if switch is None or subject is None:
                 continue
             if not phases and not modes:

@@ -47,6 +47,9 @@ def cadence(point: Cadence) -> str:
 
 def switch(point: Setting) -> str:
     """The answer puts ``point``'s switch the other way in its phase."""
+    if point.about == phases.WANTED_MODE:
+        said, needed = ("eval", "train") if point.switch == phases.ON else ("train", "eval")
+        return f"You ask for {said} mode during {point.phase}; this point needs {needed} mode then."
     said, needed = ("off", "on") if point.switch == phases.ON else ("on", "off")
     return f"You have it {said} during {point.phase}; this point has it {needed} then."
 
