@@ -414,3 +414,25 @@ def test_a_negation_in_the_sentence_before_does_not_hide_a_raise(scorer, answer:
     assert "raise-learning-rate" in {m.id for m in wrong.misconceptions}
     assert "lower-learning-rate" not in {k.id for k in wrong.key_points if k.credit > 0}
     assert wrong.score <= 30
+
+
+def test_the_shortcut_learning_the_mapping_is_the_roles_swapped(scorer) -> None:
+    """The residual misconception is stated so that its roles swapped are the truth:
+    "the shortcut learns the full mapping and the layers carry the identity" states it,
+    "the layers learn the residual and the shortcut carries the identity" does not."""
+    from sayitout.bank.loader import load_bank
+
+    rubric = load_bank(user=False).rubric("dl-deep-plain-network")
+    wrong = scorer.score(
+        rubric,
+        "Add residual connections where the shortcut learns the full mapping and the layers "
+        "carry the identity.",
+    )
+    assert "shortcut-learns-residual" in {m.id for m in wrong.misconceptions}
+    assert wrong.score <= 30
+    right = scorer.score(
+        rubric,
+        "Add residual connections: the stacked layers learn the residual and the shortcut "
+        "carries the identity, so a block can fall back to passing its input through.",
+    )
+    assert "shortcut-learns-residual" not in {m.id for m in right.misconceptions}
