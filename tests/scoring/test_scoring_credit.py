@@ -79,6 +79,38 @@ def test_code_identifiers_say_their_words() -> None:
     assert content_stems("zero_grad()") == {"zero_grad"}
 
 
+@pytest.mark.parametrize(
+    ("text", "said"),
+    [
+        # a typed call on words says them: "split(originals)" is "split (originals)"
+        (
+            "split(originals) → augment(train only)",
+            ["split", "originals", "→", "augment", "train", "only"],
+        ),
+        # an empty call and a formula stay one word
+        ("model.eval() then F(x) + x", ["model.eval", "then", "f(x", "+", "x"]),
+        ("relu(x) = max(0,x)", ["relu(x", "=", "max(0,x"]),
+    ],
+)
+def test_a_typed_call_on_words_is_its_words(text: str, said: list[str]) -> None:
+    assert [w.norm for w in words(text)] == said
+
+
+def test_typed_calls_earn_their_points(scorer) -> None:
+    """ "split(originals) → then augment(train only)" states the split and the
+    train-only augmentation (40 before the call was read as its words)."""
+    from sayitout.bank.loader import load_bank
+
+    rubric = load_bank(user=False).rubric("dl-augmentation-leak")
+    said = scorer.score(
+        rubric,
+        "98% val vs 81% new → leakage. Fix: split(originals) → then augment(train only); "
+        "val = un-augmented originals, 0 overlap.",
+    )
+    earned = {k.id for k in said.key_points if k.credit > 0}
+    assert {"split-by-original", "augment-train-only"} <= earned
+
+
 def test_short_words_keep_their_stems() -> None:
     # the family suffixes need a real stem left: "rise", "noise", "size", "rate" stay apart
     assert len({stem(w) for w in ("rise", "raise", "noise", "size", "rate", "state")}) == 6

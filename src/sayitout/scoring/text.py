@@ -19,7 +19,11 @@ from typing import NamedTuple
 from sayitout.scoring.lexicon import NOT_WORDS, NUMBER_WORDS, UNITS, wordset
 from sayitout.scoring.respelling import Respelling, respell
 
-_WORD_RE = re.compile(r"\S+")
+_WORD_RE = re.compile(r"\S+?(?=(?<=[^\W\d_]{3})\((?=[^\W\d_]{2}))|\S+")
+"""A word runs to the next space, or to a parenthesis opened on a word right after
+another: in typed notes "split(originals) → augment(train only)" says "split
+(originals)". A call with nothing in its parentheses ("model.eval()") and a formula
+("F(x) + x", "max(0,x)") stay one word."""
 _STRIP = ".,;:!?\"'()[]{}…“”‘’`"
 _SENTENCE_END_RE = re.compile(r"[.!?;]+(?=\s|$)")
 
