@@ -8,7 +8,7 @@ import dataclasses
 import pytest
 from rich.console import Console
 
-from sayitout.scoring import reasons
+from sayitout.scoring import phases, reasons
 from sayitout.scoring.cadence import BACKWARD, EACH, ONCE, STEP, Cadence
 from sayitout.scoring.matching import Params
 from sayitout.scoring.outcomes import BIGGER, FAULT, Outcome
@@ -47,6 +47,50 @@ def test_each_reason_says_what_the_answer_did_and_what_the_point_needs() -> None
     assert reasons.misconception("Raise the learning rate.") == (
         'Those words state a misconception instead: "Raise the learning rate".'
     )
+    assert reasons.switch(Setting(OFF, "evaluation", phases.WANTED_MODE)) == (
+        "You ask for train mode during evaluation; this point needs eval mode then."
+    )
+    assert reasons.reversed_words("a smaller learning rate") == (
+        'You said "a smaller learning rate": the other way round from this point.'
+    )
+    assert reasons.removed_words("take clipping off") == (
+        'You said to do without it: "take clipping off".'
+    )
+
+
+@pytest.mark.parametrize(
+    ("question_id", "answer", "point", "words"),
+    [
+        # a paraphrase's direction said the other way
+        (
+            "dl-batch-size-lr-scaling",
+            "Keep the same learning rate or lower it; a bigger batch needs a smaller "
+            "learning rate.",
+            "linear-scaling-rule",
+            "the other way round",
+        ),
+        # the practice the point needs, done without
+        (
+            "dl-loss-spikes",
+            "Lower Adam's beta two toward 0.95, and take gradient clipping off so big "
+            "gradients can pass.",
+            "gradient-clipping",
+            "do without it",
+        ),
+    ],
+)
+def test_a_point_turned_by_its_words_says_why(
+    scorer, question_id: str, answer: str, point: str, words: str
+) -> None:
+    """A key point refused because the closest words reverse its direction or drop its
+    practice earns nothing, and the card quotes those words."""
+    from sayitout.bank.loader import load_bank
+
+    said = scorer.score(load_bank(user=False).rubric(question_id), answer)
+    kp = next(k for k in said.key_points if k.id == point)
+    assert kp.credit == 0
+    assert kp.reason is not None and words in kp.reason
+    assert "said the other way round" in said.verdict
 
 
 @pytest.fixture(scope="module")

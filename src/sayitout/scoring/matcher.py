@@ -346,8 +346,10 @@ class Matcher:
             if not self._valid(self.prep.texts[row], j, is_mis):
                 continue
             if not is_mis and row != item.text_rows[0] and self._reverses(own_text, j):
+                self._refused(item, match, j, reasons.reversed_words)
                 continue
             if not is_mis and self._removes_terms(item, own_text, j):
+                self._refused(item, match, j, reasons.removed_words)
                 continue
             if not is_mis and self._swapped_at(item, j):
                 continue
@@ -356,6 +358,12 @@ class Matcher:
             elif _length(self.wins[j]) < _length(self.wins[cand.window]):
                 cand = Candidate(cand.match, cand.cos, j, row)
         return cand
+
+    def _refused(self, item: Item, match: float, j: int, why: Callable[[str], str]) -> None:
+        """Keep why the closest window the answer said the item in was refused, when it
+        would have earned credit: the card says so if the key point earns nothing."""
+        if item.index not in self._why and credit(match, self.p) > 0:
+            self._why[item.index] = why(self.quote(j).text)
 
     def _removes_terms(self, item: Item, own: RubricText, j: int) -> bool:
         """Whether window ``j`` says to do without one of the item's terms that its own

@@ -6,8 +6,9 @@ micro-batch is right to get no credit for the key point, and wrong to be told on
 missed: use gradient accumulation". The readers that take the credit away know why: the
 steps in the other order (``sequence``), a switch the other way in a phase (``phases``),
 the other cadence (``cadence``), a thing's noise going the other way with its size
-(``trends``), a test's outcome read backwards (``outcomes``), the opposite term, or words
-that state a misconception. Each reason here
+(``trends``), a test's outcome read backwards (``outcomes``), the opposite term, words
+that state a misconception, or the closest words going the other way or doing without
+the point's practice (``polarity``; the card quotes them). Each reason here
 says what the answer did and what the key point needs, in the candidate's terms.
 """
 
@@ -83,6 +84,16 @@ _TERMS = {"overfit": "overfitting", "underfit": "underfitting"}
 def opposite_term(term: str, said: str) -> str:
     """The answer names ``said``, the opposite of the point's ``term`` (stems)."""
     return f"You said {_TERMS.get(said, said)}; this point is about {_TERMS.get(term, term)}."
+
+
+def reversed_words(quote: str) -> str:
+    """The closest words go the other way from the point ("raise" for its "lower")."""
+    return f'You said "{quote}": the other way round from this point.'
+
+
+def removed_words(quote: str) -> str:
+    """The closest words do without what the point needs ("take clipping off")."""
+    return f'You said to do without it: "{quote}".'
 
 
 def misconception(text: str) -> str:
