@@ -258,6 +258,11 @@ def test_a_texts_act_is_its_way() -> None:
         ("drop it", set()),
         # a negation that takes nothing away
         ("it won't fit in memory", set()),
+        # "off" before a thing, after no switch verb, says where from
+        ("waiting for the CPU to read images off disk", set()),
+        ("copy the tensors off the GPU", set()),
+        ("dropout off, batch norm frozen", {"batch", "norm", "frozen"}),
+        ("switch dropout off completely", {"dropout", "complet"}),
     ],
 )
 def test_what_a_text_says_to_do_without(text: str, removed: set[str]) -> None:

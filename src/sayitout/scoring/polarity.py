@@ -258,11 +258,33 @@ class Reader:
         return _analyse(toks, sentences, closes, self.plain_words)
 
 
-def _is_negation(toks: list[str], k: int) -> bool:
+def _is_negation(toks: list[str], k: int, closes: list[bool]) -> bool:
     t = toks[k]
     if t in _NEEDS_NEXT:
         return k + 1 < len(toks) and toks[k + 1] == _NEEDS_NEXT[t]
+    if t == "off" and not closes[k] and _off_a_place(toks, k):
+        return False
     return t in _NEGATIONS or t.endswith("n't")
+
+
+_DETERMINERS = _wordset("the a an this that its their our my your")
+_NOT_PLACES = _wordset("during until unless except throughout whenever again altogether later")
+_OFF_STATE = _wordset("""is are was were be been being stays stay stayed remains remain left
+    kept keep keeps still""")
+
+
+def _off_a_place(toks: list[str], k: int) -> bool:
+    """Whether the "off" at ``k`` says where from ("read images off disk", "copy it off the
+    GPU"), not that something is switched off: a thing follows it in its clause, and no
+    switch verb or verb of state comes before it ("turn off dropout", "dropout is off",
+    "take clipping off", "dropout off, BN frozen")."""
+    after = toks[k + 1] if k + 1 < len(toks) else ""
+    if not after or not (after in _DETERMINERS or (after.isalpha() and after not in STOPWORDS)):
+        return False
+    if after.endswith("ly") or after in _NOT_PLACES:
+        return False  # "switch it off completely", "off during validation"
+    before = toks[max(0, k - 4) : k]
+    return not any(w in _SWITCH_VERBS for w in before) and not (before and before[-1] in _OFF_STATE)
 
 
 _PRACTICE_ENDINGS = ("ing", "ation")
@@ -321,7 +343,7 @@ def _analyse(
             negated = True
             scoped.add(stem(prefixed.group(1)))
             continue
-        if _is_negation(toks, k):
+        if _is_negation(toks, k, closes):
             negated = True
             scope: list[str] = []
             for i in range(k + 1, min(k + 6, len(toks))):
@@ -377,7 +399,8 @@ def _analyse(
         # a negation up to three words before flips the word, within its sentence ("it
         # can't escape. Raise the LR" raises it)
         flipped = any(
-            _is_negation(toks, i) and sentences[i] == sentences[k] for i in range(max(0, k - 3), k)
+            _is_negation(toks, i, closes) and sentences[i] == sentences[k]
+            for i in range(max(0, k - 3), k)
         )
         # "instead of X" also negates when "of" sits just before the word.
         if (
@@ -426,7 +449,7 @@ def _analyse(
             obj = None
         obj = _measured(toks, sentences, k, obj)
         if t in _CHANGES and obj is None:
-            obj = _subject(toks, sentences, k)  # "the learning rate doesn't need to change"
+            obj = _subject(toks, sentences, closes, k)  # "the learning rate doesn't need to change"
         acts = t in _ACTING and not (t in _ALSO_ADJECTIVES and k and toks[k - 1] in _DESCRIBING)
         on_pronoun = acts and k + 1 < len(toks) and toks[k + 1] in _PRONOUNS
         mentions.append(Mention(frozenset(dirs), ctx, obj, acts and obj is not None, on_pronoun))
@@ -491,11 +514,11 @@ def _number_comparisons(toks: list[str], sentences: list[int]) -> list[Mention]:
     return out
 
 
-def _subject(toks: list[str], sentences: list[int], k: int) -> str | None:
+def _subject(toks: list[str], sentences: list[int], closes: list[bool], k: int) -> str | None:
     """The stem of the first word of the run of content words before the negation of the
     word at ``k`` ("the *learning* rate doesn't need to change"), within its sentence."""
     i = k - 1
-    while i >= 0 and k - i <= 4 and not _is_negation(toks, i):
+    while i >= 0 and k - i <= 4 and not _is_negation(toks, i, closes):
         i -= 1
     run: list[str] = []
     for j in range(i - 1, max(-1, i - 4), -1):
