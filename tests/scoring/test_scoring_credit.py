@@ -1370,3 +1370,18 @@ def test_a_pronoun_after_a_linking_word_is_the_entity_before() -> None:
     roles = Roles({"adamw", "adam"})
     said = "AdamW drops the second moment, so it uses half the memory of Adam"
     assert [c.entity for c in roles.clauses(said)] == ["adamw", "adamw"]
+
+
+def test_plain_words_for_helpful_gradient_noise(scorer) -> None:
+    """ "A bit of randomness in each correction helps the model settle on solutions that
+    hold up on new data" is the gradient-noise point in plain words (40 before its
+    paraphrase)."""
+    from sayitout.bank.loader import load_bank
+
+    said = scorer.score(
+        load_bank(user=False).rubric("dl-huge-batch"),
+        "Past a point the extra examples tell you almost nothing new. A bit of randomness "
+        "in each correction actually helps the model settle on solutions that hold up on "
+        "new data, and averaging over enormous groups takes that away.",
+    )
+    assert next(k for k in said.key_points if k.id == "gradient-noise-helps").credit > 0
