@@ -1385,3 +1385,17 @@ def test_plain_words_for_helpful_gradient_noise(scorer) -> None:
         "new data, and averaging over enormous groups takes that away.",
     )
     assert next(k for k in said.key_points if k.id == "gradient-noise-helps").credit > 0
+
+
+def test_an_item_of_notes_earns_its_point(scorer) -> None:
+    """ "augment train only", one item of a list of notes, earns the train-only point (53
+    before the items had windows of their own)."""
+    from sayitout.bank.loader import load_bank
+
+    said = scorer.score(
+        load_bank(user=False).rubric("dl-augmentation-leak"),
+        "Leak via augmented duplicates → group split by original image, augment train only, "
+        "dedupe val (perceptual hash), re-measure on new photos.",
+    )
+    assert next(k for k in said.key_points if k.id == "augment-train-only").credit > 0
+    assert said.score >= 70

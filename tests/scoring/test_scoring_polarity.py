@@ -121,6 +121,16 @@ def test_windows_use_sentences_when_present_but_do_not_need_them() -> None:
     assert [w.text for w in short] == ["lower the learning rate"]
 
 
+def test_the_items_of_notes_are_windows_of_their_own() -> None:
+    """Notes ("group split by original image, augment train only, dedupe val") give each
+    item of three words or more its own window; prose does not cut its clauses out."""
+    notes = "Leak → group split by original image, augment train only, dedupe val (phash)."
+    wins, _ = windows(notes)
+    assert {"augment train only", "→ group split by original image"} <= {w.text for w in wins}
+    prose = "I'd make the network bigger, strip out the dropout, and train for longer."
+    assert "strip out the dropout" not in {w.text for w in windows(prose)[0]}
+
+
 def test_long_answer_is_truncated_for_windowing() -> None:
     text = "the learning rate is too high " * 2000
     wins, truncated = windows(text)
