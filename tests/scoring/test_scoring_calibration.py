@@ -143,18 +143,21 @@ def test_original_bands(scored) -> None:
 # ------------------------------------------------------------------ whole parts
 
 # Floors a little under what the scorer reached. Raise them as the scorer improves; never
-# lower them to let a change through. The parts were remade nineteen times on 2026-12-01/04:
+# lower them to let a change through. The parts were remade every round on 2026-12-01/04:
 # each time the test part, once read, joined development and a fresh test part was
-# written. The twenty-sixth round's floors: dev from SCORER_VERSION 2026.12.29 scoring the
-# 6,137 dev answers with the shipped judge (fitted on 442 of them: a regression guard,
-# not a measure); test from 2026.12.29's one reading of the fresh test part (16:43 UTC on
-# 2026-12-04, with the round's start scorer beside it: docs/evaluation.md, "twenty-sixth
-# round"). The test part is new, so its floors follow it: it is harder on strong answers
-# than the last (95.5 % >= 70, the start scorer 94.7 %) and easier on wrong ones (98.0 %).
-DEV_FLOOR = {"spearman": 0.925, "strong_ge70": 0.99, "wrong_le30": 0.978, "pairwise": 0.977}
-TEST_FLOOR = {"spearman": 0.91, "strong_ge70": 0.95, "wrong_le30": 0.975, "pairwise": 0.965}
-MEAN_WRONG_MAX = {"dev": 7.2, "test": 8.0}
-"""The highest mean score of a part's wrong answers (dev 6.8, test 7.3 in 2026.12.29)."""
+# written. The twenty-seventh round's floors: dev from SCORER_VERSION 2026.12.30 scoring
+# the 6,401 dev answers with the shipped judge (fitted on 442 of them: a regression guard,
+# not a measure); test from 2026.12.30's one reading of the fresh test part (19:10 UTC on
+# 2026-12-04, with the round's start scorer beside it: docs/evaluation.md,
+# "twenty-seventh round"). The test part is new, so its floors follow it: it is harder on
+# strong and on reversed answers than the last (93.9 % >= 70 and 94.9 % <= 30 under both
+# scorers).
+DEV_FLOOR = {"spearman": 0.927, "strong_ge70": 0.992, "wrong_le30": 0.979, "pairwise": 0.977}
+TEST_FLOOR = {"spearman": 0.895, "strong_ge70": 0.935, "wrong_le30": 0.945, "pairwise": 0.95}
+MEAN_WRONG_MAX = {"dev": 7.2, "test": 8.8}
+"""The highest mean score of a part's wrong answers (dev 6.8, test 8.4 in 2026.12.30)."""
+# 2026.12.30 read the twenty-seventh round's test part (264) at 0.900 / 93.9 % / 94.9 % / 95.5 %
+# (its start scorer, 2026.12.29: 0.899 / 93.9 % / 94.9 % / 95.5 %);
 # 2026.12.29 read the twenty-sixth round's test part (264) at 0.911 / 95.5 % / 98.0 % / 97.0 %
 # (its start scorer, 2026.12.28: 0.911 / 94.7 % / 98.0 % / 97.0 %);
 # 2026.12.28 read the twenty-fifth round's test part (264) at 0.915 / 98.5 % / 89.9 % / 96.2 %
@@ -222,10 +225,10 @@ def test_part_keeps_its_quality(scored, part: str, floor: dict[str, float]) -> N
 
 @pytest.mark.xfail(
     reason="issue 9's targets: met on the twelfth, seventeenth and twenty-sixth rounds' test "
-    "parts (the twenty-sixth's strong share at 95.5 %, just over 95 %), not on the "
-    "eleventh's, the thirteenth's to the sixteenth's, or the eighteenth's to the "
-    "twenty-fifth's (the twenty-fifth's: wrong <= 30 at 89.9 % and two keyword lists at "
-    "93); non-strict until fresh parts keep meeting them",
+    "parts, not on the eleventh's, the thirteenth's to the sixteenth's, the eighteenth's to "
+    "the twenty-fifth's, or the twenty-seventh's (strong >= 70 at 93.9 %, wrong <= 30 at "
+    "94.9 %); "
+    "non-strict until fresh parts keep meeting them",
     strict=False,
 )
 def test_targets_on_the_test_part(scored) -> None:
