@@ -78,3 +78,25 @@ def reversal_check(scorer) -> ReversalCheck:
         return said_wrong
 
     return check
+
+
+@pytest.fixture(scope="session")
+def misconception_check(scorer) -> ReversalCheck:
+    """``check(question_id, misconception, wrong, right)``: the wrong answer states the deck
+    question's ``misconception`` and scores at most 30; the right one does not state it
+    and scores 70 or more. Returns the wrong answer's result."""
+    from sayitout.bank.loader import load_bank
+
+    bank = load_bank(user=False)
+
+    def check(question_id: str, misconception: str, wrong: str, right: str) -> AnswerScore:
+        rubric = bank.rubric(question_id)
+        said_wrong = scorer.score(rubric, wrong)
+        assert misconception in {m.id for m in said_wrong.misconceptions}
+        assert said_wrong.score <= 30
+        said_right = scorer.score(rubric, right)
+        assert misconception not in {m.id for m in said_right.misconceptions}
+        assert said_right.score >= 70
+        return said_wrong
+
+    return check

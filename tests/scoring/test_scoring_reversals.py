@@ -371,29 +371,20 @@ def test_a_swap_the_roles_and_the_embeddings_both_read_is_stated(scorer) -> None
     assert right.score >= 70
 
 
-def test_an_answer_arguing_a_direction_misconception_is_flagged(scorer) -> None:
+def test_an_answer_arguing_a_direction_misconception_is_flagged(misconception_check) -> None:
     """ "I'd raise the learning rate" shares too few words with "increase the learning rate
     so training gets out of the bad region" for the embeddings alone (47 without this
     check); the whole answer goes its way about the learning rate and never the other, so
     it is flagged."""
-    from sayitout.bank.loader import load_bank
-
-    rubric = load_bank(user=False).rubric("dl-loss-nan")
-    wrong = scorer.score(
-        rubric,
-        "NaN here means the step size is too small and the gradients fade to nothing, so "
-        "something ends up as zero over zero. I'd raise the learning rate and drop the "
+    misconception_check(
+        "dl-loss-nan",
+        "raise-learning-rate",
+        wrong="NaN here means the step size is too small and the gradients fade to nothing, "
+        "so something ends up as zero over zero. I'd raise the learning rate and drop the "
         "clipping.",
+        right="It's diverging: lower the learning rate by ten, clip the gradients, and check "
+        "for a log of zero. Don't raise the learning rate to get out of it.",
     )
-    assert "raise-learning-rate" in {m.id for m in wrong.misconceptions}
-    assert wrong.score <= 30
-    right = scorer.score(
-        rubric,
-        "It's diverging: lower the learning rate by ten, clip the gradients, and check for a "
-        "log of zero. Don't raise the learning rate to get out of it.",
-    )
-    assert "raise-learning-rate" not in {m.id for m in right.misconceptions}
-    assert right.score >= 70
 
 
 @pytest.mark.parametrize(
@@ -416,23 +407,17 @@ def test_a_negation_in_the_sentence_before_does_not_hide_a_raise(scorer, answer:
     assert wrong.score <= 30
 
 
-def test_the_shortcut_learning_the_mapping_is_the_roles_swapped(scorer) -> None:
+def test_the_shortcut_learning_the_mapping_is_the_roles_swapped(misconception_check) -> None:
     """The residual misconception is stated so that its roles swapped are the truth:
     "the shortcut learns the full mapping and the layers carry the identity" states it,
     "the layers learn the residual and the shortcut carries the identity" does not."""
-    from sayitout.bank.loader import load_bank
-
-    rubric = load_bank(user=False).rubric("dl-deep-plain-network")
-    wrong = scorer.score(
-        rubric,
-        "Add residual connections where the shortcut learns the full mapping and the layers "
-        "carry the identity.",
+    misconception_check(
+        "dl-deep-plain-network",
+        "shortcut-learns-residual",
+        wrong="Add residual connections where the shortcut learns the full mapping and the "
+        "layers carry the identity.",
+        right="Add residual connections. It's worse on the training set too, so it's an "
+        "optimisation problem, not overfitting: the stacked layers learn the residual and "
+        "the shortcut carries the identity, so a block can fall back to passing its input "
+        "through, and gradients get a direct path back.",
     )
-    assert "shortcut-learns-residual" in {m.id for m in wrong.misconceptions}
-    assert wrong.score <= 30
-    right = scorer.score(
-        rubric,
-        "Add residual connections: the stacked layers learn the residual and the shortcut "
-        "carries the identity, so a block can fall back to passing its input through.",
-    )
-    assert "shortcut-learns-residual" not in {m.id for m in right.misconceptions}
