@@ -81,9 +81,10 @@ _REFERRING = wordset("the that this same")
 _ON_AFTER = wordset("""is are was were be been being it's stays stay stayed remains remain
     turned turn turns switched switch switches left keep keeps kept still""")
 _ON_BEFORE = wordset("during in at when while for only throughout")
-_WHEN = _ON_BEFORE | wordset("before after")
 """"on" is a switch after a verb of state ("is on", "left on") or before a phase ("on
 during training"); otherwise it is a preposition ("evaluate on the validation set")."""
+_WHEN = _ON_BEFORE | wordset("before after")
+"""Words that open a clause on when something happens ("| before the next epoch")."""
 _LINKS = wordset("and but while whereas so because since which whilst though although then")
 _NOT_ABOUT = STOPWORDS | _ON_AFTER | _ON_BEFORE | _MODE_WORDS | wordset("time only")
 _SENTENCE = re.compile(r"(?<=[.!?;])\s+")
@@ -120,10 +121,11 @@ def _subject(clause: list[str], i: int) -> str | None:
     for a verb that takes an object ("PyTorch applies dropout")."""
     before = [w for w in clause[:i] if _content(w)]
     after = [w for w in clause[i + 1 :] if _content(w)]
-    first, then = (after, before) if clause[i] in _TRANSITIVE else (before, after)
-    if first:
-        return stem(first[0] if first is after else first[-1])
-    return stem(then[0] if then is after else then[-1]) if then else None
+    if after and clause[i] in _TRANSITIVE:
+        return stem(after[0])
+    if before:
+        return stem(before[-1])
+    return stem(after[0]) if after else None
 
 
 def _wanted_mode(
