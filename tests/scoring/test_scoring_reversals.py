@@ -215,34 +215,25 @@ def test_a_reversed_mode_diagnosis_earns_neither_mode_point(reversal_check) -> N
     )
 
 
-def test_the_right_diagnosis_is_not_the_swapped_one(scorer) -> None:
-    """ "You left the model in training mode — you forgot to call model.eval()" shares
-    the words of "you forgot to put it in training mode", and asks for the other mode."""
-    from sayitout.bank.loader import load_bank
-
-    rubric = load_bank(user=False).rubric("dl-eval-nondeterministic")
-    said = scorer.score(
-        rubric,
+@pytest.mark.parametrize(
+    "answer",
+    [
+        # shares the words of "you forgot to put it in training mode", and asks for the
+        # other mode
         "You left the model in training mode — you forgot to call model.eval(). Dropout is "
         "still randomly switching off units, and batch norm is using per-batch statistics.",
-    )
-    assert "modes-swapped" not in {m.id for m in said.misconceptions}
-    assert said.score >= 70
-
-
-def test_a_misconception_switched_the_other_way_is_not_flagged(scorer) -> None:
-    """ "Put the model in eval mode. Otherwise dropout stays active" says the right way
-    round what the modes-swapped misconception says backwards, in its words."""
-    from sayitout.bank.loader import load_bank
-
-    rubric = load_bank(user=False).rubric("dl-eval-nondeterministic")
-    right = scorer.score(
-        rubric,
+        # says the right way round what the misconception says backwards, in its words
         "Putting the model in eval mode. Otherwise dropout stays active and batch norm uses "
         "batch statistics, so two runs differ. Calling model dot eval turns dropout off.",
-    )
-    assert "modes-swapped" not in {m.id for m in right.misconceptions}
-    assert right.score >= 70
+    ],
+)
+def test_a_right_diagnosis_in_the_swapped_words_is_not_flagged(scorer, answer: str) -> None:
+    """A right answer in the words of the modes-swapped misconception does not state it."""
+    from sayitout.bank.loader import load_bank
+
+    said = scorer.score(load_bank(user=False).rubric("dl-eval-nondeterministic"), answer)
+    assert "modes-swapped" not in {m.id for m in said.misconceptions}
+    assert said.score >= 70
 
 
 def test_a_misconception_switched_as_said_is_flagged(scorer) -> None:

@@ -420,7 +420,7 @@ class Matcher:
         texts = [self.prep.texts[row] for row in item.text_rows]
         steps = tuple(o for t in texts for o in t.orders)
         switches = self._switches(item)
-        paces = tuple(c for t in texts for c in t.cadences)
+        paces = self._paces(item)
         # a model-answer sentence often bundles two points ("very large batches need a
         # higher learning rate, and they may generalise a little worse"): only the item's
         # own text and paraphrases say which way its size trends go
@@ -476,7 +476,7 @@ class Matcher:
         the kept activations" against "run a single backward pass over them at the end":
         ``cadence``)."""
         switches = self._switches(item)
-        paces = tuple(c for row in item.text_rows for c in self.prep.texts[row].cadences)
+        paces = self._paces(item)
         if not switches and not paces:
             return False
         said = self._said_claims()
@@ -492,6 +492,10 @@ class Matcher:
     def _switches(self, item: Item) -> tuple[phases.Setting, ...]:
         """The switches in a phase or a mode that the item's sentences state."""
         return tuple(s for row in item.text_rows for s in self.prep.texts[row].settings)
+
+    def _paces(self, item: Item) -> tuple[cadence.Cadence, ...]:
+        """The actions at a cadence that the item's sentences state."""
+        return tuple(c for row in item.text_rows for c in self.prep.texts[row].cadences)
 
     def _directed_as(self, item: Item) -> bool:
         """Whether the whole answer goes the item's one way about the thing its text names
