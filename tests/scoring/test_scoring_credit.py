@@ -697,6 +697,16 @@ def test_a_clause_that_compares_the_other_way_does_not_bind() -> None:
     assert not roles.bind(mis, roles.clauses("bf16 pays in mantissa (7 vs 10 bits)")).bound
 
 
+def test_a_clause_that_qualifies_the_same_things_the_other_way_does_not_bind() -> None:
+    # a list that goes both ways has no trend as a whole; each thing keeps its own
+    roles = Roles({"gpu", "work"})
+    mis = roles.clauses("the GPU is the bottleneck, so give it less to do: fewer loader workers")
+    fix = "Fix with more loader workers, pinned memory, a larger batch, and fewer syncs."
+    assert not roles.bind(mis, roles.clauses(fix)).bound
+    cut = "Fix it with fewer loader workers, pinned memory, a larger batch"
+    assert roles.bind(mis, roles.clauses(cut)).bound
+
+
 def test_one_at_a_time_is_a_manner_not_content() -> None:
     """ "Batch norm works on one sample at a time" is not bound by a clause that says
     batch norm "needs running averages at test time, but works very well" for CNNs."""

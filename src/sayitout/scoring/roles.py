@@ -135,6 +135,10 @@ class Clause:
     counted: frozenset[str] = frozenset()
     """Stems of the words the clause gives a number of ("seven *mantissa bits*", "8 *exp*
     bits"): a count, where a comparison would have said more or less."""
+    aims: frozenset[tuple[str, int]] = frozenset()
+    """(stem, +1 or -1) for each content word a comparative qualifies ("*more* loader
+    workers", "a *larger* batch", "*fewer* syncs"): a clause that qualifies one of the
+    same things the other way does not bind it, whatever its trend as a whole."""
 
 
 @dataclass(frozen=True)
@@ -356,6 +360,7 @@ class Roles:
                     prev.than,
                     _leaning(norms[a : z + 1], _INTO, _APART, prev.joined),
                     prev.counted | _counted(norms[a : z + 1]),
+                    prev.aims | _aims(norms[a : z + 1]),
                 )
                 continue
             out.append(
@@ -371,6 +376,7 @@ class Roles:
                     than,
                     joined,
                     _counted(norms[a : z + 1]),
+                    _aims(norms[a : z + 1]),
                 )
             )
         return out
@@ -482,6 +488,25 @@ def _leaning(
 _TURNING = frozenset(("less", "not"))
 
 
+def _aims(norms: Sequence[str]) -> frozenset[tuple[str, int]]:
+    """``Clause.aims``: the stems of up to two content words after each comparative of
+    ``_UP`` or ``_DOWN``, with its direction ("more loader workers": loader and workers
+    up), up to the next comparative."""
+    out: set[tuple[str, int]] = set()
+    for i, w in enumerate(norms):
+        sign = 1 if w in _UP else -1 if w in _DOWN else 0
+        if not sign or (i > 0 and norms[i - 1] in _TURNING):
+            continue
+        named: list[str] = []
+        for n in norms[i + 1 : i + 4]:
+            if n in _UP or n in _DOWN or len(named) == 2:
+                break
+            if n not in STOPWORDS:
+                named.append(n)
+        out.update((s, sign) for s in content_stems(" ".join(named)))
+    return frozenset(out)
+
+
 _INTO = frozenset(
     "into through inside within fold folds folded couple couples coupled coupling +=".split()  # noqa: SIM905
 )
@@ -504,9 +529,12 @@ def _same_claim(rubric: Clause, answer: Clause) -> bool:
 
 def _opposite(rubric: Clause, answer: Clause) -> bool:
     """The answer clause compares the other way ("less mantissa" against "more mantissa
-    bits"), or relates its things the other way ("separate from the gradient" against
+    bits"; "more loader workers" against "fewer loader workers"), or relates its things
+    the other way ("separate from the gradient" against
     "into the gradient"): it does not state the rubric clause."""
-    return rubric.trend * answer.trend < 0 or rubric.joined * answer.joined < 0
+    if rubric.trend * answer.trend < 0 or rubric.joined * answer.joined < 0:
+        return True
+    return any((s, -d) in answer.aims for s, d in rubric.aims)
 
 
 def _over(norms: Sequence[str]) -> frozenset[str]:
