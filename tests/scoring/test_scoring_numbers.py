@@ -484,6 +484,13 @@ FC = NumericAnswer(value=16781312, tolerance=2000, unit="", accept_units=["param
             "the peak.",
             True,
         ),
+        # both ends of a range said "between" after the result leave it standing
+        (
+            NumericAnswer(value=1.5e-4, tolerance=1e-6, unit=""),
+            "Exactly half the starting rate, 0.00015. The curve is symmetric, so halfway "
+            "through it sits exactly midway between 0.0003 and zero.",
+            True,
+        ),
         # ... but the answer said as a result in the next sentence still counts
         (HE, "He scales by a factor of two. So it's 0.0625.", True),
         # a rubric with no unit (as `sayitout import` drafts a count): the count said as

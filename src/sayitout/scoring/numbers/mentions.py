@@ -313,7 +313,9 @@ _RANGE_TO = re.compile(r"\s*(?:→|->|⟶|to|down to|up to)\s*")
 def _mark_bounds(text: str, toks: list[Tok], found: list[_Found]) -> list[_Found]:
     """``found`` with each range's end marked ``bound``: a number right after "to" or an
     arrow whose start is said "from" ("from 3e-4 to 0") or repeats an earlier result
-    ("= 1.5e-4 ... goes 1.5e-4 → 0"). "goes 3e-4 → 1.5e-4" alone is a result."""
+    ("= 1.5e-4 ... goes 1.5e-4 → 0"). "goes 3e-4 → 1.5e-4" alone is a result. Both ends
+    of a range said "between" after a result are marked ("0.00015, midway between
+    0.0003 and zero")."""
     out = list(found)
     results: set[float] = set()  # the values said as results before out[k - 1]
     for k in range(1, len(out)):
@@ -327,7 +329,23 @@ def _mark_bounds(text: str, toks: list[Tok], found: list[_Found]) -> list[_Found
     for k, f in enumerate(out):
         if _from_words_to(text, toks, f.start):
             out[k] = replace(f, mention=replace(f.mention, bound=True))
+    for k in range(1, len(out)):
+        # "0.00015 ... midway between 0.0003 and zero": both ends of a range said after
+        # a result leave it standing
+        start, end = out[k - 1], out[k]
+        said_before = any(not f.mention.operand for f in out[: k - 1])
+        if (
+            said_before
+            and start.start > 0
+            and toks[start.start - 1].text == "between"
+            and _BETWEEN_AND.fullmatch(text[start.mention.end : end.mention.start])
+        ):
+            out[k - 1] = replace(start, mention=replace(start.mention, bound=True))
+            out[k] = replace(end, mention=replace(end.mention, bound=True))
     return out
+
+
+_BETWEEN_AND = re.compile(r"\s*(?:and|to|-|–)\s*")
 
 
 _ALTERNATIVE = re.compile(r"\s*(?:,\s*)?(?:or|and|,)\s*")
