@@ -412,3 +412,19 @@ def test_the_shortcut_learning_the_mapping_is_the_roles_swapped(misconception_ch
         "the shortcut carries the identity, so a block can fall back to passing its input "
         "through, and gradients get a direct path back.",
     )
+
+
+def test_a_key_point_bound_on_one_word_does_not_hide_a_swap(misconception_check) -> None:
+    """A clause "switch to group norm, which pools statistics across the batch" binds the
+    swapped misconception on four words and the group-norm key point ("switch to group
+    norm") on one: it states the misconception."""
+    misconception_check(
+        "dl-small-batch-norm",
+        "bn-per-example",
+        wrong="With small batches, batch norm normalises each image on its own, which throws "
+        "away information; switch to group norm, which pools statistics across the batch.",
+        right="Batch norm takes its mean and variance across the batch, and two images give "
+        "very noisy statistics that also don't match the running averages used at test "
+        "time. Switch to group norm, which normalises within each image, or use synced "
+        "batch norm across the GPUs.",
+    )

@@ -549,19 +549,21 @@ class Matcher:
                 best = b
         return replace(best, swapped=swapped)
 
-    def _states_a_point(self, span: tuple[int, int], bound: float) -> bool:
+    def _states_a_point(self, span: tuple[int, int], bound: float, shared: int) -> bool:
         """Whether the answer clause at ``span`` binds some key point's clause about the
         same entity nearly as well as it binds the misconception (``bound``): "batch norm
         normalises each feature using the statistics across the batch" shares most of its
         words with "batch norm normalises across the features of each example" and with
         "batch norm computes statistics across the batch"; a bag of words cannot tell
         which it says, so the role check does not flag it (the embedding check still
-        may)."""
+        may). A key point bound on one word, where the misconception is bound on
+        ``shared`` words or more, is no rival: "switch to group norm, which pools
+        statistics across the batch" says more than "switch to group norm"."""
         here = [c for c in self.clauses() if (c.start, c.end) == span]
         for item in self.kp_items:
             for row in item.text_rows:
                 b = self.prep.roles.bind(self.prep.clauses[row], here)
-                if b.bound >= bound - ROLE_TIE:
+                if b.bound >= bound - ROLE_TIE and b.shared >= min(shared, 2):
                     return True
         return False
 
@@ -591,7 +593,7 @@ class Matcher:
         b = self._role_binding(item)
         bound, span = b.bound, b.evidence
         switched = self._sets_as(item)
-        ambiguous = span is not None and self._states_a_point(span, bound)
+        ambiguous = span is not None and self._states_a_point(span, bound, b.shared)
         c: Candidate | None = None
         if ambiguous and bound >= self.p.role_bound and b.shared >= 3 and not b.swapped:
             # the clause binds a key point about as well, but on three words or more, and
