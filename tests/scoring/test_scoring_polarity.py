@@ -14,6 +14,7 @@ from sayitout.scoring.polarity import (
     opposite_named,
     reverses_object,
     states_direction,
+    widens,
 )
 from sayitout.scoring.text import content_stems, looks_english, windows, words
 
@@ -419,3 +420,19 @@ def test_a_measure_of_a_thing_is_about_the_thing(text: str, thing: str) -> None:
 )
 def test_removals_take_the_thing_away(text: str) -> None:
     assert "dropout" in analyse(text).removed_stems
+
+
+@pytest.mark.parametrize(
+    ("point", "said", "wider"),
+    [
+        ("Apply augmentation only to the training set.", "augment both sets", True),
+        ("Augment the training set only.", "apply it to all three sets", True),
+        ("Apply augmentation only to the training set.", "never augment both sets", False),
+        ("Apply augmentation only to the training set.", "augment the training set", False),
+        # "not only" and "the only" keep nothing to one thing
+        ("Not only the training set changes.", "both sets change", False),
+        ("The only fix is the split.", "split both sets", False),
+    ],
+)
+def test_a_scope_kept_to_one_thing_and_spread_over_all(point: str, said: str, wider: bool) -> None:
+    assert widens(analyse(point), analyse(said)) is wider

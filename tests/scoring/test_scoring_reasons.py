@@ -56,6 +56,9 @@ def test_each_reason_says_what_the_answer_did_and_what_the_point_needs() -> None
     assert reasons.removed_words("take clipping off") == (
         'You said to do without it: "take clipping off".'
     )
+    assert reasons.widened_words("to both sets") == (
+        'You said "to both sets": this point keeps it to one of them only.'
+    )
 
 
 @pytest.mark.parametrize(
@@ -77,13 +80,22 @@ def test_each_reason_says_what_the_answer_did_and_what_the_point_needs() -> None
             "gradient-clipping",
             "do without it",
         ),
+        # a point kept to one thing, spread over all of them
+        (
+            "dl-augmentation-leak",
+            "The gap means the model isn't robust to real photos, so the fix is heavier "
+            "augmentation: more colour jitter, blur, random crops. Having the copies in both "
+            "sets is fine, it just gives validation more samples.",
+            "augment-train-only",
+            "keeps it to one of them only",
+        ),
     ],
 )
 def test_a_point_turned_by_its_words_says_why(
     scorer, question_id: str, answer: str, point: str, words: str
 ) -> None:
-    """A key point refused because the closest words reverse its direction or drop its
-    practice earns nothing, and the card quotes those words."""
+    """A key point refused because the closest words reverse its direction, drop its
+    practice or widen its scope earns nothing, and the card quotes those words."""
     from sayitout.bank.loader import load_bank
 
     said = scorer.score(load_bank(user=False).rubric(question_id), answer)

@@ -351,6 +351,9 @@ class Matcher:
             if not is_mis and self._removes_terms(item, own_text, j):
                 self._refused(item, match, j, reasons.removed_words)
                 continue
+            if not is_mis and polarity.widens(own_text.polarity, self.window_polarity(j)):
+                self._refused(item, match, j, reasons.widened_words)
+                continue
             if not is_mis and self._swapped_at(item, j):
                 continue
             if cand.window is None:

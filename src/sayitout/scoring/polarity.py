@@ -41,6 +41,10 @@ Rules (documented for reviewers and candidates):
   opposite terms (overfitting / underfitting, overflow / underflow) and the answer names
   the other and never the first: no part of "that's underfitting, the model is too
   simple" states "this is overfitting".
+* An answer *widens* a rubric text's scope when the text keeps something to a thing
+  ("apply augmentation *only* to the training set") and the answer spreads it over
+  "both", "all" or "every" of that thing's kind, not negated ("add stronger
+  augmentation to *both* sets"): those words credit no part of the key point.
 """
 
 from __future__ import annotations
@@ -173,6 +177,12 @@ class Polarity:
     """Those of them in the scope of a cue that takes something away (off, remove,
     disable, take out), and the words a switch verb puts before "off" ("take gradient
     clipping off" -> gradient, clip): what the text says to do without."""
+    only_stems: frozenset[str] = frozenset()
+    """Content-word stems said under "only" ("only to the *training set*", "the training
+    set only"): what the text keeps something to (``widens``)."""
+    every_stems: frozenset[str] = frozenset()
+    """Content-word stems said under "both", "all" or "every" and not negated ("to both
+    *sets*"): what the text spreads something over."""
 
 
 def _tokens(text: str) -> tuple[list[str], list[int], list[bool]]:
@@ -454,7 +464,69 @@ def _analyse(
         on_pronoun = acts and k + 1 < len(toks) and toks[k + 1] in _PRONOUNS
         mentions.append(Mention(frozenset(dirs), ctx, obj, acts and obj is not None, on_pronoun))
     mentions.extend(_number_comparisons(toks, sentences))
-    return Polarity(tuple(mentions), negated, frozenset(scoped), frozenset(removed))
+    every = _scoped_after(toks, sentences, closes, _EVERY, 2) - scoped
+    return Polarity(
+        tuple(mentions),
+        negated,
+        frozenset(scoped),
+        frozenset(removed),
+        _only(toks, sentences, closes),
+        every,
+    )
+
+
+_EVERY = _wordset("both all every")
+_NOT_EXCLUSIVE = _wordset("not the an")
+"""Words before "only" that make it no restriction ("not only", "the only one")."""
+
+
+def _scoped_after(
+    toks: list[str], sentences: list[int], closes: list[bool], cues: frozenset[str], most: int
+) -> frozenset[str]:
+    """Stems of the first ``most`` content words after each of ``cues``, within its
+    clause."""
+    out: set[str] = set()
+    for k, w in enumerate(toks):
+        if w not in cues or closes[k]:
+            continue
+        named: list[str] = []
+        for i in range(k + 1, min(k + 5, len(toks))):
+            if toks[i] in _CLAUSE_BREAKS or sentences[i] != sentences[k] or len(named) == most:
+                break
+            if toks[i] not in STOPWORDS:
+                named.append(toks[i])
+            if closes[i]:
+                break
+        out.update(stem(n) for n in named)
+    return frozenset(out)
+
+
+def _only(toks: list[str], sentences: list[int], closes: list[bool]) -> frozenset[str]:
+    """``Polarity.only_stems``: up to three content words after "only" in its clause,
+    or, when none follows ("the training set only"), up to three before it."""
+    out: set[str] = set()
+    for k, w in enumerate(toks):
+        if w != "only" or (k > 0 and toks[k - 1] in _NOT_EXCLUSIVE):
+            continue
+        after = _scoped_after(toks[k:], sentences[k:], closes[k:], frozenset({"only"}), 3)
+        if after:
+            out.update(after)
+            continue
+        before: list[str] = []
+        for i in range(k - 1, max(-1, k - 5), -1):
+            if toks[i] in _CLAUSE_BREAKS or sentences[i] != sentences[k] or closes[i]:
+                break
+            if toks[i] not in STOPWORDS:
+                before.append(toks[i])
+        out.update(stem(b) for b in before[:3])
+    return frozenset(out)
+
+
+def widens(rubric: Polarity, answer: Polarity) -> bool:
+    """The rubric text keeps something to a thing ("apply augmentation *only* to the
+    training set") and the answer spreads it over that thing's kind ("add stronger
+    augmentation to *both* sets", "augment *all* the splits"): the other scope."""
+    return bool(rubric.only_stems & answer.every_stems)
 
 
 _MEASURES = frozenset(stem(w) for w in ("number", "amount", "count"))

@@ -96,6 +96,12 @@ def removed_words(quote: str) -> str:
     return f'You said to do without it: "{quote}".'
 
 
+def widened_words(quote: str) -> str:
+    """The closest words spread over everything what the point keeps to one thing ("to
+    both sets" for its "only to the training set")."""
+    return f'You said "{quote}": this point keeps it to one of them only.'
+
+
 def misconception(text: str) -> str:
     """The words that came closest to the point state a misconception instead."""
     return f'Those words state a misconception instead: "{text.rstrip(".")}".'
