@@ -32,6 +32,9 @@ def conflict(rubric: str, answer: str) -> bool:
         ("lower the learning rate", "I'd increase the learning rate", True),
         ("lower the learning rate", "the learning rate is probably too high", False),
         ("raise the learning rate", "the learning rate is a bit high so lower it", True),
+        # a comparative keeps its way after "a bit", "somewhat"
+        ("raise the learning rate", "paired with a somewhat lower learning rate", True),
+        ("lower the learning rate", "use a slightly lower learning rate", False),
         ("the learning rate is too high", "your learning rate is way too high", False),
         ("the learning rate is too high", "the learning rate is too low", True),
         ("lower the learning rate", "decrease the learning rate by ten", False),
@@ -243,6 +246,17 @@ def test_the_opposite_direction_about_the_same_thing_reverses_a_one_way_text() -
     # reversed by "start with something small and make it bigger"
     grow = analyse("If it can't overfit, it's too small, so make it bigger.")
     assert not reverses_object(grow, analyse("start with something small and make it bigger"))
+
+
+def test_two_words_of_a_phrase_in_common_are_the_same_thing() -> None:
+    """ "add more data loader workers" names "data" first, "reduce the number of loader
+    workers" names "loader": both qualify the loader workers."""
+    rubric = analyse("If images are decoded in a single process, add more data loader workers.")
+    assert reverses_object(rubric, analyse("so reduce the number of loader workers"))
+    assert not reverses_object(rubric, analyse("use more loader workers"))
+    # one word in common is not the same thing
+    rate = analyse("lower the learning rate")
+    assert not reverses_object(rate, analyse("raise the dropout rate"))
 
 
 def test_a_texts_act_is_its_way() -> None:

@@ -19,7 +19,8 @@ Rules (documented for reviewers and candidates):
   "don't raise it" means down; "instead of increasing it" means down.
 * "too high" (also "a bit high", "slightly high") describes a problem whose fix is the
   opposite direction: it counts as down, so it agrees with "lower it" and with "too
-  high", and conflicts with "raise it" and "too low".
+  high", and conflicts with "raise it" and "too low". A comparative keeps its way ("a
+  slightly lower learning rate" is lower).
 * Two texts *conflict in direction* when the rubric text has a direction about some
   object and every direction the candidate states about that object is the opposite
   one. What a direction is about: first the content word right after it ("more
@@ -163,6 +164,11 @@ class Mention:
     on_pronoun: bool = False
     """The direction word acts on a pronoun ("I would *raise it*"): about whatever the
     pronoun stands for."""
+    phrase: frozenset[str] = frozenset()
+    """Stems of up to three content words after the direction word, in its clause, a
+    measure's noun left out ("more *data loader workers*", "cut the number of *loader
+    workers*"): two texts that share two of them qualify the same thing, whichever word
+    each names first (``reverses_object``)."""
 
 
 @dataclass(frozen=True)
@@ -427,8 +433,10 @@ def _analyse(
         elif flipped:
             # "don't raise it": down; "don't change it"/"not the same": up or down
             dirs = {-d} if d != SAME else {UP, DOWN}
-        elif d != SAME and k >= 1 and toks[k - 1] in _EXCESS:
-            dirs = {-d}  # "too high", "a bit high": a problem whose fix is to lower it
+        elif d != SAME and k >= 1 and toks[k - 1] in _EXCESS and not _comparative(t):
+            # "too high", "a bit high": a problem whose fix is to lower it; "a somewhat
+            # lower learning rate" is lower
+            dirs = {-d}
         # a direction word that closes a clause ("As time increases, the speed of light
         # stays the same") is about that clause's words, not about the next clause's
         ends_clause = closes[k]
@@ -462,7 +470,10 @@ def _analyse(
             obj = _subject(toks, sentences, closes, k)  # "the learning rate doesn't need to change"
         acts = t in _ACTING and not (t in _ALSO_ADJECTIVES and k and toks[k - 1] in _DESCRIBING)
         on_pronoun = acts and k + 1 < len(toks) and toks[k + 1] in _PRONOUNS
-        mentions.append(Mention(frozenset(dirs), ctx, obj, acts and obj is not None, on_pronoun))
+        phrase = frozenset() if ends_clause else _phrase(toks, sentences, closes, k)
+        mentions.append(
+            Mention(frozenset(dirs), ctx, obj, acts and obj is not None, on_pronoun, phrase)
+        )
     mentions.extend(_number_comparisons(toks, sentences))
     every = _scoped_after(toks, sentences, closes, _EVERY, 2) - scoped
     return Polarity(
@@ -643,8 +654,7 @@ def reverses_object(rubric: Polarity, answer: Polarity) -> bool:
     for r in mentions:
         if r.object in _LIGHT_VERBS:
             continue  # "too small, so make it bigger": "make" is no thing qualified
-        about = _objects(r)
-        related = [a for a in answer.mentions if about & _objects(a)]
+        related = [a for a in answer.mentions if _related(r, a)]
         if related and not any(a.directions & said for a in related):
             return True
     return False
@@ -697,6 +707,32 @@ def about_the_same(rubric: Polarity, answer: Polarity) -> bool:
             if (a.object and a.object in r.context) or (a.object is None and r.context & a.context):
                 return True
     return False
+
+
+def _comparative(word: str) -> bool:
+    """A comparative ("lower", "bigger", "more"): says which way, not that it is too much."""
+    return word.endswith("er") or word in ("more", "less")
+
+
+def _phrase(toks: list[str], sentences: list[int], closes: list[bool], k: int) -> frozenset[str]:
+    """``Mention.phrase`` of the direction word at ``toks[k]``."""
+    out: list[str] = []
+    for i in range(k + 1, min(k + 7, len(toks))):
+        if toks[i] in _CLAUSE_BREAKS or sentences[i] != sentences[k] or len(out) == 3:
+            break
+        w = toks[i]
+        said = w not in STOPWORDS and w not in _UP_WORDS and w not in _DOWN_WORDS
+        if said and stem(w) not in _MEASURES:
+            out.append(stem(w))
+        if closes[i]:
+            break
+    return frozenset(out)
+
+
+def _related(r: Mention, a: Mention) -> bool:
+    """Two mentions qualify the same thing: the same object, or two words of their
+    phrases in common ("data loader workers" and "the number of loader workers")."""
+    return bool(_objects(r) & _objects(a)) or len(r.phrase & a.phrase) >= 2
 
 
 def _objects(m: Mention) -> frozenset[str]:
