@@ -75,6 +75,18 @@ def test_a_rubric_sentence_s_outcome(text: str) -> None:
         ("If the gradients are zero, something is detached.", ()),
         ("If it can overfit, check the data: labels mismatched with the inputs.", ()),
         ("See if it can memorise ten examples.", ()),
+        # "if" after a verb that asks is a question, not a condition
+        (
+            "How I'd know it's a bug: train on one small batch and see if the model can "
+            "memorise it.",
+            (),
+        ),
+        # ... but after a pause it opens one
+        (
+            "Run the single-batch overfit test: if the model manages to memorise one "
+            "batch, that tells you the model is broken.",
+            (Outcome(True, FAULT, True),),
+        ),
     ],
 )
 def test_the_outcomes_an_answer_states(text: str, said: tuple[Outcome, ...]) -> None:

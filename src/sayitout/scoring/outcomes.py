@@ -9,7 +9,8 @@ the outcomes its sentences state are compared with the ones the answer states
 
 Rules (documented for reviewers and candidates):
 
-* A *conditional* opens with "if", "when", "once" or "assuming". Its condition runs to
+* A *conditional* opens with "if", "when", "once" or "assuming", but not "if" after a
+  verb that asks ("see if it can memorise the batch": a question). Its condition runs to
   the first comma or "then" (or, with neither, to where a new clause starts: "if that
   fails there's a bug"); its consequence runs from there to the next conditional or the
   end of the sentence.
@@ -68,6 +69,18 @@ class Outcome:
 
 
 _OPENERS = wordset("if when once assuming")
+_ASKING = wordset("see check checking test testing ask asking know tell find")
+"""Verbs after which "if" opens a question, not a condition: "see if the model can
+memorise it" asks what the test will show."""
+
+
+def _asks(word: tuple[str, str]) -> bool:
+    """The word (normalised, raw) right before an "if" makes it a question: an asking
+    verb, with no pause after it ("the overfit test: if it memorises ..." is a
+    condition)."""
+    return word[0] in _ASKING and word[1][-1:].isalnum()
+
+
 _FIT_PREFIXES = ("overfit", "memoris", "memoriz")
 _FIT_WORDS = wordset("fit fits fitting fitted")
 _TO_ZERO = wordset(
@@ -189,7 +202,11 @@ def outcomes(text: str) -> tuple[Outcome, ...]:
     """The test outcomes ``text`` binds to a verdict (see the module docstring)."""
     out: list[Outcome] = []
     for sentence in _sentences(text):
-        starts = [i for i, (w, _) in enumerate(sentence) if w in _OPENERS]
+        starts = [
+            i
+            for i, (w, _) in enumerate(sentence)
+            if w in _OPENERS and not (w == "if" and i > 0 and _asks(sentence[i - 1]))
+        ]
         for n, i in enumerate(starts):
             seg = sentence[i + 1 : starts[n + 1] if n + 1 < len(starts) else len(sentence)]
             first = _consequence_first(sentence, i, seg)
