@@ -52,6 +52,7 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_left, bisect_right
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from sayitout.scoring.lexicon import wordset as _wordset
@@ -491,25 +492,43 @@ _NOT_EXCLUSIVE = _wordset("not the an")
 """Words before "only" that make it no restriction ("not only", "the only one")."""
 
 
+def _words_after(
+    toks: list[str],
+    sentences: list[int],
+    closes: list[bool],
+    k: int,
+    most: int,
+    reach: int,
+    keep: Callable[[str], bool],
+) -> list[str]:
+    """Up to ``most`` of the ``reach`` words after ``toks[k]`` that ``keep`` takes, in
+    its clause."""
+    out: list[str] = []
+    for i in range(k + 1, min(k + 1 + reach, len(toks))):
+        if toks[i] in _CLAUSE_BREAKS or sentences[i] != sentences[k] or len(out) == most:
+            break
+        if keep(toks[i]):
+            out.append(toks[i])
+        if closes[i]:
+            break
+    return out
+
+
+def _content(word: str) -> bool:
+    return word not in STOPWORDS
+
+
 def _scoped_after(
     toks: list[str], sentences: list[int], closes: list[bool], cues: frozenset[str], most: int
 ) -> frozenset[str]:
     """Stems of the first ``most`` content words after each of ``cues``, within its
     clause."""
-    out: set[str] = set()
-    for k, w in enumerate(toks):
-        if w not in cues or closes[k]:
-            continue
-        named: list[str] = []
-        for i in range(k + 1, min(k + 5, len(toks))):
-            if toks[i] in _CLAUSE_BREAKS or sentences[i] != sentences[k] or len(named) == most:
-                break
-            if toks[i] not in STOPWORDS:
-                named.append(toks[i])
-            if closes[i]:
-                break
-        out.update(stem(n) for n in named)
-    return frozenset(out)
+    return frozenset(
+        stem(w)
+        for k, cue in enumerate(toks)
+        if cue in cues and not closes[k]
+        for w in _words_after(toks, sentences, closes, k, most, 4, _content)
+    )
 
 
 def _only(toks: list[str], sentences: list[int], closes: list[bool]) -> frozenset[str]:
@@ -519,9 +538,9 @@ def _only(toks: list[str], sentences: list[int], closes: list[bool]) -> frozense
     for k, w in enumerate(toks):
         if w != "only" or (k > 0 and toks[k - 1] in _NOT_EXCLUSIVE):
             continue
-        after = _scoped_after(toks[k:], sentences[k:], closes[k:], frozenset({"only"}), 3)
+        after = [] if closes[k] else _words_after(toks, sentences, closes, k, 3, 4, _content)
         if after:
-            out.update(after)
+            out.update(stem(a) for a in after)
             continue
         before: list[str] = []
         for i in range(k - 1, max(-1, k - 5), -1):
@@ -716,17 +735,12 @@ def _comparative(word: str) -> bool:
 
 def _phrase(toks: list[str], sentences: list[int], closes: list[bool], k: int) -> frozenset[str]:
     """``Mention.phrase`` of the direction word at ``toks[k]``."""
-    out: list[str] = []
-    for i in range(k + 1, min(k + 7, len(toks))):
-        if toks[i] in _CLAUSE_BREAKS or sentences[i] != sentences[k] or len(out) == 3:
-            break
-        w = toks[i]
+
+    def named(w: str) -> bool:
         said = w not in STOPWORDS and w not in _UP_WORDS and w not in _DOWN_WORDS
-        if said and stem(w) not in _MEASURES:
-            out.append(stem(w))
-        if closes[i]:
-            break
-    return frozenset(out)
+        return said and stem(w) not in _MEASURES
+
+    return frozenset(stem(w) for w in _words_after(toks, sentences, closes, k, 3, 6, named))
 
 
 def _related(r: Mention, a: Mention) -> bool:
