@@ -320,29 +320,24 @@ def _mark_bounds(text: str, toks: list[Tok], found: list[_Found]) -> list[_Found
     results: set[float] = set()  # the values said as results before out[k - 1]
     for k in range(1, len(out)):
         start, end = out[k - 1], out[k]
-        if _RANGE_TO.fullmatch(text[start.mention.end : end.mention.start]):
-            said_from = start.start > 0 and toks[start.start - 1].text == "from"
-            if said_from or start.mention.value in results:
-                out[k] = replace(end, mention=replace(end.mention, bound=True))
+        gap = text[start.mention.end : end.mention.start]
+        before = toks[start.start - 1].text if start.start > 0 else ""
+        if _RANGE_TO.fullmatch(gap) and (before == "from" or start.mention.value in results):
+            out[k] = _as_bound(end)
+        if results and before == "between" and _BETWEEN_AND.fullmatch(gap):
+            # "0.00015 ... midway between 0.0003 and zero": both ends of a range said
+            # after a result leave it standing
+            out[k - 1], out[k] = _as_bound(start), _as_bound(end)
         if not start.mention.operand:
             results.add(start.mention.value)
     for k, f in enumerate(out):
         if _from_words_to(text, toks, f.start):
-            out[k] = replace(f, mention=replace(f.mention, bound=True))
-    for k in range(1, len(out)):
-        # "0.00015 ... midway between 0.0003 and zero": both ends of a range said after
-        # a result leave it standing
-        start, end = out[k - 1], out[k]
-        said_before = any(not f.mention.operand for f in out[: k - 1])
-        if (
-            said_before
-            and start.start > 0
-            and toks[start.start - 1].text == "between"
-            and _BETWEEN_AND.fullmatch(text[start.mention.end : end.mention.start])
-        ):
-            out[k - 1] = replace(start, mention=replace(start.mention, bound=True))
-            out[k] = replace(end, mention=replace(end.mention, bound=True))
+            out[k] = _as_bound(f)
     return out
+
+
+def _as_bound(f: _Found) -> _Found:
+    return replace(f, mention=replace(f.mention, bound=True))
 
 
 _BETWEEN_AND = re.compile(r"\s*(?:and|to|-|–)\s*")
