@@ -174,6 +174,9 @@ def windows(text: str, ws: list[Span] | None = None) -> tuple[list[Window], bool
             seen.add((i, j))
             out.append(_window(text, ws, i, j))
 
+    def raw(i: int) -> str:
+        return text[ws[i].start : ws[i].end]
+
     for size, stride in specs:
         if n <= size:
             add(0, n - 1)
@@ -184,26 +187,33 @@ def windows(text: str, ws: list[Span] | None = None) -> tuple[list[Window], bool
         for i in starts:
             add(i, i + size - 1)
     # Sentences, when the text has punctuation: a bonus, never required.
-    first = 0
-    for i, w in enumerate(ws):
-        if _SENTENCE_END_RE.search(text[w.start : w.end]) or i == n - 1:
-            if 3 <= i - first + 1 <= 30:
-                add(first, i)
-            first = i + 1
+    for first, last in _runs(n, lambda i: bool(_SENTENCE_END_RE.search(raw(i)))):
+        if 3 <= last - first + 1 <= 30:
+            add(first, last)
     if n <= LONG_ANSWER_WORDS and _as_notes(ws):
         # the items of a list of notes, each too short for a window of its own ("group
         # split by original image, augment train only, dedupe val"); in prose a clause
         # cut out of its sentence loses what governs it ("I'd make it bigger, | strip
         # out the dropout")
-        first = 0
-        for i, w in enumerate(ws):
-            raw = text[w.start : w.end]
-            ends = raw.endswith(_ITEM_ENDS) or (i + 1 < n and text[ws[i + 1].start] in "→")
-            if ends or i == n - 1:
-                if 3 <= i - first + 1 < WINDOW_SPECS[0][0]:
-                    add(first, i)
-                first = i + 1
+        def item_ends(i: int) -> bool:
+            return raw(i).endswith(_ITEM_ENDS) or (i + 1 < n and text[ws[i + 1].start] in "→")
+
+        for first, last in _runs(n, item_ends):
+            if 3 <= last - first + 1 < WINDOW_SPECS[0][0]:
+                add(first, last)
     return out, truncated
+
+
+def _runs(n: int, ends: Callable[[int], bool]) -> list[tuple[int, int]]:
+    """(first, last) indices of the runs of ``n`` words cut after each word where ``ends``
+    holds, and after the last word."""
+    out: list[tuple[int, int]] = []
+    first = 0
+    for i in range(n):
+        if ends(i) or i == n - 1:
+            out.append((first, i))
+            first = i + 1
+    return out
 
 
 _ITEM_ENDS = (",", ";", ":", ".", "?", "!")
