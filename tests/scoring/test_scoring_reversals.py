@@ -27,6 +27,10 @@ def test_orders_read_from_each_cue() -> None:
     assert orders("After splitting, augment.") == (_order("split", "augment"),)
     assert orders("warm up, followed by cosine decay") == (_order("warm", "cosin decay"),)
     assert orders("split first, then augment and validate") == (_order("split", "augment valid"),)
+    assert orders("then shuffle everything and split") == ()  # no left side
+    assert orders("augment, then shuffle everything and split") == (
+        _order("augment", "shuffl everyth split"),
+    )
     # a call is its name, and its empty brackets end no clause
     assert orders("optimizer.zero_grad() after loss.backward()") == (
         _order("backward", "zero_grad"),
@@ -60,8 +64,9 @@ def test_no_order_stated(text: str) -> None:
         ("Augment before you split.", True),
         ("You need to split after augmenting, not before.", True),
         ("augment, then split randomly", True),
-        # a verb joined by "and" to a one-word step is part of it
+        # a verb joined by "and" to a step of one or two words is part of it
         ("Augment everything first and then shuffle and split the images.", True),
+        ("Augment first, then shuffle everything and split randomly.", True),
         ("split first, then augment", False),
         # the mistake described and the fix given in order: the fix stands
         ("They augmented before splitting. Split by original first, then augment.", False),

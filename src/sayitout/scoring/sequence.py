@@ -13,8 +13,8 @@ Rules (documented for reviewers and candidates):
   "after splitting, augment" the split too.
 * Each side is the nearest content words to the cue (at most three), within its clause:
   punctuation and linking words ("so", "because", "which"...) end a side, but a second
-  verb joined by "and" right after a one-word step is part of it ("then shuffle and
-  split": the split comes after too).
+  verb joined by "and" right after a step of one or two words is part of it ("then
+  shuffle and split", "then shuffle everything and split": the split comes after too).
 * "then" after an "if" is a consequence, not a step ("if it fits, then use it"); a
   negation right before a side takes the order back ("don't augment before you split"
   states no order), and so does a condition ("if you augment before splitting, ...").
@@ -109,9 +109,10 @@ def _side(
             break  # the clause ended before the cue
         if step < 0 and w in _CONDITIONS:
             return frozenset(found), True  # "if you augment before splitting": no claim
-        if step > 0 and w == "and" and len(found) == 1 and not toks[i - 1][1]:
-            # "then shuffle and split the images": the step goes on to the verb it joins
-            limit = 2
+        if step > 0 and w == "and" and 0 < len(found) < _SIDE_WORDS and not toks[i - 1][1]:
+            # "then shuffle and split the images", "then shuffle everything and split":
+            # the step goes on to the verb it joins
+            limit = len(found) + 1
             i += step
             continue
         if w in _LINKS or w in _FORWARD or w in _BACKWARD:
