@@ -442,6 +442,17 @@ FC = NumericAnswer(value=16781312, tolerance=2000, unit="", accept_units=["param
         ),
         (FC, "It's 16,781,312 weights (4,096 × 4,096 = 16,777,216, plus 4,096).", True),
         (GB112, "Sixteen bytes per parameter.", False),
+        # ... and so is a check of the result said after it
+        (
+            LR,
+            "500/2000 = 1/4 -> lr = 3e-4 / 4 = 7.5e-5. Sanity: step 1000 -> 1.5e-4, "
+            "step 2000 -> full 3e-4.",
+            True,
+        ),
+        (LR, "It's 7.5e-5. As a check, at step 2000 it reaches the full 3e-4.", True),
+        (LR, "It's 7.5e-5. Check: at step 2000 you'd be at the full 3e-4.", True),
+        # a check with no result before it is the only answer said
+        (LR, "Sanity check: at step 2000 it reaches 3e-4.", False),
         # an approximate lead is refined by the first result that says it exactly
         (
             FC,

@@ -70,7 +70,8 @@ class NumberMention:
     """Said as a description of some other thing ("it won't fit a 12 GB card"): never
     displaces a result stated before it."""
     aside: bool = False
-    """Said inside parentheses ("= 512 samples (8 × 16 = 128 per GPU, × 4 GPUs)"): a
+    """Said inside parentheses ("= 512 samples (8 × 16 = 128 per GPU, × 4 GPUs)") or in a
+    sentence that checks the result ("= 7.5e-5. Sanity: step 2000 -> full 3e-4"): a
     working shown on the side never displaces a result stated outside them."""
     bound: bool = False
     """The end of a range ("it decays from 3e-4 to 0"; "1.5e-4, and then it goes 1.5e-4
@@ -502,6 +503,29 @@ def _in_parentheses(text: str) -> Callable[[int], bool]:
     return inside
 
 
+_CHECK = re.compile(
+    r"(?:^|(?<=[.!?;])\s+|\n\s*)(?:(?:a|as a|quick|for a|just to)\s+)?"
+    r"(?:sanity(?:[- ]check(?:ing)?)?|(?:double|cross)[- ]check(?:ing)?|to (?:double[- ])?check"
+    r"|verify(?:ing)?|check(?:ing)?(?=\s*[:—–]))\b",
+    re.IGNORECASE,
+)
+"""A sentence that opens as a check of a result ("Sanity: step 1000 -> 1.5e-4", "As a
+check, ...", "Check: ..."): its numbers are the check's, not the answer."""
+
+
+def _in_check(text: str) -> Callable[[int], bool]:
+    """Whether ``text[at]`` is in a sentence that opens as a check (``_CHECK``)."""
+    spans: list[tuple[int, int]] = []
+    for m in _CHECK.finditer(text):
+        end = _CUE_BREAK.search(text, m.end())
+        spans.append((m.start(), end.start() if end else len(text)))
+
+    def inside(at: int) -> bool:
+        return any(lo <= at < hi for lo, hi in spans)
+
+    return inside
+
+
 @dataclass(frozen=True)
 class _Step:
     op: str  # "*", "/", "+", "-"
@@ -647,6 +671,7 @@ def _read_numbers(text: str) -> list[NumberMention]:
     found: list[_Found] = []
     preamble = _preamble(text, toks)
     in_parentheses = _in_parentheses(text)
+    in_check = _in_check(text)
     i = 0
     n = len(toks)
     while i < n:
@@ -748,7 +773,7 @@ def _read_numbers(text: str) -> list[NumberMention]:
                         )
                     )
                     or (not unit and 0 < value < 1 and _share_of(text, toks, after)),
-                    aside=in_parentheses(toks[start_i].start),
+                    aside=in_parentheses(toks[start_i].start) or in_check(toks[start_i].start),
                     evaluated=_evaluated(text, toks, start_i),
                     number_span=(toks[i].start, toks[expr.end - 1].end),
                 ),
