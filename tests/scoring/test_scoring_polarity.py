@@ -10,6 +10,7 @@ from sayitout.scoring.polarity import (
     analyse,
     direction_conflict,
     negates,
+    negates_other_words,
     negation_differs,
     opposite_named,
     reverses_object,
@@ -103,6 +104,14 @@ def test_negation_parity_for_misconceptions() -> None:
     mis = analyse("shuffle the validation set")
     assert negation_differs(mis, analyse("you don't need to shuffle the validation set"))
     assert not negation_differs(mis, analyse("you should shuffle the validation set"))
+
+
+def test_a_negation_of_other_words() -> None:
+    stems = content_stems("The model is underfitting, so make it bigger or train it for longer.")
+    said = "the model doesn't have enough capacity for the data, so I'd make it bigger"
+    assert negates_other_words(analyse(said), stems)
+    assert not negates_other_words(analyse("it's not underfitting, so don't make it bigger"), stems)
+    assert not negates_other_words(analyse("make it bigger and train it longer"), stems)
 
 
 def test_windows_without_punctuation_cover_the_whole_answer() -> None:

@@ -433,3 +433,18 @@ def test_a_key_point_bound_on_one_word_does_not_hide_a_swap(misconception_check)
         "time. Switch to group norm, which normalises within each image, or use synced "
         "batch norm across the GPUs.",
     )
+
+
+def test_a_negation_of_other_words_does_not_hide_a_misconception(misconception_check) -> None:
+    """ "the model doesn't have enough capacity yet, so make it bigger" negates capacity,
+    none of the misconception's words: within one sentence the claim still stands, while
+    "it isn't underfitting" in the right answer negates the misconception's own word."""
+    misconception_check(
+        "dl-val-loss-rises",
+        "underfitting-bigger-model",
+        wrong="That's underfitting: validation loss going up means the model doesn't have "
+        "enough capacity yet, so make it bigger and train for more epochs.",
+        right="It isn't underfitting, it's overfitting: after epoch five the model memorises "
+        "the training set. Use early stopping at the best validation checkpoint and add "
+        "weight decay and dropout.",
+    )

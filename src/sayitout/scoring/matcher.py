@@ -15,6 +15,7 @@ states the other way round (the correct contrast) is not flagged.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
 from typing import NamedTuple
@@ -78,6 +79,8 @@ class Item:
 
 _STRIP_INITIAL = "\"'()[]{}.,;:!?*"
 """Punctuation around a word written in capitals ("(BN)", "LN:")."""
+_SENTENCE_INSIDE = re.compile(r"[.!?;](?=\s)")
+"""A sentence end inside a window's text."""
 
 
 @dataclass(frozen=True)
@@ -292,7 +295,15 @@ class Matcher:
             return False  # ... about its thing
         if polarity.direction_conflict(rt.polarity, pol):
             return False
-        if is_mis and polarity.negation_differs(rt.polarity, self.window_polarity(j)):
+        if (
+            is_mis
+            and polarity.negation_differs(rt.polarity, self.window_polarity(j))
+            # a negation of other words, within one sentence, leaves the claim standing
+            and not (
+                polarity.negates_other_words(self.window_polarity(j), rt.stems)
+                and not _SENTENCE_INSIDE.search(self.wins[j].text)
+            )
+        ):
             return False
         if polarity.negates(rt.polarity, rt.stems, self.window_polarity(j)):
             return False

@@ -761,6 +761,13 @@ def negation_differs(rubric: Polarity, answer: Polarity) -> bool:
     return rubric.negated != answer.negated
 
 
+def negates_other_words(answer: Polarity, rubric_stems: frozenset[str]) -> bool:
+    """The answer's negation is known to cover none of a rubric text's content words: in
+    "the model doesn't have enough capacity, so make it bigger" it is about capacity,
+    not the misconception "the model is underfitting, so make it bigger"."""
+    return answer.negated and bool(answer.negated_stems) and not answer.negated_stems & rubric_stems
+
+
 def negates(rubric: Polarity, rubric_stems: frozenset[str], answer: Polarity) -> bool:
     """The answer negates what the (positive) rubric text says: a content word of the
     rubric text falls in the scope of a negation in the answer."""
