@@ -145,16 +145,18 @@ def test_original_bands(scored) -> None:
 # Floors a little under what the scorer reached. Raise them as the scorer improves; never
 # lower them to let a change through. The parts were remade every round on 2026-12-01/04:
 # each time the test part, once read, joined development and a fresh test part was
-# written. The twenty-eighth round's floors: dev from SCORER_VERSION 2026.12.31 scoring
-# the 6,665 dev answers with the shipped judge (fitted on 442 of them: a regression guard,
-# not a measure); test from 2026.12.31's one reading of the fresh test part (21:27 UTC on
-# 2026-12-04, with the round's start scorer beside it: docs/evaluation.md,
-# "twenty-eighth round"). The test part is new, so its floors follow it, one answer under
-# each share it reached (98.5 % >= 70 and 97.0 % <= 30 under both scorers).
-DEV_FLOOR = {"spearman": 0.927, "strong_ge70": 0.993, "wrong_le30": 0.980, "pairwise": 0.977}
-TEST_FLOOR = {"spearman": 0.913, "strong_ge70": 0.975, "wrong_le30": 0.955, "pairwise": 0.97}
-MEAN_WRONG_MAX = {"dev": 7.1, "test": 6.9}
-"""The highest mean score of a part's wrong answers (dev 6.7, test 6.5 in 2026.12.31)."""
+# written. The twenty-ninth round's floors: dev from SCORER_VERSION 2026.12.32 scoring
+# the 6,929 dev answers with the shipped judge (fitted on 442 of them: a regression guard,
+# not a measure); test from 2026.12.32's one reading of the fresh test part (00:17 UTC on
+# 2026-12-05, with the round's start scorer beside it: docs/evaluation.md,
+# "twenty-ninth round"). The test part is new, so its floors follow it, one answer under
+# each share it reached (98.5 % >= 70 and 94.9 % <= 30).
+DEV_FLOOR = {"spearman": 0.928, "strong_ge70": 0.994, "wrong_le30": 0.983, "pairwise": 0.978}
+TEST_FLOOR = {"spearman": 0.914, "strong_ge70": 0.975, "wrong_le30": 0.935, "pairwise": 0.96}
+MEAN_WRONG_MAX = {"dev": 6.9, "test": 8.3}
+"""The highest mean score of a part's wrong answers (dev 6.5, test 7.9 in 2026.12.32)."""
+# 2026.12.32 read the twenty-ninth round's test part (264) at 0.920 / 98.5 % / 94.9 % / 96.8 %
+# (its start scorer, 2026.12.31: 0.919 / 99.2 % / 94.9 % / 96.8 %);
 # 2026.12.31 read the twenty-eighth round's test part (264) at 0.918 / 98.5 % / 97.0 % / 97.6 %
 # (its start scorer, 2026.12.30: 0.918 / 98.5 % / 97.0 % / 97.6 %);
 # 2026.12.30 read the twenty-seventh round's test part (264) at 0.900 / 93.9 % / 94.9 % / 95.5 %
@@ -227,9 +229,9 @@ def test_part_keeps_its_quality(scored, part: str, floor: dict[str, float]) -> N
 @pytest.mark.xfail(
     reason="issue 9's targets: met on the twelfth, seventeenth, twenty-sixth and "
     "twenty-eighth rounds' test parts, not on the eleventh's, the thirteenth's to the "
-    "sixteenth's, the eighteenth's to the twenty-fifth's, or the twenty-seventh's (strong "
-    ">= 70 at 93.9 %, wrong <= 30 at 94.9 %); "
-    "non-strict until fresh parts keep meeting them",
+    "sixteenth's, the eighteenth's to the twenty-fifth's, the twenty-seventh's or the "
+    "twenty-ninth's (wrong <= 30 at 94.9 %, two keyword lists with a closing remark at "
+    "91 and 100); non-strict until fresh parts keep meeting them",
     strict=False,
 )
 def test_targets_on_the_test_part(scored) -> None:
