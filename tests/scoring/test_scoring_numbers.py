@@ -451,6 +451,7 @@ FC = NumericAnswer(value=16781312, tolerance=2000, unit="", accept_units=["param
         ),
         (LR, "It's 7.5e-5. As a check, at step 2000 it reaches the full 3e-4.", True),
         (LR, "It's 7.5e-5. Check: at step 2000 you'd be at the full 3e-4.", True),
+        (LR, "7.5e-5. Just to check, at step 2000 the rate is 3e-4.", True),
         # a check with no result before it is the only answer said
         (LR, "Sanity check: at step 2000 it reaches 3e-4.", False),
         # an approximate lead is refined by the first result that says it exactly
@@ -800,3 +801,18 @@ def test_one_bias_for_the_whole_layer_is_a_known_mistake() -> None:
     result = judge(numeric, "4096 × 4096 = 16,777,216, plus a single bias, so 16,777,217.")
     assert not result.correct and not result.close
     assert "one bias for the whole layer" in result.reason
+
+
+@pytest.mark.parametrize(
+    ("text", "aside"),
+    [
+        ("It's 7.5e-5. Sanity: step 2000 -> full 3e-4.", [False, True, True]),
+        ("It's 7.5e-5. As a quick check, 3e-4 at the end.", [False, True]),
+        ("It's 7.5e-5. To double-check, 3e-4 at the end.", [False, True]),
+        ("It's 7.5e-5. Check: 3e-4 at the end.", [False, True]),
+        # advice to check something is no check of the result
+        ("It's 7.5e-5. Check the schedule, it ends at 3e-4.", [False, False]),
+    ],
+)
+def test_a_sentence_that_checks_the_result_is_an_aside(text: str, aside: list[bool]) -> None:
+    assert [m.aside for m in find_numbers(text)] == aside

@@ -504,13 +504,19 @@ def _in_parentheses(text: str) -> Callable[[int], bool]:
 
 
 _CHECK = re.compile(
-    r"(?:^|(?<=[.!?;])\s+|\n\s*)(?:(?:a|as a|quick|for a|just to)\s+)?"
-    r"(?:sanity(?:[- ]check(?:ing)?)?|(?:double|cross)[- ]check(?:ing)?|to (?:double[- ])?check"
-    r"|verify(?:ing)?|check(?:ing)?(?=\s*[:—–]))\b",
+    r"(?:^|(?<=[.!?;])\s+|\n\s*)(?:"
+    r"(?:(?:a|as a|for a|just a)\s+)?(?:quick\s+)?"
+    r"(?:sanity(?:[- ]check(?:ing)?)?|(?:double|cross)[- ]check(?:ing)?)"
+    r"|(?:a|as a|for a|just a)\s+(?:quick\s+)?check"
+    r"|(?:just\s+)?to\s+(?:double[- ])?check"
+    r"|verify(?:ing)?|check(?:ing)?(?=\s*[:—–])"
+    r")\b",
     re.IGNORECASE,
 )
 """A sentence that opens as a check of a result ("Sanity: step 1000 -> 1.5e-4", "As a
-check, ...", "Check: ..."): its numbers are the check's, not the answer."""
+check, ...", "Just to check, ...", "Check: ..."): its numbers are the check's, not the
+answer. A bare "check" opens one only before a colon or a dash ("Check the labels" is
+advice)."""
 
 
 def _in_check(text: str) -> Callable[[int], bool]:
