@@ -520,14 +520,19 @@ advice)."""
 
 
 def _in_check(text: str) -> Callable[[int], bool]:
-    """Whether ``text[at]`` is in a sentence that opens as a check (``_CHECK``)."""
-    spans: list[tuple[int, int]] = []
+    """Whether ``text[at]`` is in a sentence that opens as a check (``_CHECK``). Each
+    check runs to its sentence's end, before the next one opens, so the spans are in
+    order and apart: one binary search a number, as in ``_in_parentheses``."""
+    starts: list[int] = []
+    ends: list[int] = []
     for m in _CHECK.finditer(text):
         end = _CUE_BREAK.search(text, m.end())
-        spans.append((m.start(), end.start() if end else len(text)))
+        starts.append(m.start())
+        ends.append(end.start() if end else len(text))
 
     def inside(at: int) -> bool:
-        return any(lo <= at < hi for lo, hi in spans)
+        k = bisect.bisect_right(starts, at) - 1
+        return k >= 0 and at < ends[k]
 
     return inside
 
