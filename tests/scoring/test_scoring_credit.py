@@ -360,6 +360,11 @@ def test_the_english_note_reads_the_rubric(scorer, lr_rubric) -> None:
         ("Exponent bits, mantissa width, range, overflow: those are the pieces here.", True),
         ("Dropout, augmentation, eval mode, running averages. Those are the suspects.", True),
         ("Overflow → inf → NaN, loss scaling, bf16: that's the usual fix.", False),
+        # ... after a dash too; and a list may trail off
+        ("Overflow, 65504 ceiling, loss scaling, underflow — those are the ingredients.", True),
+        ("Exponent bits, range, overflow, Ampere - those are the pieces of the story.", True),
+        ("Dropout, augmentation, eval mode, running averages, and so on.", True),
+        ("Use loss scaling - that is the fix, since fp16 overflows past 65504.", False),
     ],
 )
 def test_keyword_lists_are_told_from_terse_notes(text: str, listed: bool) -> None:

@@ -132,12 +132,14 @@ the batch")."""
 
 
 _LIST_TAG = re.compile(
-    r"(?:[:;]|[.!?](?=\s))\s*(?:and\s+|so\s+)?(?:those|these|that)(?:['’]s|\s+(?:are|were|is|was))"
-    r"\s[^.!?:;]*[.!?]?\s*$",
+    r"(?:[:;—–]|\s-{1,2}\s|[.!?](?=\s))\s*(?:and\s+|so\s+)?(?:those|these|that)(?:['’]s|\s+(?:are|were|is|was))"
+    r"\s[^.!?:;]*[.!?]?\s*$"
+    r"|,?\s*\b(?:and so on|and so forth|and the like|among others|etc)\b\.?\s*$",
     re.IGNORECASE,
 )
 """A closing remark about the list itself ("...: those are the pieces on the table here",
-"... Those are the ingredients.")."""
+"... Those are the ingredients.", "... — those are the fp16 ingredients here"), after a
+colon, a semicolon, a dash or a sentence end; or a list's open end ("..., and so on")."""
 
 _TERM_WORDS = 4
 """Content words a listed term may have ("Adam first and second moments")."""
