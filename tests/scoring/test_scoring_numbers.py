@@ -772,8 +772,13 @@ def test_known_mistakes_are_named(text: str, close: bool, reason: str) -> None:
         # a wrong count said to every digit is a wrong sum, though the rubric names no
         # slips (an imported deck's drafted number): no near-miss credit
         ("3 × 3 × 64 × 128 = 73,728, plus one bias per input channel: 73,792", False),
-        # rounded, it is still a near miss
+        # rounded, it is still a near miss, with or without "about"
         ("about 73,900 parameters", True),
+        ("74,000 parameters", True),
+        ("73.9 thousand parameters", True),
+        # fewer digits than the answer, but far more than a rounding of them: a wrong sum
+        ("576 × 128 = 73,728, plus a bias at every kernel position, 1,152: 74,880", False),
+        ("75,000 parameters", True),
     ],
 )
 def test_a_number_said_to_every_digit_is_no_near_miss_without_named_slips(

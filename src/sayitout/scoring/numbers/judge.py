@@ -68,6 +68,12 @@ every such answer was graded partial but one, a wrong sum said to every digit, w
 earns nothing now (``judge``)."""
 
 
+ESTIMATE_UNITS = 10
+"""How far, in units of its last nonzero digit, a near miss may be from the answer: a
+rounding or an estimate is off by a few ("38" for 41.7, "73,950" for 73,856), a wrong
+computation said to its last digits by many more ("74,880" for 73,856: a hundred tens)."""
+
+
 def unit_info(unit: str, accept: list[str] | tuple[str, ...] = ()) -> tuple[str, float] | None:
     """(quantity, factor) of a rubric unit, or None for a pure number / unknown unit."""
     for name in (unit, *accept):
@@ -271,10 +277,10 @@ def judge(
     slip = None if correct or m.vague else _known_mistake(numeric, value)
     if slip is not None:
         close = slip.partial  # a wrong computation is no near miss, however close
-    elif close and not m.approximate and _as_precise(value, numeric.value):
-        # "16,871,312" for 16,781,312: said to every digit, so not a rounding, and none
-        # of the slips the rubric names (an imported deck's drafted number names none):
-        # a wrong computation
+    elif close and not m.approximate and not _an_estimate(value, numeric.value):
+        # "16,871,312" for 16,781,312, "74,880" for 73,856: not the answer rounded or
+        # estimated to the digits said, and none of the slips the rubric names (an
+        # imported deck's drafted number names none): a wrong computation
         close = False
     how = f" ({m.note})" if m.note else ""
     said = " ".join(x for x in (format_number(m.value), m.unit or "") if x)
@@ -307,9 +313,16 @@ def judge(
     )
 
 
-def _as_precise(value: float, target: float) -> bool:
-    """Whether ``value`` is said with at least as many significant digits as ``target``."""
-    return significant_digits(value) >= significant_digits(target)
+def _an_estimate(value: float, target: float) -> bool:
+    """Whether ``value`` could be ``target`` rounded or estimated to the digits said: off
+    by at most ``ESTIMATE_UNITS`` units of its last nonzero digit ("38 minutes" or
+    "forty" for 41.7, "16.8 million" for 16,781,312, "74,000" for 73,856; not "74,880",
+    off by a hundred units of the tens it is said to)."""
+    if value == 0 or not math.isfinite(value):
+        return False
+    digits = f"{abs(value):.12e}".split("e")[0].replace(".", "").rstrip("0") or "0"
+    place = 10.0 ** (math.floor(math.log10(abs(value))) - len(digits) + 1)
+    return abs(value - target) <= ESTIMATE_UNITS * place * (1 + 1e-9)
 
 
 def _known_mistake(numeric: NumericAnswer, value: float) -> NumericMistake | None:
