@@ -564,6 +564,24 @@ def test_roles_bind_the_same_entity_and_see_a_swap() -> None:
     assert b.bound == 0.0 and b.swapped
 
 
+def test_a_contrast_said_of_a_third_entity_is_no_swap() -> None:
+    """A rubric sentence that contrasts two entities is swapped only by its content said
+    of the other one: "group norm pools over the batch" is another claim than "layer
+    norm pools them over the batch", not that misconception turned round."""
+    roles = Roles({"batchnorm", "layernorm", "groupnorm"})
+    mis = roles.clauses(
+        "batch norm takes its statistics from each image alone, and layer norm pools "
+        "them over the whole batch"
+    )
+    third = roles.clauses("group norm is the one that pools statistics over the whole batch")
+    assert not roles.bind(mis, third).swapped
+    swap = roles.clauses("batch norm is the one that pools statistics over the whole batch")
+    assert roles.bind(mis, swap).swapped
+    # a sentence about one entity is swapped by its content said of any other
+    (point,) = roles.clauses("layer norm pools statistics over the whole batch")
+    assert roles.bind([point], third).swapped
+
+
 def test_a_two_word_name_may_have_a_word_between() -> None:
     """ "the stacked conv layers" names the stacked layers; "across the batch. Batch norm"
     names batch norm where it starts, not the batch before it."""

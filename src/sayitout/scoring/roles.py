@@ -409,11 +409,17 @@ class Roles:
         best, span, swapped, alone, most = 0.0, None, False, False, 0
         sides: set[str] = set()
         reach: tuple[int, int] | None = None
+        # a sentence that names two entities or more contrasts those: its content said of
+        # a third ("group norm pools over the batch" against "batch norm takes each
+        # image alone, and layer norm pools over the batch") is another claim, no swap
+        named = {r.entity for r in rubric if r.entity is not None}
         for r in rubric:
             if r.entity is None or not r.stems:
                 continue
             for a in answer:
                 if a.entity is None or a.entity not in self.entities:
+                    continue
+                if len(named) >= 2 and a.entity not in named:
                     continue
                 if r.over and a.over and not r.over & a.over:
                     continue  # "across the batch" is not "across the features"
