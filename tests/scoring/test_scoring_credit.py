@@ -582,6 +582,19 @@ def test_a_contrast_said_of_a_third_entity_is_no_swap() -> None:
     assert roles.bind([point], third).swapped
 
 
+def test_the_same_entity_with_another_object_is_a_swap() -> None:
+    """ "transformers actually use batch norm" shares every content word of
+    "transformers use layer norm" and says it of another thing."""
+    roles = Roles({"batchnorm", "layernorm", "transform"})
+    point = roles.clauses("CNNs use batch norm, transformers use layer norm")
+    wrong = roles.clauses("transformers actually use batch norm over the sequence")
+    b = roles.bind(point, wrong)
+    assert b.bound == 0.0 and b.swapped and b.swapped_alone
+    assert roles.bind(point, roles.clauses("and transformers use layer norm")).bound == 1.0
+    # a clause that names no other thing is not held to one
+    assert roles.bind(point, roles.clauses("transformers use it throughout")).bound == 1.0
+
+
 def test_a_two_word_name_may_have_a_word_between() -> None:
     """ "the stacked conv layers" names the stacked layers; "across the batch. Batch norm"
     names batch norm where it starts, not the batch before it."""

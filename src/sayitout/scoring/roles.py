@@ -139,6 +139,11 @@ class Clause:
     """(stem, +1 or -1) for each content word a comparative qualifies ("*more* loader
     workers", "a *larger* batch", "*fewer* syncs"): a clause that qualifies one of the
     same things the other way does not bind it, whatever its trend as a whole."""
+    objects: frozenset[str] = frozenset()
+    """The other entities the clause names after its own, not as the thing compared with
+    ("transformers use *layer norm*"): a clause about the same entity that names only
+    others ("transformers use batch norm") says the rubric clause's words of another
+    thing, a swap (``Roles.bind``)."""
 
 
 @dataclass(frozen=True)
@@ -274,6 +279,7 @@ class Roles:
         for n, (a, z) in enumerate(ranges):
             entity = None
             mixed = than = False
+            objects: set[str] = set()
             content: list[str] = []
             i = a
             framed = norms[a] in _FRAMES  # "With a bigger batch, ...": a frame, not a subject
@@ -288,6 +294,8 @@ class Roles:
                     elif hit[0] != entity:
                         if framed and not mixed and not compared:
                             entity = hit[0]  # the subject after the frame
+                        elif not compared and not framed:
+                            objects.add(hit[0])
                         mixed = True
                         than = than or compared
                     i += hit[1]
@@ -361,6 +369,7 @@ class Roles:
                     _leaning(norms[a : z + 1], _INTO, _APART, prev.joined),
                     prev.counted | _counted(norms[a : z + 1]),
                     prev.aims | _aims(norms[a : z + 1]),
+                    prev.objects,
                 )
                 continue
             out.append(
@@ -377,6 +386,7 @@ class Roles:
                     joined,
                     _counted(norms[a : z + 1]),
                     _aims(norms[a : z + 1]),
+                    frozenset(objects - {entity}),
                 )
             )
         return out
@@ -430,7 +440,11 @@ class Roles:
                 if not own or shared < min(2, len(own)) or shared / len(own) < 0.5:
                     continue
                 share = shared / len(own)
-                if _same_claim(r, a):
+                if _same_claim(r, a) and r.objects and a.objects and not r.objects & a.objects:
+                    # "transformers use batch norm" against "transformers use layer norm":
+                    # the same words, said of another thing
+                    swapped = alone = True
+                elif _same_claim(r, a):
                     # "bf16 has more mantissa bits" is not "seven mantissa bits"
                     counts = r.trend and not a.trend and r.stems & a.counted
                     if a.negated == r.negated and (compared or not _opposite(r, a)) and not counts:
