@@ -40,7 +40,11 @@ bindings:
   the same negation, and, when both say what something is taken across or over, over
   the same thing ("across the batch" is not "across the features"), and does not compare
   the other way ("less mantissa" is not "more mantissa bits"). It *swaps* it when
-  it states that content about the other entity.
+  it states that content about the other entity (for a rubric sentence that names two
+  entities or more, one of those: "group norm pools over the batch" is no swap of "batch
+  norm takes each image alone, and layer norm pools over the batch"), or about the same
+  entity with other objects and none in common ("transformers use batch norm" against
+  "transformers use layer norm": the entities a clause names after its own).
 * Two comparisons ("fp16 has more range than bf16": the other entity named after
   "than") are read by their order and trend: the same claim when both the entities and
   the trend are turned round ("bf16 has less range than fp16"), a swap when only one

@@ -15,8 +15,9 @@ to the key points. Here:
   relation (=, →, ×, ≠ ...) and no arithmetic word beside a number ("times 4 GPUs"). A
   number is a term ("3e-4", "2,000 steps", "16,781,312"). Terse notes that state
   relations ("fp16 overflow (max 65504) → inf → NaN") are not lists. A closing remark that
-  points back at the list ("...: those are the pieces on the table here.") names it and
-  adds no claim; it is set aside.
+  points back at the list ("...: those are the pieces on the table here.", "... — those
+  are the fp16 ingredients here") names it and adds no claim, and an open end ("..., and
+  so on") adds none either; both are set aside.
 * A word is *asked* when its sentence ends with a question mark and is a question (it
   holds a question word, or opens with an auxiliary or a guess's "maybe": an elliptical
   check in typed notes, "grads all zero? opt.step() called?", states what to check),
