@@ -9,6 +9,7 @@ import pytest
 from sayitout.bank.models import NumericAnswer, NumericMistake
 from sayitout.scoring.numbers import find_numbers, judge, same_number
 from sayitout.scoring.numbers.canonical import canonical_numbers
+from sayitout.scoring.numbers.values import last_place
 from sayitout.scoring.text import looks_english, words
 
 
@@ -786,6 +787,14 @@ def test_a_number_said_to_every_digit_is_no_near_miss_without_named_slips(
 ) -> None:
     r = judge(NumericAnswer(value=73856, tolerance=7.39), text)
     assert not r.correct and r.close is close, r.reason
+
+
+@pytest.mark.parametrize(
+    ("value", "place"),
+    [(74880, 10), (40, 10), (41.7, 0.1), (7.5e-5, 1e-6), (16_800_000, 100_000), (38, 1)],
+)
+def test_the_last_place_is_that_of_the_last_nonzero_digit(value: float, place: float) -> None:
+    assert math.isclose(last_place(value), place)
 
 
 def test_the_right_answer_is_never_a_mistake() -> None:

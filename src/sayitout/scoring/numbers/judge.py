@@ -56,6 +56,7 @@ from sayitout.scoring.numbers.mentions import NumberMention, find_numbers
 from sayitout.scoring.numbers.values import (
     bounded,
     format_number,
+    last_place,
     same_number,
     significant_digits,
 )
@@ -320,9 +321,7 @@ def _an_estimate(value: float, target: float) -> bool:
     off by a hundred units of the tens it is said to)."""
     if value == 0 or not math.isfinite(value):
         return False
-    digits = f"{abs(value):.12e}".split("e")[0].replace(".", "").rstrip("0") or "0"
-    place = 10.0 ** (math.floor(math.log10(abs(value))) - len(digits) + 1)
-    return abs(value - target) <= ESTIMATE_UNITS * place * (1 + 1e-9)
+    return abs(value - target) <= ESTIMATE_UNITS * last_place(value) * (1 + 1e-9)
 
 
 def _known_mistake(numeric: NumericAnswer, value: float) -> NumericMistake | None:

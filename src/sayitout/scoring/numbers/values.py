@@ -40,14 +40,24 @@ def format_number(v: float) -> str:
     return f"{v:.4g}"
 
 
+def _digits_said(v: float) -> int:
+    """Digits up to the last nonzero one: 41.7 -> 3, 2500 -> 2, 40 -> 1, 0.063 -> 2."""
+    return max(1, len(f"{abs(v):.12e}".split("e")[0].replace(".", "").rstrip("0")))
+
+
 def significant_digits(v: float) -> int:
     """Significant digits as said: 41.7 -> 3, 2500 -> 2, 16,781,312 -> 8, 0.063 -> 2."""
     if v == 0 or not math.isfinite(v):
         return 1
-    digits = f"{abs(v):.12e}".split("e")[0].replace(".", "").rstrip("0")
     if abs(v) >= 10 and abs(v - round(v)) < 1e-9:
-        return max(2, len(digits))  # "forty" is not "about forty-ish": 40 != 41.7
-    return max(1, len(digits))
+        return max(2, _digits_said(v))  # "forty" is not "about forty-ish": 40 != 41.7
+    return _digits_said(v)
+
+
+def last_place(v: float) -> float:
+    """The place value of a number's last nonzero digit: 74,880 -> 10, 40 -> 10, 41.7 ->
+    0.1, 7.5e-5 -> 1e-6. Nonzero, finite ``v`` only."""
+    return 10.0 ** (math.floor(math.log10(abs(v))) - _digits_said(v) + 1)
 
 
 def same_number(a: float, b: float) -> bool:
