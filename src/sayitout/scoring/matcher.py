@@ -285,7 +285,8 @@ class Matcher:
     def _valid(self, rt: RubricText, j: int, is_mis: bool) -> bool:
         if self._asked[j]:
             return False  # the question read back states nothing
-        pol = self.window_polarity(j)
+        narrow = self.window_polarity(j)  # the window's words (``wide_polarity``: and more)
+        pol = narrow
         if rt.polarity.mentions and not pol.mentions:
             pol = self.wide_polarity(j)
             # a misconception about a direction needs the direction stated
@@ -297,15 +298,15 @@ class Matcher:
             return False
         if (
             is_mis
-            and polarity.negation_differs(rt.polarity, self.window_polarity(j))
+            and polarity.negation_differs(rt.polarity, narrow)
             # a negation of other words, within one sentence, leaves the claim standing
             and not (
-                polarity.negates_other_words(self.window_polarity(j), rt.stems)
+                polarity.negates_other_words(narrow, rt.stems)
                 and not _SENTENCE_INSIDE.search(self.wins[j].text)
             )
         ):
             return False
-        if polarity.negates(rt.polarity, rt.stems, self.window_polarity(j)):
+        if polarity.negates(rt.polarity, rt.stems, narrow):
             return False
         return numbers_agree(rt.numbers, self._nums[j], require=is_mis)
 

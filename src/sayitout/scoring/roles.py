@@ -444,11 +444,12 @@ class Roles:
                 if not own or shared < min(2, len(own)) or shared / len(own) < 0.5:
                     continue
                 share = shared / len(own)
-                if _same_claim(r, a) and r.objects and a.objects and not r.objects & a.objects:
+                same = _same_claim(r, a)
+                if same and r.objects and a.objects and not r.objects & a.objects:
                     # "transformers use batch norm" against "transformers use layer norm":
                     # the same words, said of another thing
                     swapped = alone = True
-                elif _same_claim(r, a):
+                elif same:
                     # "bf16 has more mantissa bits" is not "seven mantissa bits"
                     counts = r.trend and not a.trend and r.stems & a.counted
                     if a.negated == r.negated and (compared or not _opposite(r, a)) and not counts:
