@@ -455,6 +455,14 @@ FC = NumericAnswer(value=16781312, tolerance=2000, unit="", accept_units=["param
         (LR, "7.5e-5. Just to check, at step 2000 the rate is 3e-4.", True),
         # a check with no result before it is the only answer said
         (LR, "Sanity check: at step 2000 it reaches 3e-4.", False),
+        # a lead said again, rounded, after a comma still leads: the working's numbers
+        # after it ("..., the 2 compensating for ReLU") never displace it
+        (
+            HE,
+            "0.0625, about 0.063. He init uses std = √(2/n_in) = √(2/512) = 1/16, the 2 "
+            "compensating for ReLU zeroing half the activations.",
+            True,
+        ),
         # an approximate lead is refined by the first result that says it exactly
         (
             FC,

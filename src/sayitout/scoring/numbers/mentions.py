@@ -266,12 +266,32 @@ def _preamble(text: str, toks: list[Tok]) -> range:
     return range(first, k + 1)
 
 
+_AFTER_LEAD = frozenset(
+    (
+        "each",
+        "every",
+        "which",
+        "it's",
+        "its",
+        "about",
+        "roughly",
+        "around",
+        "approximately",
+        "approx",
+        "≈",
+        "~",
+    )
+)
+"""Words after a leading number and a comma that show the number was the answer."""
+
+
 def _is_lead(
     text: str, toks: list[Tok], start_i: int, end_j: int, preamble: range, *, computed: bool = False
 ) -> bool:
     """The number at ``toks[start_i:end_j]`` opens the answer, said as the answer: only
     preamble words before it (``start_i in preamble``), and a sentence break or a
-    justification ("because", "since") right after it. A computation followed by a comma
+    justification ("because", "since") right after it, or a comma and the number said
+    again rounded ("0.0625, about 0.063."). A computation followed by a comma
     goes on ("4096 times 4096, which is 2 to the 24, ... plus the biases"): it leads only
     before a sentence break or a justification."""
     if start_i not in preamble:
@@ -288,7 +308,8 @@ def _is_lead(
         return False
     # a comma is a pause in a disfluent answer ("um, eight, uh, eight per micro batch"),
     # not an answer's end, unless the justification follows ("14 GB, each parameter ...")
-    return "," in gap and nxt in ("each", "every", "which", "it's", "its")
+    # or the number said again, rounded ("0.0625, about 0.063.")
+    return "," in gap and nxt in _AFTER_LEAD
 
 
 def _duration_tail(text: str, toks: list[Tok], k: int, factor: float) -> tuple[float, int] | None:
