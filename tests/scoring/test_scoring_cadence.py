@@ -71,6 +71,8 @@ def test_a_rubric_sentence_s_cadences() -> None:
         # backward passes as the unit another action is counted in
         ("only call optimizer.step once every few backward passes", {(STEP, ONCE)}),
         ("recompute activations in the backward pass", set()),
+        # an arrow between steps ends the clause: the backward pass is not every fourth
+        ("loss / 4 each micro-step → backward → zero_grad every 4th", {(ZERO, ONCE)}),
     ],
 )
 def test_what_cadence_a_text_states(text: str, said: set[tuple[str, str]]) -> None:

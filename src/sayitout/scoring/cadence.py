@@ -25,8 +25,9 @@ Rules (documented for reviewers and candidates):
   micro-batches, and "the same as one step on 32" compares, it does not say how often
   to step. "Each backward pass" is the backward pass at *each*; "every few backward
   passes" counts another action in them.
-* Clauses end at punctuation and at "but", "while", "whereas", "so", "because"; "and"
-  joins actions that share a frequency ("call step and zero grad after the last one").
+* Clauses end at punctuation, at an arrow between steps ("backward → step every 4th")
+  and at "but", "while", "whereas", "so", "because"; "and" joins actions that share a
+  frequency ("call step and zero grad after the last one").
   An action takes the nearest frequency after it in its clause, else the nearest before.
   A negation within the three words before the action takes the cadence back.
 * An answer contradicts a rubric sentence when it does one of the sentence's actions at
@@ -92,11 +93,13 @@ _SEVERAL = wordset("few several many couple all two three four eight 2 3 4 8 acc
 _OPT_STEP = ["optimizer", "step"]
 _COMPARING = wordset("as like than")
 _BREAKS = wordset("but while whereas so because though although which instead")
-_SENTENCE = re.compile(r"[.!?;:,()]$")
+_SENTENCE = re.compile(r"(?:[.!?;:,()]|→|->|=>|⟶)$")
 
 
 def _ends_clause(raw: str) -> bool:
-    """Punctuation ends a clause, but not the brackets of a call ("optimizer.step()")."""
+    """Punctuation ends a clause, but not the brackets of a call ("optimizer.step()"), and
+    so does an arrow between steps ("loss / 4 → backward → step every 4th": the backward
+    pass is not done every fourth)."""
     return bool(_SENTENCE.search(raw.rstrip("\"'"))) and not raw.endswith("()")
 
 
