@@ -828,6 +828,9 @@ def test_what_a_clause_is_taken_across_must_agree() -> None:
     # the samples in the mini-batch are the batch
     across = roles.clauses("layer norm averages each feature across the samples in the batch")
     assert roles.bind(roles.clauses("layer norm normalises across the batch"), across).bound > 0
+    # "of" names whose: a group of examples is not the features of an example
+    group = roles.clauses("batch norm rescales each feature across the whole group of examples")
+    assert roles.bind(mis, group).bound == 0.0
 
 
 def test_a_phrase_that_opens_a_sentence_belongs_to_the_entity_after_it() -> None:

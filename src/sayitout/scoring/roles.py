@@ -38,7 +38,8 @@ bindings:
 * An answer clause *binds* a rubric clause when it names the same entity and states at
   least half of the rubric clause's content words (at least two when it has two), with
   the same negation, and, when both say what something is taken across or over, over
-  the same thing ("across the batch" is not "across the features"), and does not compare
+  the same thing ("across the batch" is not "across the features", nor "across the
+  group of examples" "across the features of each example"), and does not compare
   the other way ("less mantissa" is not "more mantissa bits"). It *swaps* it when
   it states that content about the other entity (for a rubric sentence that names two
   entities or more, one of those: "group norm pools over the batch" is no swap of "batch
@@ -118,7 +119,8 @@ class Clause:
     end: int
     over: frozenset[str] = frozenset()
     """What the clause says something is taken across or over: stems of the first
-    content words after "across" or "over" ("across the *samples* in the *mini-batch*")."""
+    content words after "across" or "over" ("across the *samples* in the *mini-batch*"),
+    up to an "of" ("across the *features* of each example")."""
     mixed: bool = False
     """The clause names another entity after its own ("switch the batch norm layers to
     group norm"): what it says is about both (``Binding.swapped_alone``)."""
@@ -567,7 +569,12 @@ def _over(norms: Sequence[str]) -> frozenset[str]:
     out: set[str] = set()
     for i, w in enumerate(norms[:-1]):
         if w in _OVER:
-            nxt = [t for t in norms[i + 1 : i + 6] if t not in STOPWORDS and t not in _OVER_SKIP]
+            said = list(norms[i + 1 : i + 6])
+            if "of" in said:
+                # "across the features of each example": what is taken across is the
+                # features; "of" names whose they are
+                said = said[: said.index("of")]
+            nxt = [t for t in said if t not in STOPWORDS and t not in _OVER_SKIP]
             # "mini-batch" is taken over the batch
             out.update(stem(t.rsplit("-", 1)[-1]) for t in nxt[:3] if t.rsplit("-", 1)[-1])
     return frozenset(out)
