@@ -52,6 +52,7 @@ def test_calls_said_in_the_other_order() -> None:
         "if you augment before you split, copies leak",  # a condition, not a claim
         "if it fits in memory, then augment it",  # a consequence, not a step
         "augment the photos and split them",  # no order said
+        "augment first and don't split afterwards",  # negated
     ],
 )
 def test_no_order_stated(text: str) -> None:
@@ -68,6 +69,10 @@ def test_no_order_stated(text: str) -> None:
         ("Augment everything first and then shuffle and split the images.", True),
         ("Augment first, then shuffle everything and split randomly.", True),
         ("split first, then augment", False),
+        # "first ... afterwards" orders the two steps as "before" does
+        ("Augment first and split afterwards.", True),
+        ("Do the split first, and only afterwards augment.", False),
+        ("Split first; augment the training images afterwards.", False),
         # the mistake described and the fix given in order: the fix stands
         ("They augmented before splitting. Split by original first, then augment.", False),
     ],

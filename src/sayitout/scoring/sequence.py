@@ -7,10 +7,10 @@ are compared with the orders its sentences give (``Matcher._contradicted``).
 
 Rules (documented for reviewers and candidates):
 
-* A *step order* is read from "A before B", "A prior to B", "A, then B", "A followed by B"
-  (A comes first) and "A after B" (B comes first). A leading cue orders the clause it
-  opens after the rest of its sentence: "before augmenting, split" puts the split first,
-  "after splitting, augment" the split too.
+* A *step order* is read from "A before B", "A prior to B", "A, then B", "A followed by B",
+  "A first and B afterwards" (A comes first) and "A after B" (B comes first). A leading
+  cue orders the clause it opens after the rest of its sentence: "before augmenting,
+  split" puts the split first, "after splitting, augment" the split too.
 * Each side is the nearest content words to the cue (at most three), within its clause:
   punctuation and linking words ("so", "because", "which"...) end a side, but a second
   verb joined by "and" right after a step of one or two words is part of it ("then
@@ -36,6 +36,9 @@ _FORWARD = frozenset({"before", "then"})
 """Cues whose left side comes first ("A before B", "A, then B")."""
 _BACKWARD = frozenset({"after"})
 """Cues whose right side comes first ("A after B")."""
+_LATER = frozenset({"afterwards", "afterward", "later"})
+"""Cues that close the second step after a first one marked "first" in the same
+sentence ("augment first and split afterwards")."""
 _PAIRED = {"prior": "to", "followed": "by"}
 """Two-word forward cues: "prior to", "followed by"."""
 _CONTINUING = frozenset({"then", "followed"})
@@ -150,11 +153,40 @@ def _after_if(toks: list[Token], k: int) -> bool:
     return False
 
 
+def _marked_first(toks: list[Token], k: int) -> Order | None:
+    """The order "A first and B afterwards" states, its "afterwards" at ``k``: A the
+    words before "first", B those between "first" and ``k`` (else those after ``k``:
+    "A first, and only afterwards B"), in one sentence."""
+    f = next((i for i in range(k - 1, -1, -1) if toks[i][0] == "first" or toks[i][1] == 2), None)
+    if f is None or toks[f][0] != "first":
+        return None
+    left, left_neg = _side(toks, f, -1)
+    between = toks[f + 1 : k]
+    if left_neg or any(_negation(w) for w, _ in between):
+        return None
+    right = frozenset(
+        stem(w) for w, _ in between if w not in _NOT_CONTENT and any(c.isalpha() for c in w)
+    )
+    if not right:
+        # "do the split first, and only afterwards augment"
+        right, right_neg = _side(toks, k, +1)
+        if right_neg:
+            return None
+    if not left or not right or len(right) > _SIDE_WORDS:
+        return None
+    return Order(left - right, right - left)
+
+
 def orders(text: str) -> tuple[Order, ...]:
     """The step orders ``text`` states (see the module docstring)."""
     toks = _tokens(text)
     out: list[Order] = []
     for k, (w, _) in enumerate(toks):
+        if w in _LATER:
+            marked = _marked_first(toks, k)
+            if marked is not None and marked.first and marked.second:
+                out.append(marked)
+            continue
         cue_end = k
         if w in _PAIRED:
             if k + 1 >= len(toks) or toks[k + 1][0] != _PAIRED[w]:
