@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from sayitout.scoring.text import tidy_quote, words
+from sayitout.scoring.text import breaks_sentence, ends_sentence, sentences, tidy_quote, words
 
 
 @pytest.mark.parametrize(
@@ -47,3 +47,17 @@ def test_a_number_in_words_is_quoted_whole() -> None:
     text = "so the loss should be log of ten which is two point three oh three, if you see"
     ws = words(text)
     assert tidy_quote(text, ws, 4, 11).text == "log of ten which is two point three oh three"
+
+
+def test_one_reading_of_where_a_sentence_ends() -> None:
+    # a semicolon ends a sentence for every reader, as a full stop does
+    assert ends_sentence("help;") and ends_sentence("(done.)") and not ends_sentence("2.5")
+    assert sentences("Loss scaling won't help; lower it. Then retry!") == [
+        "Loss scaling won't help;",
+        "lower it.",
+        "Then retry!",
+    ]
+    # inside a window: on any word but its last
+    assert breaks_sentence("won't help; lower the learning rate")
+    assert not breaks_sentence("lower the learning rate.")
+    assert not breaks_sentence("a learning rate of 2.5e-4 works")

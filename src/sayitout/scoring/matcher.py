@@ -15,7 +15,6 @@ states the other way round (the correct contrast) is not flagged.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
 from typing import NamedTuple
@@ -51,6 +50,7 @@ from sayitout.scoring.text import (
     Span,
     Window,
     alias_stems,
+    breaks_sentence,
     content_stems,
     ends_sentence,
     tidy_quote,
@@ -79,8 +79,6 @@ class Item:
 
 _STRIP_INITIAL = "\"'()[]{}.,;:!?*"
 """Punctuation around a word written in capitals ("(BN)", "LN:")."""
-_SENTENCE_INSIDE = re.compile(r"[.!?;](?=\s)")
-"""A sentence end inside a window's text."""
 
 
 @dataclass(frozen=True)
@@ -302,7 +300,7 @@ class Matcher:
             # a negation of other words, within one sentence, leaves the claim standing
             and not (
                 polarity.negates_other_words(narrow, rt.stems)
-                and not _SENTENCE_INSIDE.search(self.wins[j].text)
+                and not breaks_sentence(self.wins[j].text)
             )
         ):
             return False

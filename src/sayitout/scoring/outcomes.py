@@ -46,11 +46,10 @@ Rules (documented for reviewers and candidates):
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 
 from sayitout.scoring.lexicon import denies, wordset
-from sayitout.scoring.text import clause_tokens
+from sayitout.scoring.text import clause_tokens, ends_sentence
 
 FAULT, BIGGER = "fault", "bigger"
 """The verdicts an outcome is bound to: the code has a fault (or is sound); the model
@@ -112,12 +111,11 @@ _SIZES = wordset("small big large")
 _TOO = wordset("too overly")
 _NONE = wordset("no nothing nothing's none")
 _LOOK = wordset("check checking look inspect examine print verify debug")
-_SENTENCE = re.compile(r"[.!?;]$")
 
 
 def _sentences(text: str) -> list[list[tuple[str, str]]]:
     """The text's normalised words, each with its raw form, cut into sentences."""
-    return clause_tokens(text, (), lambda raw: bool(_SENTENCE.search(raw.rstrip("\"')"))))
+    return clause_tokens(text, (), ends_sentence)
 
 
 def _fits(cond: list[str]) -> bool | None:

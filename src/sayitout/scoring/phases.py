@@ -48,11 +48,10 @@ Rules (documented for reviewers and candidates):
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 
 from sayitout.scoring.lexicon import denies, wordset
-from sayitout.scoring.text import STOPWORDS, clause_words, stem
+from sayitout.scoring.text import STOPWORDS, clause_words, sentences, stem
 
 ON, OFF = 1, -1
 TRAINING, EVALUATION = "training", "evaluation"
@@ -87,7 +86,6 @@ _WHEN = _ON_BEFORE | wordset("before after")
 """Words that open a clause on when something happens ("| before the next epoch")."""
 _LINKS = wordset("and but while whereas so because since which whilst though although then")
 _NOT_ABOUT = STOPWORDS | _ON_AFTER | _ON_BEFORE | _MODE_WORDS | wordset("time only")
-_SENTENCE = re.compile(r"(?<=[.!?;])\s+")
 _CLAUSE_PUNCT = ",;:()—–"
 
 
@@ -188,7 +186,7 @@ def settings(text: str) -> tuple[Setting, ...]:
     """The settings ``text`` states (see the module docstring)."""
     out: list[Setting] = []
     before: tuple[set[str], set[str]] = (set(), set())  # what the last sentence named
-    for sentence in _SENTENCE.split(text):
+    for sentence in sentences(text):
         subject: str | None = None  # a clause with none goes on about the one before
         clauses = _clauses(sentence)
         opening = _opening(clauses[0]) if clauses else (set(), set())

@@ -49,6 +49,7 @@ from sayitout.scoring.text import (
     content_stems,
     looks_english,
     name_terms,
+    sentences,
     windows,
     words,
 )
@@ -421,9 +422,6 @@ def _parts(text: str) -> list[str]:
     return pieces if len(pieces) >= 2 else []
 
 
-_SENTENCE_END = re.compile(r"(?<=[.!?;])\s+")
-
-
 #: The fewest words a model-answer piece needs to be matched: shorter ones ("AdamW
 #: decouples the decay") name a topic more than they state a point.
 MODEL_ANSWER_PIECE_WORDS = 6
@@ -434,7 +432,7 @@ def _model_answer_pieces(model_answer: str) -> list[tuple[str, int]]:
     ``MODEL_ANSWER_PIECE_WORDS`` words, with the index of the sentence each comes from:
     candidate paraphrases of the key points, in the words of a strong answer."""
     out: dict[str, int] = {}
-    for n, sentence in enumerate(_SENTENCE_END.split(model_answer.strip())):
+    for n, sentence in enumerate(sentences(model_answer.strip())):
         sentence = sentence.strip(" .;")
         for piece in (sentence, *_parts(sentence)):
             if len(piece.split()) >= MODEL_ANSWER_PIECE_WORDS:

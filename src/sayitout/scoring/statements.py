@@ -48,7 +48,15 @@ import re
 
 from sayitout.scoring import numbers
 from sayitout.scoring.lexicon import SMALL_NUMBERS, TENS
-from sayitout.scoring.text import STOPWORDS, Span, content_stems, stem, words
+from sayitout.scoring.text import (
+    SENTENCE_END,
+    STOPWORDS,
+    Span,
+    content_stems,
+    ends_sentence,
+    stem,
+    words,
+)
 
 _UNSURE = re.compile(
     r"\b(?:i['’]?m|i am) (?:really |honestly )?not (?:really |quite )?sure\b"
@@ -93,7 +101,6 @@ about it", "how do I handle it"): a question-form sentence may hold them besides
 question's own."""
 _ANSWERED = re.compile(r"\s(?:is|isn['’]t|are|aren['’]t|was|were)\s", re.IGNORECASE)
 """A "what ... is" that goes on to its answer ("what's happening is a bad batch")."""
-_SENTENCE_END = re.compile(r"[.!?](?=\s|$)")
 _TRAILS_OFF = ("...", "…")
 """A sentence that trails off into the next: the two are one utterance."""
 _GOES_ON = re.compile(r"\s*(?:(?:and|so|basically|okay|ok|um|uh)[,\s]+)+", re.IGNORECASE)
@@ -212,13 +219,13 @@ def asked_words(
         if chunk in _STEP_ARROWS:
             first = i + 1  # "inspect the batch → grad norms exploding?": one step asks
             continue
-        if re.search(r"[.!?;]+$", chunk) or i == len(ws) - 1:
+        if ends_sentence(chunk) or i == len(ws) - 1:
             if chunk.endswith("?") and _asks(ws, first, i):
                 for k in range(first, i + 1):
                     out[k] = True
             first = i + 1
     for at, until in _restating(text, asked_stems):
-        ends = [e.end() for e in _SENTENCE_END.finditer(text, 0, at)]
+        ends = [e.end() for e in SENTENCE_END.finditer(text, 0, at)]
         start = ends[-1] if ends else 0
         if _GOES_ON.fullmatch(text[start:at]) or (
             text[:start].endswith(_TRAILS_OFF) and not text[start:at].strip()
@@ -227,7 +234,7 @@ def asked_words(
             # on", "... rises every epoch after that... what's going on there": the
             # sentence it goes on from is the question's situation
             start = ends[-2] if len(ends) > 1 else 0
-        end = _SENTENCE_END.search(text, until)
+        end = SENTENCE_END.search(text, until)
         _ask_between(out, ws, start, end.end() if end else len(text))
     for m in _UNSURE.finditer(text):
         end = _CLAUSE_END.search(text, m.end())

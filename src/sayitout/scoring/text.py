@@ -25,7 +25,11 @@ another: in typed notes "split(originals) → augment(train only)" says "split
 (originals)". A call with nothing in its parentheses ("model.eval()") and a formula
 ("F(x) + x", "max(0,x)") stay one word."""
 _STRIP = ".,;:!?\"'()[]{}…“”‘’`"
-_SENTENCE_END_RE = re.compile(r"[.!?;]+(?=\s|$)")
+SENTENCE_END = re.compile(r"[.!?;]+(?=\s|$)")
+"""Where a sentence ends in running text: every reader of the scorer splits sentences
+here (``ends_sentence``, ``sentences``). A semicolon ends one too: it joins two
+statements ("loss scaling won't help; lower the learning rate")."""
+_SENTENCE_SPLIT = re.compile(r"(?<=[.!?;])\s+")
 
 #: Window sizes in words and their strides: short clauses, clauses, long sentences.
 WINDOW_SPECS: tuple[tuple[int, int], ...] = ((8, 4), (16, 8))
@@ -107,8 +111,18 @@ def normalise_word(raw: str) -> str:
 
 
 def ends_sentence(raw: str) -> bool:
-    """Whether a raw word ends its sentence ("it.", "right?", "(done.)")."""
-    return raw.rstrip("\"')]").endswith((".", "!", "?"))
+    """Whether a raw word ends its sentence ("it.", "right?", "(done.)", "help;")."""
+    return raw.rstrip("\"')]").endswith((".", "!", "?", ";"))
+
+
+def sentences(text: str) -> list[str]:
+    """``text`` cut into sentences, at ``SENTENCE_END``."""
+    return [s for s in _SENTENCE_SPLIT.split(text) if s]
+
+
+def breaks_sentence(text: str) -> bool:
+    """Whether a sentence ends inside ``text``: on any of its words but the last."""
+    return any(ends_sentence(w) for w in text.split()[:-1])
 
 
 def clause_words(
@@ -187,7 +201,7 @@ def windows(text: str, ws: list[Span] | None = None) -> tuple[list[Window], bool
         for i in starts:
             add(i, i + size - 1)
     # Sentences, when the text has punctuation: a bonus, never required.
-    for first, last in _runs(n, lambda i: bool(_SENTENCE_END_RE.search(raw(i)))):
+    for first, last in _runs(n, lambda i: ends_sentence(raw(i))):
         if 3 <= last - first + 1 <= 30:
             add(first, last)
     if n <= LONG_ANSWER_WORDS and _as_notes(ws):

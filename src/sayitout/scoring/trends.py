@@ -42,7 +42,7 @@ import re
 from dataclasses import dataclass
 
 from sayitout.scoring.lexicon import denies, wordset
-from sayitout.scoring.text import STOPWORDS, clause_tokens, stem
+from sayitout.scoring.text import STOPWORDS, clause_tokens, ends_sentence, stem
 
 UP, DOWN = 1, -1
 
@@ -111,14 +111,13 @@ _FLIPS = wordset("less")
 _STANDS_FOR = wordset("one ones")
 _SKIP = STOPWORDS | wordset("much way even far get gets getting got become becomes becoming")
 _BREAKS = wordset("but while whereas whilst unlike versus vs")
-_SENTENCE = re.compile(r"[.!?;]$")
 _CLAUSE = re.compile(r"[,:;.!?)]$")
 
 
 def _pieces(text: str) -> list[list[tuple[str, bool]]]:
     """The text's words, each with whether a clause ends right after it, cut into the
     pieces of its sentences (at sentence ends and before a contrast word)."""
-    pieces = clause_tokens(text, _BREAKS, lambda raw: bool(_SENTENCE.search(raw.rstrip("\"')"))))
+    pieces = clause_tokens(text, _BREAKS, ends_sentence)
     return [[(w, bool(_CLAUSE.search(raw.rstrip("\"'")))) for w, raw in p] for p in pieces]
 
 
