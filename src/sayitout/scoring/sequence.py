@@ -172,9 +172,10 @@ def _marked_first(toks: list[Token], k: int) -> Order | None:
         right, right_neg = _side(toks, k, +1)
         if right_neg:
             return None
-    if not left or not right or len(right) > _SIDE_WORDS:
+    first, second = left - right, right - left
+    if not first or not second or len(right) > _SIDE_WORDS:
         return None
-    return Order(left - right, right - left)
+    return Order(first, second)
 
 
 def orders(text: str) -> tuple[Order, ...]:
@@ -184,7 +185,7 @@ def orders(text: str) -> tuple[Order, ...]:
     for k, (w, _) in enumerate(toks):
         if w in _LATER:
             marked = _marked_first(toks, k)
-            if marked is not None and marked.first and marked.second:
+            if marked is not None:
                 out.append(marked)
             continue
         cue_end = k

@@ -266,23 +266,10 @@ def _preamble(text: str, toks: list[Tok]) -> range:
     return range(first, k + 1)
 
 
-_AFTER_LEAD = frozenset(
-    (
-        "each",
-        "every",
-        "which",
-        "it's",
-        "its",
-        "about",
-        "roughly",
-        "around",
-        "approximately",
-        "approx",
-        "≈",
-        "~",
-    )
-)
-"""Words after a leading number and a comma that show the number was the answer."""
+_AFTER_LEAD = lx.wordset("each every which it's its about roughly around approximately approx ≈ ~")
+"""Words after a leading number and a comma that show it was the answer: its
+justification ("14 GB, each parameter ...") or the number said again, rounded ("0.0625,
+about 0.063")."""
 
 
 def _is_lead(
@@ -290,10 +277,10 @@ def _is_lead(
 ) -> bool:
     """The number at ``toks[start_i:end_j]`` opens the answer, said as the answer: only
     preamble words before it (``start_i in preamble``), and a sentence break or a
-    justification ("because", "since") right after it, or a comma and the number said
-    again rounded ("0.0625, about 0.063."). A computation followed by a comma
-    goes on ("4096 times 4096, which is 2 to the 24, ... plus the biases"): it leads only
-    before a sentence break or a justification."""
+    justification ("because", "since") right after it, or a comma and a word of
+    ``_AFTER_LEAD``. A computation followed by a comma goes on ("4096 times 4096, which
+    is 2 to the 24, ... plus the biases"): it leads only before a sentence break or a
+    justification."""
     if start_i not in preamble:
         return False
     if end_j >= len(toks):
@@ -307,8 +294,7 @@ def _is_lead(
     if computed:
         return False
     # a comma is a pause in a disfluent answer ("um, eight, uh, eight per micro batch"),
-    # not an answer's end, unless the justification follows ("14 GB, each parameter ...")
-    # or the number said again, rounded ("0.0625, about 0.063.")
+    # not an answer's end, unless the justification or a rounding follows
     return "," in gap and nxt in _AFTER_LEAD
 
 
