@@ -25,11 +25,13 @@ another: in typed notes "split(originals) → augment(train only)" says "split
 (originals)". A call with nothing in its parentheses ("model.eval()") and a formula
 ("F(x) + x", "max(0,x)") stay one word."""
 _STRIP = ".,;:!?\"'()[]{}…“”‘’`"
-SENTENCE_END = re.compile(r"[.!?;]+(?=\s|$)")
-"""Where a sentence ends in running text: every reader of the scorer splits sentences
-here (``ends_sentence``, ``sentences``). A semicolon ends one too: it joins two
-statements ("loss scaling won't help; lower the learning rate")."""
-_SENTENCE_SPLIT = re.compile(r"(?<=[.!?;])\s+")
+_SENTENCE_MARKS = (".", "!", "?", ";")
+"""What ends a sentence, for every reader of the scorer (``SENTENCE_END``,
+``ends_sentence``, ``sentences``). A semicolon ends one too: it joins two statements
+("loss scaling won't help; lower the learning rate")."""
+SENTENCE_END = re.compile(rf"[{''.join(_SENTENCE_MARKS)}]+(?=\s|$)")
+"""Where a sentence ends in running text: its marks, then a space or the end."""
+_SENTENCE_SPLIT = re.compile(rf"(?<=[{''.join(_SENTENCE_MARKS)}])\s+")
 
 #: Window sizes in words and their strides: short clauses, clauses, long sentences.
 WINDOW_SPECS: tuple[tuple[int, int], ...] = ((8, 4), (16, 8))
@@ -112,11 +114,11 @@ def normalise_word(raw: str) -> str:
 
 def ends_sentence(raw: str) -> bool:
     """Whether a raw word ends its sentence ("it.", "right?", "(done.)", "help;")."""
-    return raw.rstrip("\"')]").endswith((".", "!", "?", ";"))
+    return raw.rstrip("\"')]").endswith(_SENTENCE_MARKS)
 
 
 def sentences(text: str) -> list[str]:
-    """``text`` cut into sentences, at ``SENTENCE_END``."""
+    """``text`` cut into sentences: at the space after each sentence end."""
     return [s for s in _SENTENCE_SPLIT.split(text) if s]
 
 
