@@ -93,14 +93,14 @@ _SEVERAL = wordset("few several many couple all two three four eight 2 3 4 8 acc
 _OPT_STEP = ["optimizer", "step"]
 _COMPARING = wordset("as like than")
 _BREAKS = wordset("but while whereas so because though although which instead")
-_SENTENCE = re.compile(r"(?:[.!?;:,()]|→|->|=>|⟶)$")
+_CLAUSE_END = re.compile(r"(?:[.!?;:,()]|→|->|=>|⟶)$")
 
 
 def _ends_clause(raw: str) -> bool:
     """Punctuation ends a clause, but not the brackets of a call ("optimizer.step()"), and
     so does an arrow between steps ("loss / 4 → backward → step every 4th": the backward
     pass is not done every fourth)."""
-    return bool(_SENTENCE.search(raw.rstrip("\"'"))) and not raw.endswith("()")
+    return bool(_CLAUSE_END.search(raw.rstrip("\"'"))) and not raw.endswith("()")
 
 
 def _clauses(text: str) -> list[list[str]]:

@@ -93,6 +93,11 @@ def _tokens(text: str) -> list[Token]:
     return out
 
 
+def _is_content(w: str) -> bool:
+    """Whether a word can name a step: a content word with a letter in it."""
+    return w not in _NOT_CONTENT and any(c.isalpha() for c in w)
+
+
 def _negation(w: str) -> bool:
     return denies(w) or w == "avoid"  # "avoid augmenting before the split"
 
@@ -124,7 +129,7 @@ def _side(
             return frozenset(found), True
         if len(found) == limit:
             break
-        if w not in _NOT_CONTENT and any(c.isalpha() for c in w):
+        if _is_content(w):
             found.append(stem(w))
         if step > 0 and ends:
             break
@@ -164,9 +169,7 @@ def _marked_first(toks: list[Token], k: int) -> Order | None:
     between = toks[f + 1 : k]
     if left_neg or any(_negation(w) for w, _ in between):
         return None
-    right = frozenset(
-        stem(w) for w, _ in between if w not in _NOT_CONTENT and any(c.isalpha() for c in w)
-    )
+    right = frozenset(stem(w) for w, _ in between if _is_content(w))
     if not right:
         # "do the split first, and only afterwards augment"
         right, right_neg = _side(toks, k, +1)
