@@ -491,6 +491,13 @@ FC = NumericAnswer(value=16781312, tolerance=2000, unit="", accept_units=["param
             "Two over 512 is one over 256, and its root is 0.0625. The two is there for ReLU.",
             True,
         ),
+        # ... and so does "the 2" after an operand 2, whatever follows it
+        (
+            HE,
+            "σ = √(2/n_in) = √(2/512) = √(1/256) = 1/16 = 0.0625 ≈ 0.063. Why the 2: ReLU "
+            "zeroes roughly half of its inputs, so the weight variance is doubled.",
+            True,
+        ),
         # a cue ends with its sentence: the next sentence's "Factor 2" is a remark
         (
             HE,
@@ -838,3 +845,12 @@ def test_one_bias_for_the_whole_layer_is_a_known_mistake() -> None:
 )
 def test_a_sentence_that_checks_the_result_is_an_aside(text: str, aside: list[bool]) -> None:
     assert [m.aside for m in find_numbers(text)] == aside
+
+
+def test_an_operand_named_again_is_no_result() -> None:
+    """ "the 2" after an operand 2 talks about the operand; "the 2.303" after a result
+    2.303 is that result again."""
+    again = find_numbers("√(2/512) = 0.0625. Why the 2: ReLU zeroes half its inputs.")[-1]
+    assert again.value == 2 and again.operand
+    result = find_numbers("ln 10 is 2.303, so the answer is the 2.303 figure")[-1]
+    assert result.value == pytest.approx(2.303) and not result.operand

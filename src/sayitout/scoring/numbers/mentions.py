@@ -112,6 +112,18 @@ def _operand(toks: list[Tok], i: int, j: int) -> bool:
     return bool(after) and after[0] in lx.OPERATOR_AFTER
 
 
+def _named_again(toks: list[Tok], i: int, value: float, found: list[_Found]) -> bool:
+    """After "the", a number said before but not as a result ("√(2/512) = 0.0625. Why
+    the 2: ReLU ..."): the operand named again to talk about it, not a result. A result
+    said again ("2.303, so the answer is the 2.303 figure") stays one."""
+    if _before(toks, i, 1) != ["the"]:
+        return False
+    earlier = [f.mention for f in found if f.mention.value == value]
+    if any(not m.operand for m in earlier):
+        return False
+    return bool(earlier) or any(t.kind == "num" and t.value == value for t in toks[:i])
+
+
 def _explicit(toks: list[Tok], i: int) -> bool:
     before = _before(toks, i, 3)
     return "answer" in before or "answer's" in before
@@ -760,7 +772,7 @@ def _read_numbers(text: str) -> list[NumberMention]:
         else:
             counted_end = after
         s, e = toks[start_i].start, toks[after - 1].end
-        operand = _operand(toks, i, counted_end)
+        operand = _operand(toks, i, counted_end) or _named_again(toks, i, value, found)
         found.append(
             _Found(
                 NumberMention(
