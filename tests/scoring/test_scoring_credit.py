@@ -595,6 +595,22 @@ def test_the_same_entity_with_another_object_is_a_swap() -> None:
     assert roles.bind(point, roles.clauses("transformers use it throughout")).bound == 1.0
 
 
+def test_it_after_a_clause_s_own_entity_is_the_entity_before() -> None:
+    """In "batch norm averages over more samples; that's why transformers use it" the
+    "it" transformers use is batch norm: a swap of "transformers use layer norm"; the
+    same "it" after layer norm states the point."""
+    roles = Roles({"batchnorm", "layernorm", "transform"})
+    point = roles.clauses("CNNs use batch norm, transformers use layer norm")
+    first, use = roles.clauses("batch norm averages over more samples; transformers use it")
+    assert use.entity == "transform" and use.objects == {"batchnorm"}
+    assert roles.bind(point, [first, use]).swapped
+    right = roles.clauses("layer norm works per example, so transformers use it")
+    assert roles.bind(point, right).bound == 1.0
+    # an "it" that opens the clause is its subject, not an object
+    (clause,) = roles.clauses("it is used by transformers")
+    assert clause.objects == frozenset()
+
+
 def test_a_two_word_name_may_have_a_word_between() -> None:
     """ "the stacked conv layers" names the stacked layers; "across the batch. Batch norm"
     names batch norm where it starts, not the batch before it."""

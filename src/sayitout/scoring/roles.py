@@ -31,6 +31,9 @@ bindings:
   decouples it: it takes the Adam step on the loss alone", "..., so it uses half the
   memory of Adam"), and so is a clause whose only entity comes after "than", the thing
   compared with ("AdamW is used because it's faster and uses less memory than Adam").
+  An "it" or "them" after a clause's own entity is the entity before it, as an object
+  ("Batch norm averages over more samples; that's why transformers use it": what
+  transformers use is batch norm).
   A phrase that opens a sentence and ends in a comma right before an entity ("For a CNN
   with big batches, batch norm.") belongs to that entity, and a clause that opens on a
   frame naming one entity is about the next it names ("With a bigger batch you should
@@ -88,6 +91,9 @@ a clause's content is ("never" is "nev")."""
 _PRONOUNS = frozenset("it it's its they they're their this that these those which".split())  # noqa: SIM905
 _SUBJECT_PRONOUNS = frozenset("it it's they they're".split())  # noqa: SIM905
 """Pronouns that open a clause as its subject: the entity of the clause before."""
+_OBJECT_PRONOUNS = frozenset(("it", "them"))
+"""Pronouns said after a clause's own entity: the entity of the clause before, as an
+object ("that's why transformers use it")."""
 _OVER = frozenset(("across", "over"))
 _FRAMES = frozenset("with for in on at under during after before".split())  # noqa: SIM905
 """Prepositions that open a clause on a frame ("With a bigger batch you should lower the
@@ -286,6 +292,7 @@ class Roles:
             entity = None
             mixed = than = False
             objects: set[str] = set()
+            named_at = z + 1  # where the clause names its entity
             content: list[str] = []
             i = a
             framed = norms[a] in _FRAMES  # "With a bigger batch, ...": a frame, not a subject
@@ -296,7 +303,7 @@ class Roles:
                     if entity is None and compared:
                         than = True  # not the subject (below)
                     elif entity is None:
-                        entity = hit[0]
+                        entity, named_at = hit[0], i
                     elif hit[0] != entity:
                         if framed and not mixed and not compared:
                             entity = hit[0]  # the subject after the frame
@@ -322,6 +329,15 @@ class Roles:
                 # "AdamW decouples it: it takes the Adam step ...": the clause is about
                 # the entity before it, and names another in passing
                 entity, mixed = out[-1].entity, True
+            if (
+                entity is not None
+                and out
+                and out[-1].entity not in (None, entity)
+                and any(norms[k] in _OBJECT_PRONOUNS for k in range(named_at + 1, z + 1))
+            ):
+                # "Batch norm averages over more samples; that's why transformers use it":
+                # "it" after the clause's own entity is the entity before it
+                objects.add(out[-1].entity)
             stems = content_stems(" ".join(content))
             neg = polarity.analyse(" ".join(norms[a : z + 1])).negated
             trend = _leaning(norms[a : z + 1], _UP, _DOWN)
