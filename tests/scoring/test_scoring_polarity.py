@@ -297,6 +297,11 @@ def test_a_texts_act_is_its_way() -> None:
         ("copy the tensors off the GPU", set()),
         ("dropout off, batch norm frozen", {"batch", "norm", "frozen"}),
         ("switch dropout off completely", {"dropout", "complet"}),
+        # told not to use it, or to avoid it; "doesn't use" describes, it tells nothing
+        ("and don't use group norm, it's the one", {"use", "group", "norm"}),
+        ("never use dropout here", {"use", "dropout"}),
+        ("avoid group norm", {"group", "norm"}),
+        ("layer norm doesn't use the batch", set()),
     ],
 )
 def test_what_a_text_says_to_do_without(text: str, removed: set[str]) -> None:

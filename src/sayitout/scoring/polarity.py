@@ -117,6 +117,19 @@ _NOT_PREFIXED = re.compile(r"^(?:un|non)-([a-z]{3,})$")
 """A word that negates itself with a hyphened prefix ("un-augmented", "non-shuffled")."""
 _REMOVALS = _wordset("off disable disabled disabling remove removing ditch ditching")
 """Negation cues that take something away; with "take out", "strip out" (``_NEEDS_NEXT``)."""
+_DO_NOT = _wordset("don't dont never avoid avoiding")
+_USE = _wordset("use using")
+
+
+def _told_not_to_use(toks: list[str], k: int) -> bool:
+    """The negation cue at ``k`` tells the listener to do without what follows ("don't use
+    group norm", "never use dropout here", "avoid group norm"); "doesn't use the batch"
+    describes a thing instead."""
+    if toks[k] in ("avoid", "avoiding"):
+        return True
+    return toks[k] in _DO_NOT and k + 1 < len(toks) and toks[k + 1] in _USE
+
+
 _DROPS = _wordset("drop drops dropping dropped")
 """Down, or a removal when what follows is a practice ("drop gradient clipping", "drop the
 shuffling"): see ``_dropped``."""
@@ -376,7 +389,7 @@ def _analyse(
             ) and not any(w in _UNDONE for w in toks[max(0, k - 3) : k]):
                 stems = {stem(w) for w in scope if w not in STOPWORDS | _NEGATIONS}
                 scoped.update(stems)
-                if toks[k] in _REMOVALS or toks[k] in _NEEDS_NEXT:
+                if toks[k] in _REMOVALS or toks[k] in _NEEDS_NEXT or _told_not_to_use(toks, k):
                     removed.update(stems)
             if toks[k] == "off":
                 # "take gradient clipping off": the words between the verb and "off"
