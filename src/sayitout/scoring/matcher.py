@@ -29,6 +29,7 @@ from sayitout.scoring import (
     phases,
     polarity,
     reasons,
+    replacements,
     sequence,
     trends,
 )
@@ -138,6 +139,7 @@ class Claims(NamedTuple):
     cadences: tuple[cadence.Cadence, ...]
     trends: tuple[Trend, ...]
     outcomes: tuple[outcomes.Outcome, ...]
+    replacements: tuple[replacements.Replacement, ...]
 
 
 class Matcher:
@@ -426,7 +428,9 @@ class Matcher:
         ``cadence``), a thing's noise going the other way with its size ("huge batches
         give a noisier gradient" against "small batches are noisier", ``trends``) or a
         test's outcome read backwards ("if it memorises the batch, the pipeline is
-        broken" against "if it can't overfit one batch, it's a bug", ``outcomes``). Then
+        broken" against "if it can't overfit one batch, it's a bug", ``outcomes``) or a
+        replacement the other way round ("switch the group norm layers to batch norm"
+        against "replace batch norm with group norm", ``replacements``). Then
         no sentence of the item has evidence, not even one that says
         neither ("do a group split"). Returns the reason, for the candidate; None when
         the answer does not contradict the item."""
@@ -440,7 +444,8 @@ class Matcher:
         authored = texts[: self._authored(item)]
         goes = tuple(g for t in authored for g in t.trends)
         ends = tuple(o for t in authored for o in t.outcomes)
-        if not steps and not switches and not paces and not goes and not ends:
+        swaps = tuple(r for t in authored for r in t.replacements)
+        if not (steps or switches or paces or goes or ends or swaps):
             return None
         said = self._said_claims()
         if sequence.reversed_order(steps, said.orders):
@@ -457,6 +462,9 @@ class Matcher:
         backwards = outcomes.contradiction(ends, said.outcomes)
         if backwards is not None:
             return reasons.outcome(backwards)
+        turned = replacements.contradiction(swaps, said.replacements)
+        if turned is not None:
+            return reasons.replacement(turned)
         return None
 
     def _authored(self, item: Item) -> int:
@@ -468,8 +476,8 @@ class Matcher:
         return 1 + len(said.paraphrases)
 
     def _said_claims(self) -> Claims:
-        """The steps in order, the switches in a phase, the cadences, the trends and the
-        test outcomes the answer states."""
+        """The steps in order, the switches in a phase, the cadences, the trends, the
+        test outcomes and the replacements the answer states."""
         if self._answer_claims is None:
             text = self.answer.text
             self._answer_claims = Claims(
@@ -478,6 +486,7 @@ class Matcher:
                 cadence.cadences(text),
                 trends.trends(text),
                 outcomes.outcomes(text),
+                replacements.replacements(text),
             )
         return self._answer_claims
 

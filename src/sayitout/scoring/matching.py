@@ -27,7 +27,16 @@ from typing import Any
 
 import numpy as np
 
-from sayitout.scoring import cadence, numbers, outcomes, phases, polarity, sequence, trends
+from sayitout.scoring import (
+    cadence,
+    numbers,
+    outcomes,
+    phases,
+    polarity,
+    replacements,
+    sequence,
+    trends,
+)
 from sayitout.scoring.text import STOPWORDS, Span, content_stems, normalise_word, stem, words
 from sayitout.scoring.trends import Trend
 
@@ -222,6 +231,8 @@ class RubricText:
     outcomes: tuple[outcomes.Outcome, ...] = ()
     """What a test's outcome says of the code ("if it can't overfit one batch, it's a
     bug")."""
+    replacements: tuple[replacements.Replacement, ...] = ()
+    """What it puts in place of what ("replace batch norm with group norm")."""
 
 
 @dataclass
@@ -303,6 +314,7 @@ def make_rubric_text(text: str) -> RubricText:
         cadences=cadence.cadences(text),
         trends=trends.trends(text),
         outcomes=outcomes.outcomes(text),
+        replacements=replacements.replacements(text),
     )
 
 

@@ -6,7 +6,8 @@ micro-batch is right to get no credit for the key point, and wrong to be told on
 missed: use gradient accumulation". The readers that take the credit away know why: the
 steps in the other order (``sequence``), a switch the other way in a phase (``phases``),
 the other cadence (``cadence``), a thing's noise going the other way with its size
-(``trends``), a test's outcome read backwards (``outcomes``), the opposite term, words
+(``trends``), a test's outcome read backwards (``outcomes``), a replacement the other
+way round (``replacements``), the opposite term, words
 that state a misconception, or the closest words going the other way or doing without
 the point's practice (``polarity``; the card quotes them). Each reason here
 says what the answer did and what the key point needs, in the candidate's terms.
@@ -18,6 +19,7 @@ from sayitout.scoring import phases
 from sayitout.scoring.cadence import BACKWARD, EACH, ONCE, STEP, ZERO, Cadence
 from sayitout.scoring.outcomes import BIGGER, Outcome
 from sayitout.scoring.phases import Setting
+from sayitout.scoring.replacements import Replacement
 from sayitout.scoring.trends import GENERALISATION, NOISE, Trend
 
 ORDER = "You said these steps in the other order."
@@ -79,6 +81,14 @@ def outcome(point: Outcome) -> str:
 
 
 _TERMS = {"overfit": "overfitting", "underfit": "underfitting"}
+
+
+def replacement(point: Replacement) -> str:
+    """The answer puts ``point``'s incoming thing out and its outgoing thing in."""
+    return (
+        f"You said it the other way round; this point replaces {point.out_text} "
+        f"with {point.into_text}."
+    )
 
 
 def opposite_term(term: str, said: str) -> str:
