@@ -73,6 +73,9 @@ def test_a_rubric_sentence_s_cadences() -> None:
         ("recompute activations in the backward pass", set()),
         # an arrow between steps ends the clause: the backward pass is not every fourth
         ("loss / 4 each micro-step → backward → zero_grad every 4th", {(ZERO, ONCE)}),
+        # every arrow a typed answer uses (text.STEP_ARROWS), as the restating reader does
+        ("loss / 4 each micro-step ⇒ backward ⇒ zero_grad every 4th", {(ZERO, ONCE)}),
+        ("loss / 4 each micro-step ⟶ backward ⟶ zero_grad every 4th", {(ZERO, ONCE)}),
     ],
 )
 def test_what_cadence_a_text_states(text: str, said: set[tuple[str, str]]) -> None:

@@ -41,7 +41,7 @@ import re
 from dataclasses import dataclass
 
 from sayitout.scoring.lexicon import denies, wordset
-from sayitout.scoring.text import clause_words
+from sayitout.scoring.text import STEP_ARROWS, clause_words
 
 STEP, ZERO, BACKWARD = "step", "zero", "backward"
 EACH, ONCE = "each", "once"
@@ -93,7 +93,7 @@ _SEVERAL = wordset("few several many couple all two three four eight 2 3 4 8 acc
 _OPT_STEP = ["optimizer", "step"]
 _COMPARING = wordset("as like than")
 _BREAKS = wordset("but while whereas so because though although which instead")
-_CLAUSE_END = re.compile(r"(?:[.!?;:,()]|→|->|=>|⟶)$")
+_CLAUSE_END = re.compile(rf"(?:[.!?;:,()]|{'|'.join(map(re.escape, STEP_ARROWS))})$")
 
 
 def _ends_clause(raw: str) -> bool:

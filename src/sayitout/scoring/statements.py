@@ -50,6 +50,7 @@ from sayitout.scoring import numbers
 from sayitout.scoring.lexicon import SMALL_NUMBERS, TENS
 from sayitout.scoring.text import (
     SENTENCE_END,
+    STEP_ARROWS,
     STOPWORDS,
     Span,
     content_stems,
@@ -193,10 +194,6 @@ def read_back_grams(question: str) -> frozenset[tuple[str, ...]]:
     )
 
 
-_STEP_ARROWS = frozenset(("→", "->", "=>", "⇒"))
-"""Arrows between the steps of a typed answer: each step is a sentence of its own."""
-
-
 def asked_words(
     text: str,
     ws: list[Span],
@@ -216,7 +213,7 @@ def asked_words(
     first = 0
     for i, w in enumerate(ws):
         chunk = text[w.start : w.end]
-        if chunk in _STEP_ARROWS:
+        if chunk in STEP_ARROWS:  # each step a sentence of its own
             first = i + 1  # "inspect the batch → grad norms exploding?": one step asks
             continue
         if ends_sentence(chunk) or i == len(ws) - 1:
