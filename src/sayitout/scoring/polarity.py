@@ -117,7 +117,9 @@ _NOT_PREFIXED = re.compile(r"^(?:un|non)-([a-z]{3,})$")
 """A word that negates itself with a hyphened prefix ("un-augmented", "non-shuffled")."""
 _REMOVALS = _wordset("off disable disabled disabling remove removing ditch ditching")
 """Negation cues that take something away; with "take out", "strip out" (``_NEEDS_NEXT``)."""
-_DO_NOT = _wordset("don't dont never avoid avoiding")
+_AVOID = _wordset("avoid avoiding")
+_DO_NOT = _wordset("don't dont never")
+"""Cues that, before "use" or "using", tell the listener not to use something."""
 _USE = _wordset("use using")
 
 
@@ -125,7 +127,7 @@ def _told_not_to_use(toks: list[str], k: int) -> bool:
     """The negation cue at ``k`` tells the listener to do without what follows ("don't use
     group norm", "never use dropout here", "avoid group norm"); "doesn't use the batch"
     describes a thing instead."""
-    if toks[k] in ("avoid", "avoiding"):
+    if toks[k] in _AVOID:
         return True
     return toks[k] in _DO_NOT and k + 1 < len(toks) and toks[k + 1] in _USE
 
