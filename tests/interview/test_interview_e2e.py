@@ -35,8 +35,10 @@ TURNS = [
     # ... which the follow-up asks about, and the next file answers
     "I would try to overfit a single small batch. If the loss cannot be driven near zero, "
     "it is a bug in the code, not a tuning problem.",
+    # "so fourteen gigabytes" at the very end: tiny.en on some CPUs heard "40 gigabytes"
     "bf16 stores each parameter in sixteen bits, which is two bytes. Seven billion "
-    "parameters times two bytes is fourteen billion bytes, so fourteen gigabytes.",
+    "parameters times two bytes is fourteen billion bytes, so the weights take fourteen "
+    "gigabytes of memory.",
     "With ten classes and uniform predictions each class gets a probability of one tenth. "
     "The loss is minus the log of one tenth, the natural log of ten, about two point three.",
 ]
