@@ -26,15 +26,15 @@ another: in typed notes "split(originals) → augment(train only)" says "split
 ("F(x) + x", "max(0,x)") stay one word."""
 _STRIP = ".,;:!?\"'()[]{}…“”‘’`"
 _SENTENCE_MARKS = (".", "!", "?", ";")
-STEP_ARROWS = ("→", "->", "=>", "⇒", "⟶")
-"""Arrows between the steps of a typed answer ("loss / 4 → backward → step every 4th"):
-each ends the step before it."""
 """What ends a sentence, for every reader of the scorer (``SENTENCE_END``,
 ``ends_sentence``, ``sentences``). A semicolon ends one too: it joins two statements
 ("loss scaling won't help; lower the learning rate")."""
 SENTENCE_END = re.compile(rf"[{''.join(_SENTENCE_MARKS)}]+(?=\s|$)")
 """Where a sentence ends in running text: its marks, then a space or the end."""
 _SENTENCE_SPLIT = re.compile(rf"(?<=[{''.join(_SENTENCE_MARKS)}])\s+")
+STEP_ARROWS = ("→", "->", "=>", "⇒", "⟶")
+"""Arrows between the steps of a typed answer ("loss / 4 → backward → step every 4th"):
+each ends the step before it."""
 
 #: Window sizes in words and their strides: short clauses, clauses, long sentences.
 WINDOW_SPECS: tuple[tuple[int, int], ...] = ((8, 4), (16, 8))
