@@ -123,6 +123,24 @@ def test_applying_a_step_in_a_phase_is_a_switch(text: str, contradicted: bool) -
     assert contradicts(rubric, settings(text)) is contradicted
 
 
+@pytest.mark.parametrize(
+    ("text", "contradicted"),
+    [
+        ("Augment the validation set and leave the training set as the raw originals.", True),
+        ("The fix is to augment the validation set too, so it is harder.", True),
+        ("Augment the training set only; never augment the validation images.", False),
+        ("Stop augmenting the validation images: keep the flips on the training side.", False),
+        ("There's no need to augment the validation set.", False),
+        # a leak described, not a step asked for
+        ("The augmented copies landed in validation, so split by original first.", False),
+    ],
+)
+def test_a_verb_that_names_what_it_switches(text: str, contradicted: bool) -> None:
+    """ "Augment the validation set" switches augmentation on in evaluation."""
+    rubric = settings("augmentation is applied in training and off for validation")
+    assert contradicts(rubric, settings(text)) is contradicted
+
+
 TRAIN_MODE = settings("In training mode dropout stays on and randomly zeroes units.")
 
 

@@ -33,6 +33,12 @@ Rules (documented for reviewers and candidates):
   that names no phase or mode of its own in that phase or mode. One that opens on
   "otherwise" puts them in the other one of what the sentence before named ("Put the
   model in eval mode. Otherwise dropout stays active": active in train mode).
+* A verb that names what it switches ("augment", "augmenting") is its own switch, on
+  unless a negation comes before it in its clause: "Augment the validation set" puts
+  augmentation on in evaluation, "never augment" or "stop augmenting the validation
+  images" off. Only in a
+  clause with no other switch, and not "augmented": "the augmented copies landed in
+  validation" describes a leak, it asks for nothing.
 * A setting is about the nearest content word before its switch ("dropout is active"),
   else the nearest after it ("turn off dropout"), else what the clause before it in the
   sentence was about ("dropout is on in training and off in validation"). "Some neurons
@@ -69,6 +75,11 @@ _PHASES = {
     ),
 }
 _MODE_WORDS = wordset("mode modes")
+_DOING = wordset("augment augments augmenting")
+"""Verbs that name what they switch on: "augment the validation set" is augmentation on
+in evaluation."""
+_ENDS = wordset("stop stops stopped quit avoid avoids")
+"""Words that, before a verb of ``_DOING``, switch it off ("stop augmenting ...")."""
 _WANTS = wordset("""forgot forget forgets forgetting remember call calling put switch want
     need needs should must""")
 """Words that ask for a mode ("you forgot to call model.eval()", "put it in eval mode")."""
@@ -107,6 +118,18 @@ def _switch_on(clause: list[str], i: int) -> bool:
     before = clause[i - 1] if i else ""
     after = clause[i + 1] if i + 1 < len(clause) else ""
     return before in _ON_AFTER or after in _ON_BEFORE or not after
+
+
+def _doing(clause: list[str]) -> tuple[int | None, str | None]:
+    """The switch and the thing of a verb that names what it switches ("augment the
+    validation set": on, augmentation), off after a negation or a word that ends it in
+    the clause ("never augment ...", "stop augmenting ..."); (None, None) when the
+    clause has none."""
+    for i, w in enumerate(clause):
+        if w in _DOING:
+            off = any(denies(v) or v in _ENDS for v in clause[:i])
+            return (OFF if off else ON), stem(w)
+    return None, None
 
 
 def _content(w: str) -> bool:
@@ -207,6 +230,8 @@ def settings(text: str) -> tuple[Setting, ...]:
                 flip = any(denies(v) for v in clause[max(0, i - 2) : i])
                 switch = -_SWITCHES[w] if flip else _SWITCHES[w]
                 about = _subject(clause, i)
+            if switch is None:
+                switch, about = _doing(clause)
             subject = about or subject
             then = clauses[k + 1] if k + 1 < len(clauses) else []
             wanted = _wanted_mode(clause, phases, modes, then)
