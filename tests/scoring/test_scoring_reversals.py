@@ -253,6 +253,12 @@ def test_a_reversed_mode_diagnosis_earns_neither_mode_point(reversal_check) -> N
         # says the right way round what the misconception says backwards, in its words
         "Putting the model in eval mode. Otherwise dropout stays active and batch norm uses "
         "batch statistics, so two runs differ. Calling model dot eval turns dropout off.",
+        # a switch said with no phase: only a switch in a phase states a misconception
+        # that is one, however close the words
+        "model.eval(). Without it, dropout keeps dropping units at evaluation and batch "
+        "norm uses each batch's own statistics, so the same checkpoint scores differently "
+        "each run. In eval mode dropout does nothing and batch norm uses its stored "
+        "statistics, so the result repeats.",
     ],
 )
 def test_a_right_diagnosis_in_the_swapped_words_is_not_flagged(scorer, answer: str) -> None:

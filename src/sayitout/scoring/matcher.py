@@ -603,11 +603,13 @@ class Matcher:
 
     def misconception(self, item: Item) -> tuple[Candidate, Window] | None:
         """The item's evidence when the answer asserts it, else None (never when it
-        switches something the other way round, ``_switched_against``). The evidence is
-        marked ``asserted`` when the answer's structure states the claim itself, not
-        only words near it: both halves of a contrast each said of its own entity, a
-        clause bound on three of its rubric clause's content words or more, or a switch
-        in a phase said the misconception's way."""
+        switches something the other way round, ``_switched_against``, and, for a
+        misconception that switches a thing in a phase, only when the answer switches it
+        that way, ``_sets_as``). The evidence is marked ``asserted`` when the answer's
+        structure states the claim itself, not only words near it: both halves of a
+        contrast each said of its own entity, a clause bound on three of its rubric
+        clause's content words or more, or a switch in a phase said the misconception's
+        way."""
         if self.number_right and any(self.prep.texts[r].numbers for r in item.text_rows):
             return None
         if self._switched_against(item):
@@ -615,6 +617,11 @@ class Matcher:
         b = self._role_binding(item)
         bound, span = b.bound, b.evidence
         switched = self._sets_as(item)
+        if not switched and any(s.about != phases.WANTED_MODE for s in self._switches(item)):
+            # a misconception that switches something in a phase is stated only by a switch
+            # said its way: the embeddings cannot tell the two ways apart ("In eval mode
+            # dropout does nothing" reads 0.69 against "eval mode turns dropout on")
+            return None
         ambiguous = span is not None and self._states_a_point(span, bound, b.shared)
         c: Candidate | None = None
         if ambiguous and bound >= self.p.role_bound and b.shared >= 3 and not b.swapped:
