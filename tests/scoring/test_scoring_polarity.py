@@ -268,6 +268,20 @@ def test_two_words_of_a_phrase_in_common_are_the_same_thing() -> None:
     assert not reverses_object(rate, analyse("raise the dropout rate"))
 
 
+def test_the_head_of_a_phrase_alone_is_the_same_thing() -> None:
+    """ "cut the number of workers" names only the head of "more data loader workers"."""
+    rubric = analyse("If images are decoded in a single process, add more data loader workers.")
+    assert reverses_object(rubric, analyse("so cut the number of workers and use a smaller batch"))
+    assert reverses_object(rubric, analyse("fewer workers, bigger batch"))
+    assert not reverses_object(rubric, analyse("use more workers and a smaller batch"))
+    # the head of another phrase is not this one's ("a smaller batch to let the GPU")
+    # a thing kept the same is not changed by more of it said against another thing
+    same = analyse("Switch to bf16, because it has the same exponent range as fp32.")
+    assert not reverses_object(same, analyse("or switch to bfloat16, which has far more range"))
+    batch = analyse("use a bigger batch")
+    assert not reverses_object(batch, analyse("a smaller GPU to let the batch through"))
+
+
 def test_a_texts_act_is_its_way() -> None:
     """ "Lower Adam's beta two, so the estimate reacts faster" goes down: what follows the
     act is what the act does, not a second way."""

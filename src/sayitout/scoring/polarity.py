@@ -185,6 +185,10 @@ class Mention:
     measure's noun left out ("more *data loader workers*", "cut the number of *loader
     workers*"): two texts that share two of them qualify the same thing, whichever word
     each names first (``reverses_object``)."""
+    head: str | None = None
+    """The last of those words, the head of the phrase ("more data loader *workers*"): a
+    text whose phrase is that one word ("cut the number of *workers*") qualifies the
+    same thing."""
 
 
 @dataclass(frozen=True)
@@ -486,9 +490,17 @@ def _analyse(
             obj = _subject(toks, sentences, closes, k)  # "the learning rate doesn't need to change"
         acts = t in _ACTING and not (t in _ALSO_ADJECTIVES and k and toks[k - 1] in _DESCRIBING)
         on_pronoun = acts and k + 1 < len(toks) and toks[k + 1] in _PRONOUNS
-        phrase = frozenset() if ends_clause else _phrase(toks, sentences, closes, k)
+        named = [] if ends_clause else _phrase(toks, sentences, closes, k)
         mentions.append(
-            Mention(frozenset(dirs), ctx, obj, acts and obj is not None, on_pronoun, phrase)
+            Mention(
+                frozenset(dirs),
+                ctx,
+                obj,
+                acts and obj is not None,
+                on_pronoun,
+                frozenset(named),
+                _head(toks, sentences, closes, k) if named else None,
+            )
         )
     mentions.extend(_number_comparisons(toks, sentences))
     every = _scoped_after(toks, sentences, closes, _EVERY, 2) - scoped
@@ -748,20 +760,48 @@ def _comparative(word: str) -> bool:
     return word.endswith("er") or word in ("more", "less")
 
 
-def _phrase(toks: list[str], sentences: list[int], closes: list[bool], k: int) -> frozenset[str]:
-    """``Mention.phrase`` of the direction word at ``toks[k]``."""
+def _named(w: str) -> bool:
+    """A word that names what a direction word qualifies: not a stopword, direction or
+    measure ("the *number* of workers")."""
+    said = w not in STOPWORDS and w not in _UP_WORDS and w not in _DOWN_WORDS
+    return said and stem(w) not in _MEASURES
 
-    def named(w: str) -> bool:
-        said = w not in STOPWORDS and w not in _UP_WORDS and w not in _DOWN_WORDS
-        return said and stem(w) not in _MEASURES
 
-    return frozenset(stem(w) for w in _words_after(toks, sentences, closes, k, 3, 6, named))
+def _phrase(toks: list[str], sentences: list[int], closes: list[bool], k: int) -> list[str]:
+    """The stems of ``Mention.phrase`` of the direction word at ``toks[k]``, in order."""
+    return [stem(w) for w in _words_after(toks, sentences, closes, k, 3, 6, _named)]
+
+
+def _head(toks: list[str], sentences: list[int], closes: list[bool], k: int) -> str | None:
+    """``Mention.head``: the stem of the last word of the first run of named words after
+    the direction word at ``toks[k]`` ("more data loader *workers*", "cut the number of
+    *workers* and ...")."""
+    last = None
+    for i in range(k + 1, min(k + 7, len(toks))):
+        if toks[i] in _CLAUSE_BREAKS or sentences[i] != sentences[k]:
+            break
+        if _named(toks[i]):
+            last = i
+        elif last is not None:
+            break
+        if closes[i]:
+            break
+    return stem(toks[last]) if last is not None else None
 
 
 def _related(r: Mention, a: Mention) -> bool:
-    """Two mentions qualify the same thing: the same object, or two words of their
-    phrases in common ("data loader workers" and "the number of loader workers")."""
-    return bool(_objects(r) & _objects(a)) or len(r.phrase & a.phrase) >= 2
+    """Two mentions qualify the same thing: the same object, two words of their phrases
+    in common ("data loader workers" and "the number of loader workers"), or, for two
+    that change something (no "same"), one's phrase is the other's head alone ("more
+    data loader workers" and "the number of workers"; "far more range" is no change of
+    "the same exponent range as fp32")."""
+    if _objects(r) & _objects(a) or len(r.phrase & a.phrase) >= 2:
+        return True
+    if SAME in r.directions or SAME in a.directions:
+        return False
+    return (a.phrase == {r.head} and r.head is not None) or (
+        r.phrase == {a.head} and a.head is not None
+    )
 
 
 def _objects(m: Mention) -> frozenset[str]:
