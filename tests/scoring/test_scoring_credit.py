@@ -497,13 +497,25 @@ VAL_QUESTION = (
         (
             "Validation goes up after epoch five... what's going on there, and what should "
             "be done about it. Hmm.",
-            [True] * 18,
+            [True] * 17 + [False],
         ),
         ("Validation goes up after epoch five. What's going on there.", [False] * 6 + [True] * 4),
         # a "what ... is" that goes on to its answer states it
         ("What's happening is overfitting, so stop early.", [False] * 7),
         # questions of the candidate's own say more than the question's words
         ("What's the data budget and how much compute do I have.", [False] * 11),
+        # the situation, then the question after a semicolon, as the answer's last words:
+        # one utterance ("why is that" asks; its "is" is the question word's own verb)
+        (
+            "Validation climbs after epoch five; why is that and what would you do?",
+            [True] * 13,
+        ),
+        # a rhetorical question goes on to its answer: the claim before it stands, and
+        # so does the answer after it
+        (
+            "Validation climbs after epoch five; why is that? Because it overfits.",
+            [False] * 5 + [True] * 3 + [False] * 3,
+        ),
     ],
 )
 def test_a_sentence_that_asks_the_question_again_is_asked(text: str, asked: list[bool]) -> None:

@@ -89,19 +89,21 @@ and "I need to say what's going on and what to do about it".
 Not "you want to know whether it can overfit one batch", nor "you want a fix that keeps the
 batch": advice."""
 _ASKS = re.compile(
-    r"(?:^|(?<=[.!?]\s))(?:(?:so|and|okay|ok|um|uh|basically)[,\s]+)*"
-    r"(?P<ask>(?:what|why|how)(?:['’]s|\s+(?:is|are|should|do|does|did|can|could|would|will))\b"
+    r"(?:^|(?<=[.!?;]\s))(?:(?:so|and|okay|ok|um|uh|basically)[,\s]+)*"
+    r"(?P<ask>(?P<wh>(?:what|why|how)(?:['’]s|\s+(?:is|are|should|do|does|did|can|could|would|will))\b)"
     r"[^.!?:;]*[.!?]?)",
     re.IGNORECASE,
 )
 """A sentence in the form of a question: a question word and a verb before its subject
-("so what's going on", "why would the validation loss be lower")."""
+("so what's going on", "why would the validation loss be lower"), after a full stop or a
+semicolon ("...; why is that and what would you do?")."""
 _ASK_WORDS = frozenset(content_stems("going happening done doing handle deal wrong there"))
 """Content words any question asks with ("what's going on there", "what should be done
 about it", "how do I handle it"): a question-form sentence may hold them besides the
 question's own."""
 _ANSWERED = re.compile(r"\s(?:is|isn['’]t|are|aren['’]t|was|were)\s", re.IGNORECASE)
-"""A "what ... is" that goes on to its answer ("what's happening is a bad batch")."""
+"""A "what ... is" that goes on to its answer ("what's happening is a bad batch"), read
+after the question word's own verb ("why is that" asks)."""
 _TRAILS_OFF = ("...", "…")
 """A sentence that trails off into the next: the two are one utterance."""
 _GOES_ON = re.compile(r"\s*(?:(?:and|so|basically|okay|ok|um|uh)[,\s]+)+", re.IGNORECASE)
@@ -224,15 +226,25 @@ def asked_words(
     for at, until in _restating(text, asked_stems):
         ends = [e.end() for e in SENTENCE_END.finditer(text, 0, at)]
         start = ends[-1] if ends else 0
-        if _GOES_ON.fullmatch(text[start:at]) or (
-            text[:start].endswith(_TRAILS_OFF) and not text[start:at].strip()
-        ):
+        # an ask that ends on its own mark ends there ("Why does that matter? Because
+        # ..." goes on to its answer)
+        end = SENTENCE_END.search(text, max(until - 1, 0))
+        stop = end.end() if end else len(text)
+        joined = (
+            not text[start:at].strip()
+            and (
+                text[:start].endswith(_TRAILS_OFF)
+                # "... results come out poor and noisy; why is that and what would you do?",
+                # as the answer's last words (a rhetorical question goes on to its answer)
+                or (text[:start].rstrip().endswith(";") and not text[stop:].strip())
+            )
+        )
+        if _GOES_ON.fullmatch(text[start:at]) or joined:
             # "... then goes up every epoch after that. And you want to know what's going
             # on", "... rises every epoch after that... what's going on there": the
             # sentence it goes on from is the question's situation
             start = ends[-2] if len(ends) > 1 else 0
-        end = SENTENCE_END.search(text, until)
-        _ask_between(out, ws, start, end.end() if end else len(text))
+        _ask_between(out, ws, start, stop)
     for m in _UNSURE.finditer(text):
         end = _CLAUSE_END.search(text, m.end())
         _ask_between(out, ws, m.start(), end.start() if end else len(text))
@@ -278,7 +290,7 @@ def _restating(text: str, asked_stems: frozenset[str]) -> list[tuple[int, int]]:
         for m in _ASKS.finditer(text):
             ask = m.group("ask")
             extra = content_stems(ask) - asked_stems - _ASK_WORDS
-            if not _ANSWERED.search(ask) and len(extra) <= 1:
+            if not _ANSWERED.search(ask[len(m.group("wh")) :]) and len(extra) <= 1:
                 found.append(m.span("ask"))
     return found
 
