@@ -34,11 +34,11 @@ Rules (documented for reviewers and candidates):
   "otherwise" puts them in the other one of what the sentence before named ("Put the
   model in eval mode. Otherwise dropout stays active": active in train mode).
 * A verb that names what it switches ("augment", "augmenting") is its own switch, on
-  unless a negation comes before it in its clause: "Augment the validation set" puts
-  augmentation on in evaluation, "never augment" or "stop augmenting the validation
-  images" off. Only in a
-  clause with no other switch, and not "augmented": "the augmented copies landed in
-  validation" describes a leak, it asks for nothing.
+  unless a negation or "stop" / "avoid" comes before it in its clause: "Augment the
+  validation set" puts augmentation on in evaluation, "never augment" or "stop
+  augmenting the validation images" off. Only in a clause with no other switch, and not
+  "augmented": "the augmented copies landed in validation" describes a leak, it asks for
+  nothing.
 * A setting is about the nearest content word before its switch ("dropout is active"),
   else the nearest after it ("turn off dropout"), else what the clause before it in the
   sentence was about ("dropout is on in training and off in validation"). "Some neurons
