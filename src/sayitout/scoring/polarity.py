@@ -490,17 +490,9 @@ def _analyse(
             obj = _subject(toks, sentences, closes, k)  # "the learning rate doesn't need to change"
         acts = t in _ACTING and not (t in _ALSO_ADJECTIVES and k and toks[k - 1] in _DESCRIBING)
         on_pronoun = acts and k + 1 < len(toks) and toks[k + 1] in _PRONOUNS
-        named = [] if ends_clause else _phrase(toks, sentences, closes, k)
+        phrase, head = (frozenset(), None) if ends_clause else _phrase(toks, sentences, closes, k)
         mentions.append(
-            Mention(
-                frozenset(dirs),
-                ctx,
-                obj,
-                acts and obj is not None,
-                on_pronoun,
-                frozenset(named),
-                _head(toks, sentences, closes, k) if named else None,
-            )
+            Mention(frozenset(dirs), ctx, obj, acts and obj is not None, on_pronoun, phrase, head)
         )
     mentions.extend(_number_comparisons(toks, sentences))
     every = _scoped_after(toks, sentences, closes, _EVERY, 2) - scoped
@@ -530,12 +522,25 @@ def _words_after(
 ) -> list[str]:
     """Up to ``most`` of the ``reach`` words after ``toks[k]`` that ``keep`` takes, in
     its clause."""
-    out: list[str] = []
+    return [toks[i] for i in _places_after(toks, sentences, closes, k, reach, keep)[:most]]
+
+
+def _places_after(
+    toks: list[str],
+    sentences: list[int],
+    closes: list[bool],
+    k: int,
+    reach: int,
+    keep: Callable[[str], bool],
+) -> list[int]:
+    """The indices of the ``reach`` words after ``toks[k]`` that ``keep`` takes, in its
+    clause."""
+    out: list[int] = []
     for i in range(k + 1, min(k + 1 + reach, len(toks))):
-        if toks[i] in _CLAUSE_BREAKS or sentences[i] != sentences[k] or len(out) == most:
+        if toks[i] in _CLAUSE_BREAKS or sentences[i] != sentences[k]:
             break
         if keep(toks[i]):
-            out.append(toks[i])
+            out.append(i)
         if closes[i]:
             break
     return out
@@ -767,26 +772,21 @@ def _named(w: str) -> bool:
     return said and stem(w) not in _MEASURES
 
 
-def _phrase(toks: list[str], sentences: list[int], closes: list[bool], k: int) -> list[str]:
-    """The stems of ``Mention.phrase`` of the direction word at ``toks[k]``, in order."""
-    return [stem(w) for w in _words_after(toks, sentences, closes, k, 3, 6, _named)]
-
-
-def _head(toks: list[str], sentences: list[int], closes: list[bool], k: int) -> str | None:
-    """``Mention.head``: the stem of the last word of the first run of named words after
-    the direction word at ``toks[k]`` ("more data loader *workers*", "cut the number of
-    *workers* and ...")."""
-    last = None
-    for i in range(k + 1, min(k + 7, len(toks))):
-        if toks[i] in _CLAUSE_BREAKS or sentences[i] != sentences[k]:
+def _phrase(
+    toks: list[str], sentences: list[int], closes: list[bool], k: int
+) -> tuple[frozenset[str], str | None]:
+    """``Mention.phrase`` and ``Mention.head`` of the direction word at ``toks[k]``: the
+    stems of up to three named words after it, and of the last word of the first run of
+    them ("more data loader *workers*", "cut the number of *workers* and ...")."""
+    at = _places_after(toks, sentences, closes, k, 6, _named)
+    if not at:
+        return frozenset(), None
+    run = at[0]
+    for i in at[1:]:
+        if i != run + 1:
             break
-        if _named(toks[i]):
-            last = i
-        elif last is not None:
-            break
-        if closes[i]:
-            break
-    return stem(toks[last]) if last is not None else None
+        run = i
+    return frozenset(stem(toks[i]) for i in at[:3]), stem(toks[run])
 
 
 def _related(r: Mention, a: Mention) -> bool:
