@@ -380,6 +380,10 @@ def test_a_direction_that_closes_a_clause_is_about_that_clause() -> None:
         ("change the learning rate: raise it four times", False),
         # keeping the batch size and raising the rate is the rule
         ("don't change the batch size, raise the learning rate", False),
+        # "where it was" closing a clause keeps what comes before it
+        ("Keep the learning rate exactly where it was.", True),
+        ("keep the learning rate where it was, and nothing else", True),
+        ("leave it where it was diverging and raise the learning rate", False),
     ],
 )
 def test_a_change_negated_keeps_the_thing_the_same(answer: str, reversed_: bool) -> None:

@@ -96,6 +96,8 @@ _SAME_WORDS = _wordset("""same unchanged leave constant""")
 _CHANGES = _wordset("""change changes changing changed adjust adjusts adjusting touch touching
     retune retuning""")
 """Neither way alone; negated ("doesn't need to change", "don't touch it"), the same."""
+_PUT_THING = _wordset("it they")
+_PUT_BE = _wordset("is was are were")
 _OPPOSITES = (("overfit", "underfit"), ("overflow", "underflow"))
 """Stems of terms that embeddings place together and that mean opposite diagnoses."""
 _EXCESS = _wordset("too overly bit slightly somewhat kinda")
@@ -226,6 +228,19 @@ def _tokens(text: str) -> tuple[list[str], list[int], list[bool]]:
         if ends_sentence(raw):
             n += 1
     return toks, sentences, closes
+
+
+def _stays_put(toks: list[str], sentences: list[int], closes: list[bool], k: int) -> bool:
+    """``toks[k]`` opens "where it was" at the end of a clause: no change ("keep the
+    learning rate exactly where it was"), unlike "the point where it was diverging". ("as
+    it is" is left out: "keep the split as it is" in a misconception would then need the
+    split kept said.)"""
+    if toks[k] != "where" or k + 2 >= len(toks):
+        return False
+    if toks[k + 1] not in _PUT_THING or toks[k + 2] not in _PUT_BE:
+        return False
+    last = k + 2
+    return closes[last] or last + 1 == len(toks) or sentences[last + 1] != sentences[last]
 
 
 def _parts(raw: str) -> list[str]:
@@ -414,6 +429,7 @@ def _analyse(
     for k, t in enumerate(toks):
         if k in drops:
             continue  # a removal, not a direction
+        stays = _stays_put(toks, sentences, closes, k)
         if t in ("up", "down"):
             # a particle after a verb: "scale it up", "bring the rate down"
             if k == 0 or toks[k - 1] in _NOT_DIRECTIONAL_BEFORE:
@@ -428,7 +444,7 @@ def _analyse(
             d = UP
         elif t in _DOWN_WORDS:
             d = DOWN
-        elif t in _SAME_WORDS or t in _CHANGES:
+        elif t in _SAME_WORDS or t in _CHANGES or stays:
             d = SAME
         else:
             continue
@@ -488,6 +504,8 @@ def _analyse(
         obj = _measured(toks, sentences, k, obj)
         if t in _CHANGES and obj is None:
             obj = _subject(toks, sentences, closes, k)  # "the learning rate doesn't need to change"
+        elif stays:
+            obj = _run_start(toks, sentences, k)  # "keep the learning rate where it was"
         acts = t in _ACTING and not (t in _ALSO_ADJECTIVES and k and toks[k - 1] in _DESCRIBING)
         on_pronoun = acts and k + 1 < len(toks) and toks[k + 1] in _PRONOUNS
         phrase, head = (frozenset(), None) if ends_clause else _phrase(toks, sentences, closes, k)
@@ -654,13 +672,19 @@ def _subject(toks: list[str], sentences: list[int], closes: list[bool], k: int) 
     i = k - 1
     while i >= 0 and k - i <= 4 and not _is_negation(toks, i, closes):
         i -= 1
+    return _run_start(toks, sentences, i) if i >= 0 else None
+
+
+def _run_start(toks: list[str], sentences: list[int], k: int) -> str | None:
+    """The stem of the first word of the run of up to three content words right before
+    ``toks[k]``, within its sentence ("keep the *learning* rate exactly where it was")."""
     run: list[str] = []
-    for j in range(i - 1, max(-1, i - 4), -1):
+    for j in range(k - 1, max(-1, k - 4), -1):
         w = toks[j]
         if sentences[j] != sentences[k] or w in STOPWORDS or w in _CLAUSE_BREAKS:
             break
         run.insert(0, w)
-    return stem(run[0]) if i >= 0 and run else None
+    return stem(run[0]) if run else None
 
 
 def direction_conflict(rubric: Polarity, answer: Polarity) -> bool:
