@@ -735,6 +735,14 @@ def test_a_clause_with_its_own_subject_is_not_about_the_entity_before() -> None:
     # a clause with no subject of its own, or a restart after a comma, still is
     said = "The shortcut adds the input, so learns nothing. The shortcut is, uh, the identity."
     assert [c.entity for c in roles.clauses(said)] == ["shortcut", "shortcut"]
+    # "then" after the clause's own subject is an adverb, not a link that ends it
+    said = "Shortcuts add each block's input, because each block then only learns a residual"
+    clauses = roles.clauses(said)
+    assert [c.entity for c in clauses] == ["shortcut", None]
+    assert "residual" in clauses[1].stems
+    # "then" after more than a subject still links two clauses
+    said = "The shortcut adds the input then the stacked layers learn the rest"
+    assert [c.entity for c in roles.clauses(said)] == ["shortcut", "stackedlay"]
 
 
 def test_a_clause_opened_by_it_is_about_the_entity_before() -> None:

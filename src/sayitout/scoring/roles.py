@@ -20,24 +20,24 @@ bindings:
   swap, and earns it nothing. "batch norm", "batch-norm" and
   "BatchNorm" are one entity, and so is its initialism "BN" when no other entity of the
   rubric has the same initials.
-* A clause ends at punctuation or before a linking word (and, but, while, whereas,
-  so, because...); a clause that names no entity belongs to the one before it ("uses
-  the mean and variance of the batch" stays one clause) in the same sentence, unless it
-  opens, after its linking word, on a subject of its own ("..., so each block only learns
-  a residual"); a new
-  sentence that names none belongs to no entity unless a pronoun opens it ("It needs
-  big batches"). A clause that "it" or "they" opens, after its linking word if it has
-  one, is about the entity before it, even when it names another in passing ("AdamW
-  decouples it: it takes the Adam step on the loss alone", "..., so it uses half the
-  memory of Adam"), and so is a clause whose only entity comes after "than", the thing
-  compared with ("AdamW is used because it's faster and uses less memory than Adam").
-  An "it" or "them" after a clause's own entity is the entity before it, as an object
-  ("Batch norm averages over more samples; that's why transformers use it": what
-  transformers use is batch norm).
-  A phrase that opens a sentence and ends in a comma right before an entity ("For a CNN
-  with big batches, batch norm.") belongs to that entity, and a clause that opens on a
-  frame naming one entity is about the next it names ("With a bigger batch you should
-  lower the learning rate" is about the learning rate).
+* A clause ends at punctuation or before a linking word (and, but, while, whereas, so,
+  because...; not a "then" right after the clause's own subject, "each block then learns
+  a residual", an adverb there); a clause that names no entity belongs to the one before
+  it ("uses the mean and variance of the batch" stays one clause) in the same sentence,
+  unless it opens, after its linking word, on a subject of its own ("..., so each block
+  only learns a residual"); a new sentence that names none belongs to no entity unless a
+  pronoun opens it ("It needs big batches"). A clause that "it" or "they" opens, after
+  its linking word if it has one, is about the entity before it, even when it names
+  another in passing ("AdamW decouples it: it takes the Adam step on the loss alone",
+  "..., so it uses half the memory of Adam"), and so is a clause whose only entity comes
+  after "than", the thing compared with ("AdamW is used because it's faster and uses
+  less memory than Adam"). An "it" or "them" after a clause's own entity is the entity
+  before it, as an object ("Batch norm averages over more samples; that's why
+  transformers use it": what transformers use is batch norm). A phrase that opens a
+  sentence and ends in a comma right before an entity ("For a CNN with big batches,
+  batch norm.") belongs to that entity, and a clause that opens on a frame naming one
+  entity is about the next it names ("With a bigger batch you should lower the learning
+  rate" is about the learning rate).
 * An answer clause *binds* a rubric clause when it names the same entity and states at
   least half of the rubric clause's content words (at least two when it has two), with
   the same negation, and, when both say what something is taken across or over, over
@@ -277,7 +277,8 @@ class Roles:
         raw: list[tuple[int, int]] = []  # word index ranges
         first = 0
         for i, w in enumerate(ws):
-            if i > first and norms[i] in _LINKS:
+            adverb = norms[i] == "then" and _then_after_subject(norms[first:i])
+            if i > first and norms[i] in _LINKS and not adverb:
                 raw.append((first, i - 1))
                 first = i
             if text[w.end - 1] in _CLAUSE_PUNCT:
@@ -648,6 +649,15 @@ _SUBJECT_DETERMINERS = frozenset("each every the this these those".split())  # n
 """A clause that opens on a link and then one of these names its own subject ("so each
 block only learns a residual"): it is not about the entity of the clause before. (After a
 comma alone it may be a restart: "batch norm normalises each, uh, each feature".)"""
+
+
+def _then_after_subject(before: Sequence[str]) -> bool:
+    """Whether a "then" after the words ``before`` (its clause so far) follows the
+    clause's own subject, an adverb and no link: "because each block *then* only has to
+    learn a residual", "it then diverges"."""
+    rest = list(before[1:] if before and before[0] in _LINKS else before)
+    opens = bool(rest) and (rest[0] in _SUBJECT_DETERMINERS or rest[0] in _SUBJECT_PRONOUNS)
+    return opens and len(rest) <= 3
 
 
 def _opener(norms: Sequence[str], a: int, z: int) -> str:
