@@ -859,6 +859,13 @@ def test_what_a_clause_is_taken_across_must_agree() -> None:
     mis = roles.clauses("batch norm normalises across the features of each example")
     right = roles.clauses("batch norm normalises each feature across the batch")
     assert roles.bind(mis, right).bound == 0.0
+    # the same entity, the same words, taken across another thing: the other claim
+    assert roles.bind(mis, right).swapped
+    plain = roles.clauses("Batch norm rescales each feature by its average over all the examples")
+    assert roles.bind(mis, plain).swapped
+    # said of the other entity, it is no swap
+    other = roles.clauses("layer norm normalises each feature across the batch")
+    assert not roles.bind(mis, other).swapped
     said = roles.clauses("batch norm normalises over all the features of one example")
     assert roles.bind(mis, said).bound > 0  # "over" and "across" are one
     # the samples in the mini-batch are the batch

@@ -48,7 +48,9 @@ bindings:
   entities or more, one of those: "group norm pools over the batch" is no swap of "batch
   norm takes each image alone, and layer norm pools over the batch"), or about the same
   entity with other objects and none in common ("transformers use batch norm" against
-  "transformers use layer norm": the entities a clause names after its own).
+  "transformers use layer norm": the entities a clause names after its own), or about
+  the same entity taken across another thing ("batch norm rescales each feature over
+  all the examples" against "batch norm normalises across the features").
 * Two comparisons ("fp16 has more range than bf16": the other entity named after
   "than") are read by their order and trend: the same claim when both the entities and
   the trend are turned round ("bf16 has less range than fp16"), a swap when only one
@@ -454,8 +456,6 @@ class Roles:
                     continue
                 if len(named) >= 2 and a.entity not in named:
                     continue
-                if r.over and a.over and not r.over & a.over:
-                    continue  # "across the batch" is not "across the features"
                 compared = r.than and a.than
                 # two comparisons: "more" and "bigger" say the same, the trend which way
                 own = r.stems - _COMPARATIVES if compared else r.stems
@@ -464,6 +464,14 @@ class Roles:
                     continue
                 share = shared / len(own)
                 same = _same_claim(r, a)
+                if r.over and a.over and not r.over & a.over:
+                    # "across the batch" is not "across the features": of the same entity,
+                    # the other claim ("batch norm rescales each feature over all the
+                    # examples" against "batch norm normalises across the features")
+                    if same and a.negated == r.negated:
+                        swapped = True
+                        alone = alone or not (a.mixed or r.mixed)
+                    continue
                 if same and r.objects and a.objects and not r.objects & a.objects:
                     # "transformers use batch norm" against "transformers use layer norm":
                     # the same words, said of another thing
