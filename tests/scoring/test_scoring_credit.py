@@ -745,6 +745,19 @@ def test_a_clause_with_its_own_subject_is_not_about_the_entity_before() -> None:
     assert [c.entity for c in roles.clauses(said)] == ["shortcut", "stackedlay"]
 
 
+def test_an_entity_a_verb_lets_do_something_is_not_the_subject() -> None:
+    """ "use a smaller batch to let the GPU catch up" says the smaller batch of no entity:
+    the GPU is what the batch lets catch up, so the clause joins the one before it."""
+    roles = Roles({"gpu", "work"})
+    said = "Reduce the loader workers and use a smaller batch to let the GPU catch up"
+    assert [c.entity for c in roles.clauses(said)] == ["work"]
+    mis = roles.clauses("fewer loader workers and a smaller batch")
+    assert roles.bind(mis, roles.clauses(said)).bound >= 0.75
+    # named before the verb, it is the subject
+    said = "The GPU lets the data loader catch up"
+    assert [c.entity for c in roles.clauses(said)] == ["gpu"]
+
+
 def test_a_clause_opened_by_it_is_about_the_entity_before() -> None:
     roles = Roles.for_rubric(
         [], [], ["AdamW decays the weights.", "Adam scales L2."], "AdamW or Adam?"

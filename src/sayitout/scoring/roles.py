@@ -37,7 +37,9 @@ bindings:
   sentence and ends in a comma right before an entity ("For a CNN with big batches,
   batch norm.") belongs to that entity, and a clause that opens on a frame naming one
   entity is about the next it names ("With a bigger batch you should lower the learning
-  rate" is about the learning rate).
+  rate" is about the learning rate). An entity named within two words after "let",
+  "help" or "allow" is that verb's object, not the clause's subject ("use a smaller batch
+  to let the GPU catch up" says the smaller batch of no entity).
 * An answer clause *binds* a rubric clause when it names the same entity and states at
   least half of the rubric clause's content words (at least two when it has two), with
   the same negation, and, when both say what something is taken across or over, over
@@ -305,6 +307,8 @@ class Roles:
                     compared = "than" in norms[max(a, i - 3) : i]  # the thing compared with
                     if entity is None and compared:
                         than = True  # not the subject (below)
+                    elif entity is None and _let(norms[max(a, i - 2) : i]):
+                        pass  # "use a smaller batch to let the GPU catch up": not the subject
                     elif entity is None:
                         entity, named_at = hit[0], i
                     elif hit[0] != entity:
@@ -657,6 +661,15 @@ _SUBJECT_DETERMINERS = frozenset("each every the this these those".split())  # n
 """A clause that opens on a link and then one of these names its own subject ("so each
 block only learns a residual"): it is not about the entity of the clause before. (After a
 comma alone it may be a restart: "batch norm normalises each, uh, each feature".)"""
+
+
+_LETTING = frozenset("let lets letting help helps helping allow allows allowing".split())  # noqa: SIM905
+
+
+def _let(before: Sequence[str]) -> bool:
+    """Whether an entity named after the words ``before`` it is what a verb lets or helps
+    do something ("to let *the GPU* catch up"), the verb's object and not the subject."""
+    return any(w in _LETTING for w in before)
 
 
 def _then_after_subject(before: Sequence[str]) -> bool:
