@@ -231,11 +231,12 @@ def _tokens(text: str) -> tuple[list[str], list[int], list[bool]]:
 
 
 def _stays_put(toks: list[str], sentences: list[int], closes: list[bool], k: int) -> bool:
-    """``toks[k]`` opens "where it was" at the end of a clause: no change ("keep the
-    learning rate exactly where it was"), unlike "the point where it was diverging". ("as
-    it is" is left out: "keep the split as it is" in a misconception would then need the
-    split kept said.)"""
-    if toks[k] != "where" or k + 2 >= len(toks):
+    """The "where" at ``toks[k]`` opens "where it was" at the end of a clause: no change
+    ("keep the learning rate exactly where it was"), unlike "the point where it was
+    diverging". ("as it is" is left out: "keep the split as it is" in a misconception
+    would then need the split kept said.) Called for a "where" only: ``_analyse`` reads
+    every word, and almost none is one."""
+    if k + 2 >= len(toks):
         return False
     if toks[k + 1] not in _PUT_THING or toks[k + 2] not in _PUT_BE:
         return False
@@ -429,7 +430,7 @@ def _analyse(
     for k, t in enumerate(toks):
         if k in drops:
             continue  # a removal, not a direction
-        stays = _stays_put(toks, sentences, closes, k)
+        stays = t == "where" and _stays_put(toks, sentences, closes, k)
         if t in ("up", "down"):
             # a particle after a verb: "scale it up", "bring the rate down"
             if k == 0 or toks[k - 1] in _NOT_DIRECTIONAL_BEFORE:
