@@ -758,6 +758,26 @@ def test_an_entity_a_verb_lets_do_something_is_not_the_subject() -> None:
     assert [c.entity for c in roles.clauses(said)] == ["gpu"]
 
 
+def test_a_clause_free_of_what_the_rubric_clause_uses_is_the_other_claim() -> None:
+    """ "layer norm uses statistics over each example's features, so it's independent of
+    batch size" shares "uses", "statistics" and "batch" with "layer norm uses the batch
+    statistics", but says the batch is what it does not involve: the other claim, a swap,
+    not a binding (and "batch-independent" says the same in one word)."""
+    roles = Roles({"layernorm", "batchnorm"})
+    mis = roles.clauses("layer norm uses the batch statistics")
+    for said in (
+        "Layer norm uses statistics over each example's features, so it's independent of"
+        " batch size and identical at train and test time.",
+        "Layer norm uses batch-independent statistics.",
+        "Layer norm uses statistics regardless of the batch.",
+    ):
+        b = roles.bind(mis, roles.clauses(said))
+        assert b.bound == 0 and b.swapped, said
+    # only the words right after "of" are left out: the rest still binds
+    said = "Layer norm is independent of the model and uses the batch statistics."
+    assert roles.bind(mis, roles.clauses(said)).bound == 1.0
+
+
 def test_a_clause_opened_by_it_is_about_the_entity_before() -> None:
     roles = Roles.for_rubric(
         [], [], ["AdamW decays the weights.", "Adam scales L2."], "AdamW or Adam?"

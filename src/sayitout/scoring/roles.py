@@ -52,7 +52,10 @@ bindings:
   entity with other objects and none in common ("transformers use batch norm" against
   "transformers use layer norm": the entities a clause names after its own), or about
   the same entity taken across another thing ("batch norm rescales each feature over
-  all the examples" against "batch norm normalises across the features").
+  all the examples" against "batch norm normalises across the features") or said to be
+  free of what the rubric clause uses ("layer norm uses statistics over each example's
+  features, so it's independent of batch size" against "layer norm uses the batch
+  statistics"; ``Clause.free``).
 * Two comparisons ("fp16 has more range than bf16": the other entity named after
   "than") are read by their order and trend: the same claim when both the entities and
   the trend are turned round ("bf16 has less range than fp16"), a swap when only one
@@ -107,6 +110,9 @@ _OVER_SKIP = frozenset("own all whole entire".split())  # noqa: SIM905
 _FREE_OF = re.compile(r"^[a-z]+-(?:independent|free|agnostic|invariant|less)$")
 """A word that says what a clause does *not* involve ("batch-independent"): its stem is
 no content of the clause (it would otherwise bind "normalises over the batch")."""
+_FREE = frozenset("independent regardless irrespective free".split())  # noqa: SIM905
+"""Words that, with "of", say what a clause does not involve, as ``_FREE_OF`` does in one
+word: "independent of batch size" is no "batch" of the clause."""
 
 
 def _canon(tokens: Sequence[str]) -> str:
@@ -160,6 +166,9 @@ class Clause:
     ("transformers use *layer norm*"): a clause about the same entity that names only
     others ("transformers use batch norm") says the rubric clause's words of another
     thing, a swap (``Roles.bind``)."""
+    free: frozenset[str] = frozenset()
+    """Stems of what the clause says it does not involve ("independent of *batch size*",
+    "*batch*-independent"): a rubric clause that uses one of them is another claim."""
 
 
 @dataclass(frozen=True)
@@ -299,6 +308,9 @@ class Roles:
             objects: set[str] = set()
             named_at = z + 1  # where the clause names its entity
             content: list[str] = []
+            free = _free_of(norms, a, z)
+            free_of = [t.rsplit("-", 1)[0] for t in norms[a : z + 1] if _FREE_OF.search(t)]
+            free_of += [norms[k] for k in sorted(free) if norms[k] not in _FREE]
             i = a
             framed = norms[a] in _FRAMES  # "With a bigger batch, ...": a frame, not a subject
             while i <= z:
@@ -320,7 +332,7 @@ class Roles:
                         than = than or compared
                     i += hit[1]
                     continue
-                if not _FREE_OF.search(norms[i]) and not _at_a_time(norms, i):
+                if not _FREE_OF.search(norms[i]) and not _at_a_time(norms, i) and i not in free:
                     content.append(norms[i])
                 i += 1
             if entity is None and than and out and out[-1].entity is not None:
@@ -399,6 +411,7 @@ class Roles:
                     prev.counted | _counted(norms[a : z + 1]),
                     prev.aims | _aims(norms[a : z + 1]),
                     prev.objects,
+                    prev.free | content_stems(" ".join(free_of)),
                 )
                 continue
             out.append(
@@ -416,6 +429,7 @@ class Roles:
                     _counted(norms[a : z + 1]),
                     _aims(norms[a : z + 1]),
                     frozenset(objects - {entity}),
+                    content_stems(" ".join(free_of)),
                 )
             )
         return out
@@ -468,10 +482,13 @@ class Roles:
                     continue
                 share = shared / len(own)
                 same = _same_claim(r, a)
-                if r.over and a.over and not r.over & a.over:
+                if (r.over and a.over and not r.over & a.over) or r.stems & a.free:
                     # "across the batch" is not "across the features": of the same entity,
                     # the other claim ("batch norm rescales each feature over all the
-                    # examples" against "batch norm normalises across the features")
+                    # examples" against "batch norm normalises across the features"); so is
+                    # a clause free of what the rubric's uses ("layer norm uses statistics
+                    # over each example's features, so it's independent of batch size"
+                    # against "layer norm uses the batch statistics")
                     if same and a.negated == r.negated:
                         swapped = True
                         alone = alone or not (a.mixed or r.mixed)
@@ -509,6 +526,28 @@ def _at_a_time(norms: Sequence[str], i: int) -> bool:
     """``norms[i]`` is the "time" of "at a time" ("one sample at a time"): a manner, not
     content ("running averages at test time" keeps its "time")."""
     return norms[i] == "time" and i >= 2 and norms[i - 2] == "at" and norms[i - 1] == "a"
+
+
+def _free_of(norms: Sequence[str], a: int, z: int) -> frozenset[int]:
+    """Indices, in ``norms[a : z + 1]``, of the words a ``_FREE`` word and its "of" say the
+    clause does not involve, and of those two words ("independent of *the batch size*"):
+    the first run of up to two content words after the "of"."""
+    out: set[int] = set()
+    for i in range(a, z):
+        if norms[i] not in _FREE or norms[i + 1] != "of":
+            continue
+        out.update((i, i + 1))
+        named = 0
+        for k in range(i + 2, z + 1):
+            if norms[k] in STOPWORDS:
+                if named:
+                    break
+            elif named == 2:
+                break
+            else:
+                named += 1
+            out.add(k)
+    return frozenset(out)
 
 
 def _counted(norms: Sequence[str]) -> frozenset[str]:
