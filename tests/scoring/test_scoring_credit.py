@@ -1172,6 +1172,26 @@ def test_a_role_swap_earns_neither_entity_s_key_point(scorer) -> None:
     assert right.score >= 70
 
 
+def test_a_key_point_about_one_entity_quotes_a_clause_about_it(scorer) -> None:
+    """A batch norm key point credited on the whole answer quotes what the answer says of
+    batch norm, not its layer norm sentence (the window the embeddings liked best)."""
+    rubric = _bank_rubric("dl-batchnorm-vs-layernorm")
+    said = (
+        "Batch norm rescales each feature using the average over all the examples in the "
+        "current group, which suits image networks fed lots of examples at once but gets "
+        "shaky when the group is small, and it needs stored averages once the model is in "
+        "use. Layer norm rescales each example using only its own values, so it behaves the "
+        "same whatever the group size, in training and in use."
+    )
+    r = scorer.score(rubric, said)
+    kp = {k.id: k for k in r.key_points}
+    assert kp["bn-batch-statistics"].status == "covered"
+    assert kp["bn-batch-statistics"].evidence is not None
+    assert kp["bn-batch-statistics"].evidence.startswith("Batch norm rescales each feature")
+    assert "Layer norm" not in (kp["bn-train-eval-differ"].evidence or "")
+    assert "Layer norm" in (kp["ln-per-example"].evidence or "")
+
+
 def test_a_right_computation_states_no_misconception(scorer) -> None:
     rubric = _bank_rubric("dl-conv-params")
     said = (

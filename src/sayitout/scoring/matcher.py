@@ -795,7 +795,11 @@ class Matcher:
         # why it earned nothing, when a reader took away what the words came close to
         reason = self._why.get(item.index) if earned == 0 else None
         reversed_ = reason is not None and item.index in self._reversed
-        w = self.quote(c.window) if c.window is not None and earned > 0 else None
+        w = (
+            self.quote(self._evidence_window(item, c.window))
+            if c.window is not None and earned > 0
+            else None
+        )
         return KeyPointResult(
             id=kp.id,
             text=kp.text,
@@ -808,6 +812,38 @@ class Matcher:
             reason=reason,
             penalty=p.reversal_penalty if reversed_ else 0.0,
         )
+
+    def _evidence_window(self, item: Item, j: int) -> int:
+        """The window the card quotes for a key point whose best window is ``j``: ``j``,
+        unless the key point is about one entity and ``j`` lies in clauses about another
+        one only. Then the closest window within clauses about the key point's own entity,
+        or failing one, that overlaps one, if any: credited "Batch norm normalises using
+        the mean and variance of the batch", the card should not quote "Layer norm
+        rescales each example using only its own values". Only the quote changes, not the
+        credit."""
+        if not self.prep.roles:
+            return j
+        own = {c.entity for c in self.prep.clauses[item.text_rows[0]] if c.entity}
+        if len(own) != 1:
+            return j
+        clauses = self.clauses()
+
+        def about(k: int) -> set[str | None]:
+            w = self.wins[k]
+            return {c.entity for c in clauses if c.start < w.end and c.end > w.start}
+
+        named = about(j)
+        if not named or None in named or named & own:
+            return j
+        rows = self.match_matrix[list(item.text_rows)]
+        best, key = j, (False, -1.0)
+        for k in range(len(self.wins)):
+            here = about(k)
+            # a window within the entity's own clauses first, then one that reaches them
+            k_key = (here <= own, float(rows[:, k].max()))
+            if here & own and k_key > key:
+                best, key = k, k_key
+        return best
 
 
 def _length(w: Window) -> int:
