@@ -815,11 +815,12 @@ class Matcher:
 
     def _evidence_window(self, item: Item, j: int) -> int:
         """The window the card quotes for a key point whose best window is ``j``: ``j``,
-        unless the key point is about one entity and ``j`` lies in clauses about another
-        one only. Then the closest window within clauses about the key point's own entity,
-        or failing one, that overlaps one, if any: credited "Batch norm normalises using
-        the mean and variance of the batch", the card should not quote "Layer norm
-        rescales each example using only its own values". Only the quote changes, not the
+        unless the key point is about one entity and ``j`` reaches into a clause about
+        another one. Then the closest window within clauses about the key point's own
+        entity, or failing one, that overlaps one, if any: credited "Batch norm normalises
+        using the mean and variance of the batch", the card should not quote "Layer norm
+        rescales each example using only its own values", nor "it needs stored averages
+        once the model is in use. Layer norm rescales". Only the quote changes, not the
         credit."""
         if not self.prep.roles:
             return j
@@ -832,8 +833,7 @@ class Matcher:
             w = self.wins[k]
             return {c.entity for c in clauses if c.start < w.end and c.end > w.start}
 
-        named = about(j)
-        if not named or None in named or named & own:
+        if not about(j) - own - {None}:
             return j
         rows = self.match_matrix[list(item.text_rows)]
         best, key = j, (False, -1.0)
