@@ -778,6 +778,20 @@ def test_a_clause_free_of_what_the_rubric_clause_uses_is_the_other_claim() -> No
     assert roles.bind(mis, roles.clauses(said)).bound == 1.0
 
 
+def test_light_words_alone_do_not_bind() -> None:
+    """ "it needs stored averages once the model is in use" shares "use" and "model" with
+    "just use batch norm in every model", and nothing else: no binding. A rubric clause
+    with nothing but light words ("transformers use layer norm") still binds on them."""
+    roles = Roles({"batchnorm", "layernorm", "transform"})
+    mis = roles.clauses("just use batch norm in every model")
+    said = "Batch norm needs stored averages once the model is in use."
+    assert roles.bind(mis, roles.clauses(said)).bound == 0
+    said = "Just use batch norm in every single model."
+    assert roles.bind(mis, roles.clauses(said)).bound == 1.0
+    rubric = roles.clauses("transformers use layer norm")
+    assert roles.bind(rubric, roles.clauses("Transformers use layer norm.")).bound == 1.0
+
+
 def test_a_clause_opened_by_it_is_about_the_entity_before() -> None:
     roles = Roles.for_rubric(
         [], [], ["AdamW decays the weights.", "Adam scales L2."], "AdamW or Adam?"

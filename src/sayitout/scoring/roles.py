@@ -41,7 +41,8 @@ bindings:
   "help" or "allow" is that verb's object, not the clause's subject ("use a smaller batch
   to let the GPU catch up" says the smaller batch of no entity).
 * An answer clause *binds* a rubric clause when it names the same entity and states at
-  least half of the rubric clause's content words (at least two when it has two), with
+  least half of the rubric clause's content words (at least two when it has two; one of
+  them not a light word such as "use" or "model" when the rubric clause has one), with
   the same negation, and, when both say what something is taken across or over, over
   the same thing ("across the batch" is not "across the features", nor "across the
   group of examples" "across the features of each example"), and does not compare
@@ -480,6 +481,11 @@ class Roles:
                 shared = len((own & a.stems) - _NEGATIONS)
                 if not own or shared < min(2, len(own)) or shared / len(own) < 0.5:
                     continue
+                heavy = own - _LIGHT
+                if heavy and not heavy & a.stems:
+                    # "it needs stored averages once the model is in use" against "just use
+                    # batch norm in every model": only light words in common
+                    continue
                 share = shared / len(own)
                 same = _same_claim(r, a)
                 if (r.over and a.over and not r.over & a.over) or r.stems & a.free:
@@ -515,6 +521,11 @@ class Roles:
         return Binding(best, swapped, span, most, reach, len(sides), alone)
 
 
+_LIGHT = frozenset(
+    stem(w) for w in lx.wordset("use using make get take do go keep put let try model thing way")
+)
+"""Content words too common to carry a binding alone: a rubric clause that says more than
+these is bound only by an answer clause that says some of the rest."""
 _UP = frozenset("more bigger larger higher greater wider longer faster".split())  # noqa: SIM905
 _DOWN = frozenset("less fewer smaller lower narrower shorter slower".split())  # noqa: SIM905
 
