@@ -312,6 +312,7 @@ class Roles:
             free = _free_of(norms, a, z)
             free_of = [t.rsplit("-", 1)[0] for t in norms[a : z + 1] if _FREE_OF.search(t)]
             free_of += [norms[k] for k in sorted(free) if norms[k] not in _FREE]
+            free_stems = content_stems(" ".join(free_of))
             i = a
             framed = norms[a] in _FRAMES  # "With a bigger batch, ...": a frame, not a subject
             while i <= z:
@@ -412,7 +413,7 @@ class Roles:
                     prev.counted | _counted(norms[a : z + 1]),
                     prev.aims | _aims(norms[a : z + 1]),
                     prev.objects,
-                    prev.free | content_stems(" ".join(free_of)),
+                    prev.free | free_stems,
                 )
                 continue
             out.append(
@@ -430,7 +431,7 @@ class Roles:
                     _counted(norms[a : z + 1]),
                     _aims(norms[a : z + 1]),
                     frozenset(objects - {entity}),
-                    content_stems(" ".join(free_of)),
+                    free_stems,
                 )
             )
         return out
