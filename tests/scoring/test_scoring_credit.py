@@ -792,6 +792,24 @@ def test_light_words_alone_do_not_bind() -> None:
     assert roles.bind(rubric, roles.clauses("Transformers use layer norm.")).bound == 1.0
 
 
+def test_the_thing_of_a_size_said_is_no_content() -> None:
+    """ "Layer norm uses each example's own statistics, so it's fine ... for a batch of
+    one" shares "uses", "statistics" and "batch" with "layer norm uses the batch
+    statistics", but its "batch" is a size said ("a batch of one"), not the statistics'
+    kind: it does not bind the misconception."""
+    roles = Roles({"layernorm", "batchnorm"})
+    mis = roles.clauses("layer norm uses the batch statistics")
+    for said in (
+        "Layer norm uses each example's own statistics, so it's fine for variable-length"
+        " sequences and for a batch of one.",
+        "Layer norm uses per-example statistics, which works even with a batch of 2.",
+    ):
+        assert "batch" not in roles.clauses(said)[0].stems, said
+    # a batch said with no size stays content
+    said = "Layer norm uses statistics of a batch of images."
+    assert roles.bind(mis, roles.clauses(said)).bound == 1.0
+
+
 def test_a_clause_opened_by_it_is_about_the_entity_before() -> None:
     roles = Roles.for_rubric(
         [], [], ["AdamW decays the weights.", "Adam scales L2."], "AdamW or Adam?"

@@ -42,7 +42,8 @@ bindings:
   to let the GPU catch up" says the smaller batch of no entity).
 * An answer clause *binds* a rubric clause when it names the same entity and states at
   least half of the rubric clause's content words (at least two when it has two; one of
-  them not a light word such as "use" or "model" when the rubric clause has one), with
+  them not a light word such as "use" or "model" when the rubric clause has one; the
+  thing of a size said, the "batch" of "fine for a batch of one", is none), with
   the same negation, and, when both say what something is taken across or over, over
   the same thing ("across the batch" is not "across the features", nor "across the
   group of examples" "across the features of each example"), and does not compare
@@ -334,7 +335,12 @@ class Roles:
                         than = than or compared
                     i += hit[1]
                     continue
-                if not _FREE_OF.search(norms[i]) and not _at_a_time(norms, i) and i not in free:
+                if (
+                    not _FREE_OF.search(norms[i])
+                    and not _at_a_time(norms, i)
+                    and not _of_a_number(norms, i)
+                    and i not in free
+                ):
                     content.append(norms[i])
                 i += 1
             if entity is None and than and out and out[-1].entity is not None:
@@ -538,6 +544,18 @@ def _at_a_time(norms: Sequence[str], i: int) -> bool:
     """``norms[i]`` is the "time" of "at a time" ("one sample at a time"): a manner, not
     content ("running averages at test time" keeps its "time")."""
     return norms[i] == "time" and i >= 2 and norms[i - 2] == "at" and norms[i - 1] == "a"
+
+
+def _of_a_number(norms: Sequence[str], i: int) -> bool:
+    """``norms[i]`` is the thing of "a batch of one" ("fine for a batch of one", "a batch
+    of 2 images"): a size said, not content ("layer norm uses the batch statistics" is not
+    said by "layer norm is fine for a batch of one")."""
+    return (
+        0 < i < len(norms) - 2
+        and norms[i - 1] in ("a", "an")
+        and norms[i + 1] == "of"
+        and _cardinal(norms[i + 2])
+    )
 
 
 def _free_of(norms: Sequence[str], a: int, z: int) -> frozenset[int]:
