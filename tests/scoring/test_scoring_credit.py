@@ -810,6 +810,19 @@ def test_the_thing_of_a_size_said_is_no_content() -> None:
     assert roles.bind(mis, roles.clauses(said)).bound == 1.0
 
 
+def test_light_words_are_no_half_of_a_claim() -> None:
+    """ "Layer norm uses each example's own statistics" says two of the three words of
+    "layer norm uses the batch statistics", but one of them is "uses": of its heavy words
+    it says one of two, under the share a binding needs."""
+    roles = Roles({"layernorm", "batchnorm"})
+    mis = roles.clauses("layer norm uses the batch statistics")
+    said = "Layer norm uses each example's own statistics."
+    assert roles.bind(mis, roles.clauses(said)).bound < Params().role_bound
+    # both heavy words said bind, the light one or not
+    for said in ("Layer norm uses the batch statistics.", "Layer norm has batch statistics."):
+        assert roles.bind(mis, roles.clauses(said)).bound >= Params().role_bound, said
+
+
 def test_a_clause_opened_by_it_is_about_the_entity_before() -> None:
     roles = Roles.for_rubric(
         [], [], ["AdamW decays the weights.", "Adam scales L2."], "AdamW or Adam?"

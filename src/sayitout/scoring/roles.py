@@ -42,7 +42,8 @@ bindings:
   to let the GPU catch up" says the smaller batch of no entity).
 * An answer clause *binds* a rubric clause when it names the same entity and states at
   least half of the rubric clause's content words (at least two when it has two; one of
-  them not a light word such as "use" or "model" when the rubric clause has one; the
+  them not a light word such as "use" or "model" when the rubric clause has one, and
+  it binds by the smaller of its shares of all those words and of the heavy ones; the
   thing of a size said, the "batch" of "fine for a batch of one", is none), with
   the same negation, and, when both say what something is taken across or over, over
   the same thing ("across the batch" is not "across the features", nor "across the
@@ -494,6 +495,11 @@ class Roles:
                     # batch norm in every model": only light words in common
                     continue
                 share = shared / len(own)
+                if heavy and heavy != own:
+                    # "layer norm uses each example's own statistics" says "uses" and
+                    # "statistics" of "layer norm uses the batch statistics": a light word
+                    # is no half of the claim, the heavy ones are
+                    share = min(share, len(heavy & a.stems) / len(heavy))
                 same = _same_claim(r, a)
                 if (r.over and a.over and not r.over & a.over) or r.stems & a.free:
                     # "across the batch" is not "across the features": of the same entity,
