@@ -823,6 +823,24 @@ def test_light_words_are_no_half_of_a_claim() -> None:
         assert roles.bind(mis, roles.clauses(said)).bound >= Params().role_bound, said
 
 
+def test_a_negation_is_no_content_word_to_say() -> None:
+    """ "Batch norm normalises each image on its own and does not care how many images
+    there are" has four content words and a "not", compared on its own: an answer clause
+    that says "normalises" and "image" of batch norm, negated too, says half of it, and
+    with group norm's half said as well, the swap is stated on both sides."""
+    roles = Roles({"batchnorm", "groupnorm"})
+    mis = roles.clauses(
+        "Batch norm normalises each image on its own and does not care how many images"
+        " there are, while group norm pools its statistics across the batch."
+    )
+    said = (
+        "Batch norm normalises each image on its own, so with only two images it can't share"
+        " statistics across samples; switch to group norm, which pools the mean and variance"
+        " over the whole batch."
+    )
+    assert roles.bind(mis, roles.clauses(said)).sides == 2
+
+
 def test_a_clause_opened_by_it_is_about_the_entity_before() -> None:
     roles = Roles.for_rubric(
         [], [], ["AdamW decays the weights.", "Adam scales L2."], "AdamW or Adam?"

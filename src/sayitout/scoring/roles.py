@@ -44,12 +44,13 @@ bindings:
   least half of the rubric clause's content words (at least two when it has two; one of
   them not a light word such as "use" or "model" when the rubric clause has one, and
   it binds by the smaller of its shares of all those words and of the heavy ones; the
-  thing of a size said, the "batch" of "fine for a batch of one", is none), with
-  the same negation, and, when both say what something is taken across or over, over
-  the same thing ("across the batch" is not "across the features", nor "across the
-  group of examples" "across the features of each example"), and does not compare
-  the other way ("less mantissa" is not "more mantissa bits"). It *swaps* it when
-  it states that content about the other entity (for a rubric sentence that names two
+  thing of a size said, the "batch" of "fine for a batch of one", is none; a "not" is
+  no content word, compared on its own), with the same negation, and, when both say
+  what something is taken across or over, over the same thing ("across the batch" is
+  not "across the features", nor "across the group of examples" "across the features
+  of each example"), and does not compare the other way ("less mantissa" is not "more
+  mantissa bits"). It *swaps* it when it states that content about the other entity
+  (for a rubric sentence that names two
   entities or more, one of those: "group norm pools over the batch" is no swap of "batch
   norm takes each image alone, and layer norm pools over the batch"), or about the same
   entity with other objects and none in common ("transformers use batch norm" against
@@ -485,8 +486,8 @@ class Roles:
                     continue
                 compared = r.than and a.than
                 # two comparisons: "more" and "bigger" say the same, the trend which way
-                own = r.stems - _COMPARATIVES if compared else r.stems
-                shared = len((own & a.stems) - _NEGATIONS)
+                own = (r.stems - _COMPARATIVES if compared else r.stems) - _NEGATIONS
+                shared = len(own & a.stems)
                 if not own or shared < min(2, len(own)) or shared / len(own) < 0.5:
                     continue
                 heavy = own - _LIGHT
