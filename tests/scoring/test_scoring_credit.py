@@ -1203,6 +1203,24 @@ def test_a_misconception_the_answer_s_structure_states_costs_twice(scorer) -> No
     assert swap.score == 0
 
 
+def test_a_misconception_read_at_its_own_words_costs_twice(scorer) -> None:
+    """A reversed answer in the misconception's own sense, read at ``asserted_read`` or
+    closer by the embeddings, states it outright: it costs ``asserted_penalty`` times its
+    penalty, where a looser read costs it once."""
+    rubric = _bank_rubric("dl-transformer-warmup")
+    rubric_penalty = {m.id: m.penalty for m in rubric.misconceptions}["warmup-starts-high"]
+    said = scorer.score(
+        rubric,
+        "Warmup starts at a large learning rate and ramps it down over the first few thousand"
+        " steps, because at the start Adam's estimates are too small to make progress, so you"
+        " need big steps to escape the initialisation.",
+    )
+    found = {m.id: m for m in said.misconceptions}["warmup-starts-high"]
+    assert found.similarity >= scorer.params.asserted_read
+    assert found.penalty == scorer.params.asserted_penalty * rubric_penalty
+    assert said.score <= 30
+
+
 def test_a_clause_about_two_entities_swaps_neither(scorer) -> None:
     """ "Switch the batch norm layers to group norm" names batch norm first, and says
     what a key point about group norm says: a clause that names both is about both, and

@@ -609,7 +609,7 @@ class Matcher:
         structure states the claim itself, not only words near it: both halves of a
         contrast each said of its own entity, a clause bound on three of its rubric
         clause's content words or more, or a switch in a phase said the misconception's
-        way."""
+        way, or the embeddings read it at ``Params.asserted_read`` or closer."""
         if self.number_right and any(self.prep.texts[r].numbers for r in item.text_rows):
             return None
         if self._switched_against(item):
@@ -651,7 +651,10 @@ class Matcher:
             return None
         if b.swapped and (bound < self.p.role_bound or ambiguous):
             return None  # the answer states the correct contrast, the other way round
-        return c, self.quote(c.window)
+        quote = self.quote(c.window)
+        if c.cos >= self.p.asserted_read:  # read so close it is stated outright
+            c = replace(c, extra={**c.extra, "asserted": True})
+        return c, quote
 
     # ---- quotes --------------------------------------------------------------
     def quote(self, j: int) -> Window:
