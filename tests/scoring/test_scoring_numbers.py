@@ -453,6 +453,13 @@ FC = NumericAnswer(value=16781312, tolerance=2000, unit="", accept_units=["param
         (LR, "It's 7.5e-5. As a check, at step 2000 it reaches the full 3e-4.", True),
         (LR, "It's 7.5e-5. Check: at step 2000 you'd be at the full 3e-4.", True),
         (LR, "7.5e-5. Just to check, at step 2000 the rate is 3e-4.", True),
+        # a check runs on past a semicolon, to its sentence's end
+        (
+            HE,
+            "σ = √(1/256) = 1/16 = 0.0625 ≈ 0.063 (3 d.p.). Check: 0.0625² = 1/256 ✓; the "
+            "factor 2 makes up for ReLU, so 512 · (1/256) · ½ = 1 keeps the variance steady.",
+            True,
+        ),
         # a check with no result before it is the only answer said
         (LR, "Sanity check: at step 2000 it reaches 3e-4.", False),
         # a lead said again, rounded, after a comma still leads: the working's numbers

@@ -522,6 +522,9 @@ def _in_parentheses(text: str) -> Callable[[int], bool]:
     return inside
 
 
+_SENTENCE_END = re.compile(r"[.!?](?:\s|$)|\n")
+"""The end of a sentence, a semicolon within it: a check runs on past one ("Check:
+0.0625² = 1/256 ✓; the factor 2 ... so 512 · (1/256) · ½ = 1")."""
 _CHECK = re.compile(
     r"(?:^|(?<=[.!?;])\s+|\n\s*)(?:"
     r"(?:(?:a|as a|for a|just a)\s+)?(?:quick\s+)?"
@@ -540,12 +543,13 @@ advice)."""
 
 def _in_check(text: str) -> Callable[[int], bool]:
     """Whether ``text[at]`` is in a sentence that opens as a check (``_CHECK``). Each
-    check runs to its sentence's end, before the next one opens, so the spans are in
-    order and apart: one binary search a number, as in ``_in_parentheses``."""
+    check runs to its sentence's end (``_SENTENCE_END``), so the spans are in order (one
+    opened after a semicolon ends where the one before it does): one binary search a
+    number, as in ``_in_parentheses``."""
     starts: list[int] = []
     ends: list[int] = []
     for m in _CHECK.finditer(text):
-        end = _CUE_BREAK.search(text, m.end())
+        end = _SENTENCE_END.search(text, m.end())
         starts.append(m.start())
         ends.append(end.start() if end else len(text))
 
