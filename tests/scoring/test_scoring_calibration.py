@@ -145,20 +145,22 @@ def test_original_bands(scored) -> None:
 # Floors a little under what the scorer reached. Raise them as the scorer improves; never
 # lower them to let a change through. The parts were remade every round on 2026-12-01/04:
 # each time the test part, once read, joined development and a fresh test part was
-# written. The thirty-fifth round's floors: dev from SCORER_VERSION 2026.12.38 scoring
-# the 8,513 dev answers with the shipped judge (fitted on 442 of them: a regression guard,
-# not a measure). Dev grew by the thirty-fourth round's test part, which brought three
-# strong answers under 70 and two wrong ones over 30: the round's start scorer read the
-# grown dev at 99.58 % >= 70 and 98.79 % <= 30, so the dev share floors follow the data
-# to what the end scorer reached, truncated (99.60 % and 98.79 %); no change of the round
-# lowered a dev figure. Test from 2026.12.38's one reading of the fresh test part (16:18
+# written. The thirty-sixth round's floors: dev from SCORER_VERSION 2026.12.39 scoring
+# the 8,777 dev answers with the shipped judge (fitted on 442 of them: a regression guard,
+# not a measure). Dev grew by the thirty-fifth round's test part, which brought six
+# strong answers under 70 and nine wrong ones over 30: the round's start scorer read the
+# grown dev at 99.47 % >= 70 and 98.56 % <= 30, so the dev wrong-share floor follows the
+# data to what the end scorer reached, truncated (98.62 %); no change of the round
+# lowered a dev figure. Test from 2026.12.39's one reading of the fresh test part (19:15
 # UTC on 2026-12-05, with the round's start scorer beside it: docs/evaluation.md,
-# "thirty-fifth round"). The test part is new, so its floors follow it, one answer under
-# each share it reached (95.5 % >= 70 and 90.9 % <= 30).
-DEV_FLOOR = {"spearman": 0.930, "strong_ge70": 0.995, "wrong_le30": 0.987, "pairwise": 0.979}
-TEST_FLOOR = {"spearman": 0.902, "strong_ge70": 0.946, "wrong_le30": 0.898, "pairwise": 0.956}
-MEAN_WRONG_MAX = {"dev": 6.6, "test": 9.9}
-"""The highest mean score of a part's wrong answers (dev 6.2, test 9.2 in 2026.12.38)."""
+# "thirty-sixth round"). The test part is new, so its floors follow it, one answer under
+# each share it reached (97.7 % >= 70 and 99.0 % <= 30).
+DEV_FLOOR = {"spearman": 0.930, "strong_ge70": 0.995, "wrong_le30": 0.986, "pairwise": 0.979}
+TEST_FLOOR = {"spearman": 0.914, "strong_ge70": 0.969, "wrong_le30": 0.979, "pairwise": 0.957}
+MEAN_WRONG_MAX = {"dev": 6.6, "test": 7.2}
+"""The highest mean score of a part's wrong answers (dev 6.2, test 6.4 in 2026.12.39)."""
+# 2026.12.39 read the thirty-sixth round's test part (264) at 0.915 / 97.7 % / 99.0 % / 95.9 %
+# (its start scorer, 2026.12.38, alike: no test answer's score moved);
 # 2026.12.38 read the thirty-fifth round's test part (264) at 0.903 / 95.5 % / 90.9 % / 95.7 %
 # (its start scorer, 2026.12.37, alike: no test answer's score moved);
 # 2026.12.37 read the thirty-fourth round's test part (264) at 0.919 / 97.7 % / 98.0 % / 96.5 %
@@ -244,7 +246,7 @@ def test_part_keeps_its_quality(scored, part: str, floor: dict[str, float]) -> N
 
 @pytest.mark.xfail(
     reason="issue 9's targets: met on the twelfth, seventeenth, twenty-sixth, twenty-eighth, "
-    "thirty-first to thirty-fourth rounds' test parts, not on the eleventh's, the "
+    "thirty-first to thirty-fourth and thirty-sixth rounds' test parts, not on the eleventh's, the "
     "thirteenth's to the sixteenth's, the eighteenth's to the twenty-fifth's, the "
     "twenty-seventh's, the twenty-ninth's (wrong <= 30 at 94.9 %, two keyword lists with a "
     "closing remark at 91 and 100), the thirtieth's (wrong <= 30 at 94.9 %, 94 of 99) or "
