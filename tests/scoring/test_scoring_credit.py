@@ -13,7 +13,7 @@ import pytest
 from sayitout.bank.models import Rubric
 from sayitout.scoring import lexicon as lx
 from sayitout.scoring.matching import Params, credit, make_rubric_text
-from sayitout.scoring.roles import Roles, contrasted
+from sayitout.scoring.roles import Clause, Roles, contrasted
 from sayitout.scoring.statements import asked_words, is_keyword_list, read_back_grams
 from sayitout.scoring.text import (
     alias_stems,
@@ -758,13 +758,19 @@ def test_an_entity_a_verb_lets_do_something_is_not_the_subject() -> None:
     assert [c.entity for c in roles.clauses(said)] == ["gpu"]
 
 
+def _layer_norm_uses_batch_statistics() -> tuple[Roles, list[Clause]]:
+    """The swapped-axes misconception's clause, "layer norm uses the batch statistics",
+    read with the two entities it swaps."""
+    roles = Roles({"layernorm", "batchnorm"})
+    return roles, roles.clauses("layer norm uses the batch statistics")
+
+
 def test_a_clause_free_of_what_the_rubric_clause_uses_is_the_other_claim() -> None:
     """ "layer norm uses statistics over each example's features, so it's independent of
     batch size" shares "uses", "statistics" and "batch" with "layer norm uses the batch
     statistics", but says the batch is what it does not involve: the other claim, a swap,
     not a binding (and "batch-independent" says the same in one word)."""
-    roles = Roles({"layernorm", "batchnorm"})
-    mis = roles.clauses("layer norm uses the batch statistics")
+    roles, mis = _layer_norm_uses_batch_statistics()
     for said in (
         "Layer norm uses statistics over each example's features, so it's independent of"
         " batch size and identical at train and test time.",
@@ -797,8 +803,7 @@ def test_the_thing_of_a_size_said_is_no_content() -> None:
     one" shares "uses", "statistics" and "batch" with "layer norm uses the batch
     statistics", but its "batch" is a size said ("a batch of one"), not the statistics'
     kind: it does not bind the misconception."""
-    roles = Roles({"layernorm", "batchnorm"})
-    mis = roles.clauses("layer norm uses the batch statistics")
+    roles, mis = _layer_norm_uses_batch_statistics()
     for said in (
         "Layer norm uses each example's own statistics, so it's fine for variable-length"
         " sequences and for a batch of one.",
@@ -814,8 +819,7 @@ def test_light_words_are_no_half_of_a_claim() -> None:
     """ "Layer norm uses each example's own statistics" says two of the three words of
     "layer norm uses the batch statistics", but one of them is "uses": of its heavy words
     it says one of two, under the share a binding needs."""
-    roles = Roles({"layernorm", "batchnorm"})
-    mis = roles.clauses("layer norm uses the batch statistics")
+    roles, mis = _layer_norm_uses_batch_statistics()
     said = "Layer norm uses each example's own statistics."
     assert roles.bind(mis, roles.clauses(said)).bound < Params().role_bound
     # both heavy words said bind, the light one or not
