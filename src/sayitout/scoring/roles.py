@@ -50,9 +50,9 @@ bindings:
   not "across the features", nor "across the group of examples" "across the features
   of each example"), and does not compare the other way ("less mantissa" is not "more
   mantissa bits"). It *swaps* it when it states that content about the other entity
-  (for a rubric sentence that names two
-  entities or more, one of those: "group norm pools over the batch" is no swap of "batch
-  norm takes each image alone, and layer norm pools over the batch"), or about the same
+  (for a rubric sentence that names two entities or more, one of those: "group norm
+  pools over the batch" is no swap of "batch norm takes each image alone, and layer norm
+  pools over the batch"), or about the same
   entity with other objects and none in common ("transformers use batch norm" against
   "transformers use layer norm": the entities a clause names after its own), or about
   the same entity taken across another thing ("batch norm rescales each feature over
