@@ -522,9 +522,10 @@ def _in_parentheses(text: str) -> Callable[[int], bool]:
     return inside
 
 
-_SENTENCE_END = re.compile(r"[.!?](?:\s|$)|\n")
-"""The end of a sentence, a semicolon within it: a check runs on past one ("Check:
-0.0625² = 1/256 ✓; the factor 2 ... so 512 · (1/256) · ½ = 1")."""
+_CHECK_END = re.compile(r"[.!?](?:\s|$)|\n")
+"""Where a check ends: a full stop, "!" or "?", or a line break. Unlike the scorer's
+sentence end (``text.SENTENCE_END``) a semicolon does not end one: the check runs on past
+it ("Check: 0.0625² = 1/256 ✓; the factor 2 ... so 512 · (1/256) · ½ = 1")."""
 _CHECK = re.compile(
     r"(?:^|(?<=[.!?;])\s+|\n\s*)(?:"
     r"(?:(?:a|as a|for a|just a)\s+)?(?:quick\s+)?"
@@ -543,13 +544,13 @@ advice)."""
 
 def _in_check(text: str) -> Callable[[int], bool]:
     """Whether ``text[at]`` is in a sentence that opens as a check (``_CHECK``). Each
-    check runs to its sentence's end (``_SENTENCE_END``), so the spans are in order (one
+    check runs to its sentence's end (``_CHECK_END``), so the spans are in order (one
     opened after a semicolon ends where the one before it does): one binary search a
     number, as in ``_in_parentheses``."""
     starts: list[int] = []
     ends: list[int] = []
     for m in _CHECK.finditer(text):
-        end = _SENTENCE_END.search(text, m.end())
+        end = _CHECK_END.search(text, m.end())
         starts.append(m.start())
         ends.append(end.start() if end else len(text))
 
