@@ -719,6 +719,7 @@ def test_a_near_miss_earns_part_of_the_numbers_share(scorer, minutes_rubric) -> 
         (LOSS, "it's ln 10, about 2.3, and it doesn't go to zero", True),
         # a list of numbers after a hypothetical one is hypothetical too
         (LOSS, "about 2.30; if you see something far off, like 5 or 0.5, the init is off", True),
+        (LOSS, "ln 10 ≈ 2.303. If batch 1 shows something far off, like 5+ or ≈0, fix it", True),
         (BATCH, "times four GPUs, so five hundred and, uh, twelve. Five-twelve.", True),
         (LR, "it's 7.5e-5 at step five hundred", True),
         (LR, "so 7.5e-5, reached after step 500", True),
@@ -731,6 +732,13 @@ def test_a_near_miss_earns_part_of_the_numbers_share(scorer, minutes_rubric) -> 
         ),
         # ... and so is one said on the way to it
         (HALFWAY, "t = 0.5 → cos(π/2) = 0 → η = 1.5e-4", True),
+        (
+            HALFWAY,
+            "Exactly half the peak, so one-point-five-e-minus-four. The schedule multiplies the "
+            "peak by one-half times one plus the cosine, and at the midpoint that cosine is zero.",
+            True,
+        ),
+        (HALFWAY, "halfway the cosine is zero, so the rate is zero", False),
         (HALFWAY, "the cosine of ninety degrees is zero, so the rate is zero", False),
         # a unit's definition after the answer says what the unit is, not the answer
         (

@@ -363,12 +363,15 @@ def _as_bound(f: _Found) -> _Found:
 _BETWEEN_AND = re.compile(r"\s*(?:and|to|-|–)\s*")
 
 
-_ALTERNATIVE = re.compile(r"\s*(?:,\s*)?(?:or|and|,)\s*")
+_ALTERNATIVE = re.compile(r"\s*\+?\s*(?:,\s*)?(?:or|and|,)\s*(?:≈|~|about|around|roughly)?\s*")
+"""What joins two numbers of one list: "5 or 0.5", "5, 8", "5+ or ≈0" (a "+" after a number
+is "or more", an approximation sign before one part of it)."""
 
 
 def _mark_alternatives(text: str, found: list[_Found]) -> list[_Found]:
     """``found`` with each number listed after a hypothetical one ("if you see something
-    far off, like 5 or 0.5") marked hypothetical too: the list is one clause."""
+    far off, like 5 or 0.5"; "like 5+ or ≈0") marked hypothetical too: the list is one
+    clause."""
     out = list(found)
     for k in range(1, len(out)):
         start, end = out[k - 1].mention, out[k].mention
@@ -457,7 +460,8 @@ _IS = lx.wordset("is = equals gives becomes")
 
 def _evaluated(text: str, toks: list[Tok], start_i: int) -> bool:
     """The number at ``toks[start_i]`` is said as the value of a cosine or sine taken in
-    its own clause ("the cosine of ninety degrees is zero", "cos(pi/2) = 0")."""
+    its own clause ("the cosine of ninety degrees is zero", "cos(pi/2) = 0", "at the
+    midpoint that cosine is zero")."""
     if start_i == 0 or toks[start_i - 1].text not in _IS:
         return False
     lo = start_i - 1
@@ -469,6 +473,8 @@ def _evaluated(text: str, toks: list[Tok], start_i: int) -> bool:
     ):
         lo -= 1
     words = [t.text for t in toks[lo : start_i - 1]]
+    if words and words[-1] in _TRIG:
+        return True  # "at the midpoint that cosine is zero"
     return any(
         w in _TRIG and k + 1 < len(words) and words[k + 1] in ("of", "(")
         for k, w in enumerate(words)
