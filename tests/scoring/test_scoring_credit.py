@@ -1225,6 +1225,19 @@ def test_a_misconception_read_at_its_own_words_costs_twice(scorer) -> None:
     assert said.score <= 30
 
 
+def test_a_dash_ends_a_clause(scorer) -> None:
+    """ "The pipeline is starving the card — try more workers" is two clauses: the
+    workers are not what starves, so the answer swaps no roles of "the GPU is starved, the
+    input pipeline can't keep up"."""
+    said = scorer.score(
+        _bank_rubric("dl-gpu-utilisation"),
+        "Most likely the data pipeline is starving the card — try raising the number of "
+        "DataLoader workers.",
+    )
+    assert not said.misconceptions
+    assert said.score >= 50
+
+
 def test_a_clause_about_two_entities_swaps_neither(scorer) -> None:
     """ "Switch the batch norm layers to group norm" names batch norm first, and says
     what a key point about group norm says: a clause that names both is about both, and

@@ -20,26 +20,26 @@ bindings:
   swap, and earns it nothing. "batch norm", "batch-norm" and
   "BatchNorm" are one entity, and so is its initialism "BN" when no other entity of the
   rubric has the same initials.
-* A clause ends at punctuation or before a linking word (and, but, while, whereas, so,
-  because...; not a "then" right after the clause's own subject, "each block then learns
-  a residual", an adverb there); a clause that names no entity belongs to the one before
-  it ("uses the mean and variance of the batch" stays one clause) in the same sentence,
-  unless it opens, after its linking word, on a subject of its own ("..., so each block
-  only learns a residual"); a new sentence that names none belongs to no entity unless a
-  pronoun opens it ("It needs big batches"). A clause that "it" or "they" opens, after
-  its linking word if it has one, is about the entity before it, even when it names
-  another in passing ("AdamW decouples it: it takes the Adam step on the loss alone",
-  "..., so it uses half the memory of Adam"), and so is a clause whose only entity comes
-  after "than", the thing compared with ("AdamW is used because it's faster and uses
-  less memory than Adam"). An "it" or "them" after a clause's own entity is the entity
-  before it, as an object ("Batch norm averages over more samples; that's why
-  transformers use it": what transformers use is batch norm). A phrase that opens a
-  sentence and ends in a comma right before an entity ("For a CNN with big batches,
-  batch norm.") belongs to that entity, and a clause that opens on a frame naming one
-  entity is about the next it names ("With a bigger batch you should lower the learning
-  rate" is about the learning rate). An entity named within two words after "let",
-  "help" or "allow" is that verb's object, not the clause's subject ("use a smaller batch
-  to let the GPU catch up" says the smaller batch of no entity).
+* A clause ends at punctuation (a dash standing alone too) or before a linking word
+  (and, but, while, whereas, so, because...; not a "then" right after the clause's own
+  subject, "each block then learns a residual", an adverb there); a clause that names no
+  entity belongs to the one before it ("uses the mean and variance of the batch" stays
+  one clause) in the same sentence, unless it opens, after its linking word, on a
+  subject of its own ("..., so each block only learns a residual"); a new sentence that
+  names none belongs to no entity unless a pronoun opens it ("It needs big batches"). A
+  clause that "it" or "they" opens, after its linking word if it has one, is about the
+  entity before it, even when it names another in passing ("AdamW decouples it: it takes
+  the Adam step on the loss alone", "..., so it uses half the memory of Adam"), and so
+  is a clause whose only entity comes after "than", the thing compared with ("AdamW is
+  used because it's faster and uses less memory than Adam"). An "it" or "them" after a
+  clause's own entity is the entity before it, as an object ("Batch norm averages over
+  more samples; that's why transformers use it": what transformers use is batch norm). A
+  phrase that opens a sentence and ends in a comma right before an entity ("For a CNN
+  with big batches, batch norm.") belongs to that entity, and a clause that opens on a
+  frame naming one entity is about the next it names ("With a bigger batch you should
+  lower the learning rate" is about the learning rate). An entity named within two words
+  after "let", "help" or "allow" is that verb's object, not the clause's subject ("use a
+  smaller batch to let the GPU catch up" says the smaller batch of no entity).
 * An answer clause *binds* a rubric clause when it names the same entity and states at
   least half of the rubric clause's content words (at least two when it has two; one of
   them not a light word such as "use" or "model" when the rubric clause has one, and
@@ -86,7 +86,10 @@ from sayitout.scoring.text import STOPWORDS, clause_words, content_stems, stem, 
 _LINKS = frozenset(
     "and but while whereas whilst so because although though however unlike versus vs then".split()  # noqa: SIM905
 )
-_CLAUSE_PUNCT = ",.;:!?…"
+_CLAUSE_PUNCT = ",.;:!?…—–"
+"""What ends a clause at the end of a word; a dash standing alone is a word of its own that
+ends one too ("the pipeline is starving the card — try more workers", "card - try"), a
+hyphen inside a word does not."""
 _MAX_NAME_WORDS = 3
 _PAUSES = frozenset(
     "um uh er erm ah like think guess mean know well okay ok also basically right".split()  # noqa: SIM905
@@ -298,7 +301,7 @@ class Roles:
             if i > first and norms[i] in _LINKS and not adverb:
                 raw.append((first, i - 1))
                 first = i
-            if text[w.end - 1] in _CLAUSE_PUNCT:
+            if text[w.end - 1] in _CLAUSE_PUNCT or norms[i] == "-":
                 raw.append((first, i))
                 first = i + 1
         if first < len(ws):
