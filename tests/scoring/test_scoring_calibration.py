@@ -145,20 +145,21 @@ def test_original_bands(scored) -> None:
 # Floors a little under what the scorer reached. Raise them as the scorer improves; never
 # lower them to let a change through. The parts were remade every round on 2026-12-01/04:
 # each time the test part, once read, joined development and a fresh test part was
-# written. The thirty-sixth round's floors: dev from SCORER_VERSION 2026.12.39 scoring
-# the 8,777 dev answers with the shipped judge (fitted on 442 of them: a regression guard,
-# not a measure). Dev grew by the thirty-fifth round's test part, which brought six
-# strong answers under 70 and nine wrong ones over 30: the round's start scorer read the
-# grown dev at 99.47 % >= 70 and 98.56 % <= 30, so the dev wrong-share floor follows the
-# data to what the end scorer reached, truncated (98.62 %); no change of the round
-# lowered a dev figure. Test from 2026.12.39's one reading of the fresh test part (19:15
+# written. The thirty-seventh round's floors: dev from SCORER_VERSION 2026.12.40 scoring
+# the 9,041 dev answers with the shipped judge (fitted on 442 of them: a regression guard,
+# not a measure). Dev grew by the thirty-sixth round's test part: the round's start
+# scorer read the grown dev at 97.85 % of pairs ordered, so the dev pairwise floor follows
+# the data to what the end scorer reached, truncated (97.86 %); no change of the round
+# lowered a dev figure. Test from 2026.12.40's one reading of the fresh test part (22:01
 # UTC on 2026-12-05, with the round's start scorer beside it: docs/evaluation.md,
-# "thirty-sixth round"). The test part is new, so its floors follow it, one answer under
-# each share it reached (97.7 % >= 70 and 99.0 % <= 30).
-DEV_FLOOR = {"spearman": 0.930, "strong_ge70": 0.995, "wrong_le30": 0.986, "pairwise": 0.979}
-TEST_FLOOR = {"spearman": 0.914, "strong_ge70": 0.969, "wrong_le30": 0.979, "pairwise": 0.957}
-MEAN_WRONG_MAX = {"dev": 6.6, "test": 7.2}
-"""The highest mean score of a part's wrong answers (dev 6.2, test 6.4 in 2026.12.39)."""
+# "thirty-seventh round"). The test part is new, so its floors follow it, one answer under
+# each share it reached (97.0 % >= 70 and 92.9 % <= 30).
+DEV_FLOOR = {"spearman": 0.930, "strong_ge70": 0.995, "wrong_le30": 0.986, "pairwise": 0.978}
+TEST_FLOOR = {"spearman": 0.903, "strong_ge70": 0.962, "wrong_le30": 0.919, "pairwise": 0.961}
+MEAN_WRONG_MAX = {"dev": 6.6, "test": 9.9}
+"""The highest mean score of a part's wrong answers (dev 6.2, test 9.1 in 2026.12.40)."""
+# 2026.12.40 read the thirty-seventh round's test part (264) at 0.903 / 97.0 % / 92.9 % / 96.2 %
+# (its start scorer, 2026.12.39, alike: no test answer's score moved);
 # 2026.12.39 read the thirty-sixth round's test part (264) at 0.915 / 97.7 % / 99.0 % / 95.9 %
 # (its start scorer, 2026.12.38, alike: no test answer's score moved);
 # 2026.12.38 read the thirty-fifth round's test part (264) at 0.903 / 95.5 % / 90.9 % / 95.7 %
@@ -251,7 +252,9 @@ def test_part_keeps_its_quality(scored, part: str, floor: dict[str, float]) -> N
     "twenty-seventh's, the twenty-ninth's (wrong <= 30 at 94.9 %, two keyword lists with a "
     "closing remark at 91 and 100), the thirtieth's (wrong <= 30 at 94.9 %, 94 of 99) or "
     "the thirty-fifth's (wrong <= 30 at 90.9 %, 90 of 99: six of seventeen reversed answers "
-    "over 30); non-strict until fresh parts keep meeting them",
+    "over 30) or the thirty-seventh's (wrong <= 30 at 92.9 %, 92 of 99: four reversed, two "
+    "confident-wrong answers and an off-topic one over 30); non-strict until fresh parts keep "
+    "meeting them",
     strict=False,
 )
 def test_targets_on_the_test_part(scored) -> None:
