@@ -149,3 +149,28 @@ def test_one_backward_pass_over_kept_activations_is_the_misconception(scorer) ->
     assert "one-backward-at-end" in {m.id for m in wrong.misconceptions}
     assert "gradient-accumulation" not in {k.id for k in wrong.key_points if k.credit > 0}
     assert wrong.score <= 30
+
+
+def test_an_action_waits_for_a_frequency_said_before_before() -> None:
+    """An action after "before" does not take a frequency said before it: "the gradients
+    from each chunk add up before you update the weights" does not update at each chunk."""
+    said = cadences(
+        "let the gradients from each chunk add up before you actually update the weights"
+    )
+    assert ("step", "each") not in {(c.action, c.frequency) for c in said}
+    assert cadences("update the weights after each chunk") == (Cadence("step", "each"),)
+
+
+def test_plain_words_gradient_accumulation_is_not_four_small_updates(scorer) -> None:
+    from sayitout.bank.loader import load_bank
+
+    rubric = load_bank(user=False).rubric("dl-oom-keep-batch")
+    got = scorer.score(
+        rubric,
+        "Feed the 32 examples through in smaller chunks, say four chunks of eight, and let "
+        "the gradients from each chunk add up before you actually update the weights. The "
+        "update then reflects the same 32 examples as before, but only eight sit in memory "
+        "at once.",
+    )
+    assert "gradient-accumulation" in {k.id for k in got.key_points if k.status == "covered"}
+    assert got.score >= 70

@@ -28,7 +28,9 @@ Rules (documented for reviewers and candidates):
 * Clauses end at punctuation, at an arrow between steps ("backward → step every 4th")
   and at "but", "while", "whereas", "so", "because"; "and" joins actions that share a
   frequency ("call step and zero grad after the last one").
-  An action takes the nearest frequency after it in its clause, else the nearest before.
+  An action takes the nearest frequency after it in its clause, else the nearest before,
+  unless "before", "until" or "till" comes between: "let the gradients from each chunk
+  add up before you update the weights" does not update at each chunk.
   A negation within the three words before the action takes the cadence back.
 * An answer contradicts a rubric sentence when it does one of the sentence's actions at
   the other frequency, and never at the same one (getting the zeroing right does not make
@@ -92,6 +94,9 @@ _THEN = wordset("and then before")
 _SEVERAL = wordset("few several many couple all two three four eight 2 3 4 8 accumulated")
 _OPT_STEP = ["optimizer", "step"]
 _COMPARING = wordset("as like than")
+_WAITS = wordset("before until till")
+"""Words after which an action waits for what came before: a frequency before them is
+not the action's ("the gradients from each chunk add up before you update")."""
 _BREAKS = wordset("but while whereas so because though although which instead")
 _CLAUSE_END = re.compile(rf"(?:[.!?;:,()]|{'|'.join(map(re.escape, STEP_ARROWS))})$")
 
@@ -172,7 +177,8 @@ def cadences(text: str) -> tuple[Cadence, ...]:
             if action == BACKWARD and before in _SEVERAL:
                 continue  # "step once every few backward passes": the unit, not an action
             later = [f for k, f in freqs if k > i]
-            earlier = [f for k, f in freqs if k < i]
+            waits = max((k for k in range(i) if clause[k] in _WAITS), default=-1)
+            earlier = [f for k, f in freqs if waits < k < i]
             # "one optimizer step" says its frequency in the words that make the action
             freq = later[0] if later else earlier[-1] if earlier else None
             if freq is not None:
