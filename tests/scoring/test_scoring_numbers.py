@@ -692,6 +692,22 @@ def test_a_near_miss_earns_part_of_the_numbers_share(scorer, minutes_rubric) -> 
         (FC, "4096 × 4096 = 16,777,216 (≈16.8M)", False),
         (LOSS, "p = 1/10 for every class → CE = −ln(1/10) = ln 10 ≈ 2.303", True),
         (MINUTES, "2,500 s = 41.67 min, so roughly 42 minutes", True),
+        # ... when only the rounding names the count, too
+        (
+            FC,
+            "Weights 4,096 × 4,096 = 16,777,216; bias 4,096 (one per output) → total = "
+            "16,781,312 ≈ 16.8M params.",
+            True,
+        ),
+        (FC, "4,096 × 4,096 = 16,777,216 ≈ 16.8M params", False),
+        # "that puts it at" says the result, not an operand
+        (
+            LR,
+            "Five hundred out of two thousand steps is a quarter of warmup, so the learning "
+            "rate is a quarter of the 3e-4 peak. That puts it at 7.5e-5.",
+            True,
+        ),
+        (LR, "a quarter of the way in, the learning rate is at 7.5e-5", True),
         # ... unless it is a correction
         (FC, "16,781,312, no wait, 16.8 million", False),
         # a number that describes something else does not replace the answer

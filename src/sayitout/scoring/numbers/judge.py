@@ -22,7 +22,7 @@ rubric's unit (or, failing that, the numbers with no unit):
    bytes a parameter"), workings in parentheses ("= 512 samples (8 × 16 = 128 per GPU,
    × 4 GPUs)") and the ends of ranges ("1.5e-4; the second half then goes 1.5e-4 → 0").
    A rounding of an earlier result ("16,781,312 (≈16.8M)", "41.67 minutes, so about
-   42") leaves that result standing.
+   42", "total = 16,781,312 ≈ 16.8M params") leaves that result standing.
 
 A stated answer that is one of the rubric's known mistakes (``NumericAnswer.mistakes``:
 73,792 for 73,856 is a bias per input channel) is told what the slip is, and earns no
@@ -168,8 +168,18 @@ def pick_answer(
                 if not _passed_over(last, before):
                     break
                 stated.pop()
-            return (stated or pool)[-1]
+            return _exact((stated or pool)[-1], mentions)
     return mentions[-1]
+
+
+def _exact(m: NumberMention, mentions: list[NumberMention]) -> NumberMention:
+    """The result ``m`` rounds, when one was said before it outside its pool: "total =
+    16,781,312 ≈ 16.8M params" is 16,781,312, though only the rounding names the count."""
+    if m.corrected:
+        return m
+    rounded = [b for b in mentions if b.end <= m.start and (b.cued or not b.operand)]
+    rounded = [b for b in rounded if _rounds(m, b)]
+    return rounded[-1] if rounded else m
 
 
 def _passed_over(m: NumberMention, before: list[NumberMention]) -> bool:
@@ -190,8 +200,9 @@ def _passed_over(m: NumberMention, before: list[NumberMention]) -> bool:
 
 
 def _rounds(m: NumberMention, b: NumberMention) -> bool:
-    """``m`` is ``b`` rounded to fewer significant digits, in the same unit (or none)."""
-    if m.unit is not None and m.unit != b.unit:
+    """``m`` is ``b`` rounded to fewer significant digits, in the same unit, or either
+    of them without one ("16,781,312 ≈ 16.8M params")."""
+    if m.unit is not None and b.unit is not None and m.unit != b.unit:
         return False
     digits = significant_digits(m.value)
     if m.value == b.value or digits >= significant_digits(b.value) or b.value == 0:
