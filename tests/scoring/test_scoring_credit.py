@@ -1153,6 +1153,28 @@ def test_a_right_statement_in_the_misconception_s_words_is_not_flagged(scorer) -
     assert "swapped-axes" in flagged(scorer.score(rubric, swap))
 
 
+def test_the_two_norms_as_one_operation_is_the_no_difference_claim(scorer) -> None:
+    """An answer that calls the two norms "essentially the same operation ... so pick
+    whichever runs faster" says they do not differ (rubric v6); a right answer that picks
+    each for its setting does not."""
+    rubric = _bank_rubric("dl-batchnorm-vs-layernorm")
+    same = scorer.score(
+        rubric,
+        "They're essentially the same operation — layer norm is just batch norm applied "
+        "once per layer — so pick whichever runs faster.",
+    )
+    assert "no-difference" in flagged(same)
+    assert same.score <= 30
+    right = scorer.score(
+        rubric,
+        "Transformers: layer norm, because sequences vary and batches can be small, and "
+        "it's per example. CNNs: batch norm, per channel over the batch, with running stats "
+        "at test time.",
+    )
+    assert not flagged(right)
+    assert right.score >= 90
+
+
 def test_the_correct_contrast_is_not_flagged_as_the_swap(scorer) -> None:
     """A right answer's "layer norm normalises across the features of each example, so
     it's independent of the batch" binds the swap's "layer norm ... across the batch" as
@@ -1360,6 +1382,28 @@ def test_the_verdict_names_a_point_made_only_when_prompted() -> None:
     assert line == "Covers 1 of 3 key points (1 more when prompted); you missed: point c."
     line = verdict("x", points, None, [], prompted={"b", "c"})
     assert line.endswith("(2 more when prompted); made only when prompted: point b.")
+
+
+def test_a_full_marks_verdict_does_not_say_missed() -> None:
+    """Under 100/100, "you missed" reads as a contradiction: the point not made is one to
+    go further with."""
+    from sayitout.bank.models import NumericAnswer
+    from sayitout.scoring.numbers import judge
+    from sayitout.scoring.result import KeyPointResult
+    from sayitout.scoring.verdict import verdict
+
+    points = [
+        KeyPointResult("a", "Point a.", 1.0, "covered", 0.0, None),
+        KeyPointResult("b", "Point b.", 1.0, "partial", 0.0, None),
+    ]
+    assert verdict("x", points, None, [], full=True) == (
+        "Covers 1 of 2 key points (1 more partly); to go further: point b."
+    )
+    number = judge(NumericAnswer(value=2.303, tolerance=0.05, unit=""), "it's 2.303")
+    assert verdict("it's 2.303", points, number, [], full=True) == (
+        "Right number (2.303); to go further: point b."
+    )
+    assert "only partly: point b" in verdict("it's 2.303", points, number, [])
 
 
 def test_the_verdict_says_a_point_was_said_the_other_way_round() -> None:

@@ -394,6 +394,7 @@ class Scorer:
                 numeric,
                 mis_results,
                 answers_other=other,
+                full=score >= 100,
             ),
             key_points=tuple(kp_results),
             numeric=numeric,

@@ -68,12 +68,15 @@ def _the_ask(question: str) -> str:
     return _short(asks[-1] if asks else question, 80)
 
 
-def _gap(k: KeyPointResult, prompted: Collection[str], turned: Collection[str]) -> str:
+def _gap(k: KeyPointResult, prompted: Collection[str], turned: Collection[str], full: bool) -> str:
     if k.id in prompted:
         return "made only when prompted"
     if k.id in turned:
         # the candidate said it, the wrong way round: "missed" would tell them they didn't
         return "said the other way round"
+    if full:
+        # full marks: "you missed" under 100/100 reads as a contradiction
+        return "to go further"
     return "you missed" if k.status == "missed" else "only partly"
 
 
@@ -84,12 +87,14 @@ def verdict(
     misconceptions: Sequence[MisconceptionResult],
     prompted: Collection[str] = frozenset(),
     answers_other: str | None = None,
+    full: bool = False,
 ) -> str:
     """One specific line for the candidate. ``prompted``: the ids of key points a
     follow-up reply made; the line names the gap that matters most, a point never made
     before one made only when prompted. ``answers_other``: the question the answer
     answers instead of this one, which the line then says first (on a small screen the
-    notes may be out of view)."""
+    notes may be out of view). ``full``: the answer earned full marks, so a point it did
+    not make is one to go further with, not one it missed."""
     if not answer.strip():
         return "Nothing was said, so there is nothing to score."
     if answers_other is not None:
@@ -121,7 +126,7 @@ def verdict(
             label = "Close, but not the number" if numeric.close else "Wrong number"
             parts.append(f"{label}: {heard}, expected {expected}")
         if missed:
-            parts.append(f"{_gap(missed[0], prompted, turned)}: {_short(missed[0].text)}")
+            parts.append(f"{_gap(missed[0], prompted, turned, full)}: {_short(missed[0].text)}")
         elif numeric.correct:
             parts[-1] += ", with every step explained"
     else:
@@ -139,7 +144,7 @@ def verdict(
                 line += f" ({', '.join(m for m in more if m)})"
             parts.append(line)
             if missed:
-                parts.append(f"{_gap(missed[0], prompted, turned)}: {_short(missed[0].text)}")
+                parts.append(f"{_gap(missed[0], prompted, turned, full)}: {_short(missed[0].text)}")
     if misconceptions:
         worst = max(misconceptions, key=lambda m: m.penalty)
         extra = f" (+{len(misconceptions) - 1} more)" if len(misconceptions) > 1 else ""

@@ -208,6 +208,7 @@ def with_follow_up(score: AnswerScore, result: FollowUpResult) -> AnswerScore:
         score.misconceptions,
         prompted=score.prompted_points,
         answers_other=score.answers_other,
+        full=score.score >= 100,
     )
     return dataclasses.replace(score, verdict=line)
 
