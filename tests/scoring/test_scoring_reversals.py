@@ -477,3 +477,20 @@ def test_a_negation_of_other_words_does_not_hide_a_misconception(misconception_c
         "the training set. Use early stopping at the best validation checkpoint and add "
         "weight decay and dropout.",
     )
+
+
+def test_a_lone_hyphen_is_a_dash_to_every_clause_reader() -> None:
+    """The roles reader, its clause openings and the switch reader cut clauses with one
+    test (``text.ends_clause_at``), each with its own punctuation: a hyphen standing alone
+    ends a clause for all three, one inside or at the end of a word for none."""
+    from sayitout.scoring.text import clause_words, ends_clause_at
+
+    ends = ends_clause_at(",;")
+    assert ends("-") and ends("card,") and ends("help;")
+    assert not ends("two-") and not ends("warm-up") and not ends("card")
+    said = "keep it in train mode - dropout stays on"
+    assert len(clause_words(said, (), ends)) == 2
+    # the switch reader: each side of the dash its own setting, as with a comma
+    dashed = settings("Dropout is on in train mode - in eval mode it is off.")
+    assert dashed == settings("Dropout is on in train mode, in eval mode it is off.")
+    assert dashed

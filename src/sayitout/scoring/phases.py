@@ -57,7 +57,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from sayitout.scoring.lexicon import denies, wordset
-from sayitout.scoring.text import STOPWORDS, clause_words, sentences, stem
+from sayitout.scoring.text import STOPWORDS, clause_words, ends_clause_at, sentences, stem
 
 ON, OFF = 1, -1
 TRAINING, EVALUATION = "training", "evaluation"
@@ -97,7 +97,9 @@ _WHEN = _ON_BEFORE | wordset("before after")
 """Words that open a clause on when something happens ("| before the next epoch")."""
 _LINKS = wordset("and but while whereas so because since which whilst though although then")
 _NOT_ABOUT = STOPWORDS | _ON_AFTER | _ON_BEFORE | _MODE_WORDS | wordset("time only")
-_CLAUSE_PUNCT = ",;:()—–"
+_ENDS_CLAUSE = ends_clause_at(",;:()—–")
+"""A clause ends at these, read within a sentence (``sentences`` has cut at full stops),
+brackets included ("(train mode)"), and at a lone hyphen used as a dash."""
 
 
 @dataclass(frozen=True)
@@ -111,7 +113,7 @@ class Setting:
 
 
 def _clauses(sentence: str) -> list[list[str]]:
-    return clause_words(sentence, _LINKS, lambda raw: raw[-1:] in _CLAUSE_PUNCT)
+    return clause_words(sentence, _LINKS, _ENDS_CLAUSE)
 
 
 def _switch_on(clause: list[str], i: int) -> bool:

@@ -81,12 +81,19 @@ from dataclasses import dataclass
 
 from sayitout.scoring import lexicon as lx
 from sayitout.scoring import polarity
-from sayitout.scoring.text import STOPWORDS, clause_words, content_stems, stem, words
+from sayitout.scoring.text import (
+    STOPWORDS,
+    clause_words,
+    content_stems,
+    ends_clause_at,
+    stem,
+    words,
+)
 
 _LINKS = frozenset(
     "and but while whereas whilst so because although though however unlike versus vs then".split()  # noqa: SIM905
 )
-_CLAUSE_PUNCT = ",.;:!?…—–"
+_ENDS_CLAUSE = ends_clause_at(",.;:!?…—–")
 """What ends a clause at the end of a word; a dash standing alone is a word of its own that
 ends one too ("the pipeline is starving the card — try more workers", "card - try"), a
 hyphen inside a word does not."""
@@ -301,7 +308,7 @@ class Roles:
             if i > first and norms[i] in _LINKS and not adverb:
                 raw.append((first, i - 1))
                 first = i
-            if text[w.end - 1] in _CLAUSE_PUNCT or norms[i] == "-":
+            if _ENDS_CLAUSE(text[w.start : w.end]):
                 raw.append((first, i))
                 first = i + 1
         if first < len(ws):
@@ -777,7 +784,7 @@ def _own_subject(norms: Sequence[str]) -> bool:
 def _openings(text: str) -> list[list[str]]:
     """The first two content words of each of ``text``'s clauses that has two."""
     out = []
-    for toks in clause_words(text, _LINKS, lambda raw: raw[-1:] in _CLAUSE_PUNCT):
+    for toks in clause_words(text, _LINKS, _ENDS_CLAUSE):
         opening = [w for w in toks if w not in STOPWORDS][:2]
         if len(opening) == 2:
             out.append(opening)

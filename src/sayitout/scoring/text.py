@@ -130,6 +130,14 @@ def breaks_sentence(text: str) -> bool:
     return any(ends_sentence(w) for w in text.split()[:-1])
 
 
+def ends_clause_at(punct: str) -> Callable[[str], bool]:
+    """A clause-end test for ``clause_words`` and the roles reader: a raw word ending in
+    one of ``punct`` (each reader keeps its own set), or a hyphen standing alone, which is
+    a dash ("the card - try more workers"); a hyphen inside or at the end of a word
+    ("two-") is not."""
+    return lambda raw: raw[-1:] in punct or raw == "-"
+
+
 def clause_words(
     text: str, links: Collection[str], ends_clause: Callable[[str], bool]
 ) -> list[list[str]]:
