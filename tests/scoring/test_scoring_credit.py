@@ -1175,6 +1175,28 @@ def test_the_two_norms_as_one_operation_is_the_no_difference_claim(scorer) -> No
     assert right.score >= 90
 
 
+def test_augmenting_validation_instead_of_training_is_a_misconception(scorer) -> None:
+    """Augmentation moved to the validation set, the training set kept raw, is the fix
+    the other way round (rubric dl-augmentation-leak v7); a right answer that says never
+    to augment validation states no such thing."""
+    rubric = _bank_rubric("dl-augmentation-leak")
+    swap = scorer.score(
+        rubric,
+        "Augment the validation set and leave the training set as the raw originals. That "
+        "way the model trains on clean images and gets tested on harder transformed ones.",
+    )
+    assert "augment-validation" in flagged(swap)
+    assert swap.score <= 30
+    right = scorer.score(
+        rubric,
+        "The augmented copies of one photo ended up on both sides of the split. Split the "
+        "originals first, by source image, then augment only the training set on the fly; "
+        "never augment the validation set, it has to look like the real photos.",
+    )
+    assert "augment-validation" not in flagged(right)
+    assert right.score >= 70
+
+
 def test_the_correct_contrast_is_not_flagged_as_the_swap(scorer) -> None:
     """A right answer's "layer norm normalises across the features of each example, so
     it's independent of the batch" binds the swap's "layer norm ... across the batch" as
