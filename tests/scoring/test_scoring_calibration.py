@@ -145,19 +145,21 @@ def test_original_bands(scored) -> None:
 # Floors a little under what the scorer reached. Raise them as the scorer improves; never
 # lower them to let a change through. The parts were remade every round on 2026-12-01/04:
 # each time the test part, once read, joined development and a fresh test part was
-# written. The thirty-seventh round's floors: dev from SCORER_VERSION 2026.12.40 scoring
-# the 9,041 dev answers with the shipped judge (fitted on 442 of them: a regression guard,
-# not a measure). Dev grew by the thirty-sixth round's test part: the round's start
-# scorer read the grown dev at 97.85 % of pairs ordered, so the dev pairwise floor follows
-# the data to what the end scorer reached, truncated (97.86 %); no change of the round
-# lowered a dev figure. Test from 2026.12.40's one reading of the fresh test part (22:01
-# UTC on 2026-12-05, with the round's start scorer beside it: docs/evaluation.md,
-# "thirty-seventh round"). The test part is new, so its floors follow it, one answer under
-# each share it reached (97.0 % >= 70 and 92.9 % <= 30).
+# written. The thirty-eighth round's floors: dev from SCORER_VERSION 2026.12.41 scoring
+# the 9,305 dev answers with the shipped judge (fitted on 442 of them: a regression guard,
+# not a measure). Dev grew by the thirty-seventh round's test part; the round's start
+# scorer read the grown dev at 0.9298 / 99.44 % / 98.47 % / 97.83 %, the end scorer at
+# 0.9303 / 99.50 % / 98.61 % / 97.86 %, so the dev floors stand. Test from 2026.12.41's
+# one reading of the fresh test part (00:39 UTC on 2026-12-06, with the round's start
+# scorer beside it: docs/evaluation.md, "thirty-eighth round"). The test part is new, so
+# its floors follow it, one answer under each share it reached (98.5 % >= 70 and
+# 98.0 % <= 30).
 DEV_FLOOR = {"spearman": 0.930, "strong_ge70": 0.995, "wrong_le30": 0.986, "pairwise": 0.978}
-TEST_FLOOR = {"spearman": 0.903, "strong_ge70": 0.962, "wrong_le30": 0.919, "pairwise": 0.961}
-MEAN_WRONG_MAX = {"dev": 6.6, "test": 9.9}
-"""The highest mean score of a part's wrong answers (dev 6.2, test 9.1 in 2026.12.40)."""
+TEST_FLOOR = {"spearman": 0.929, "strong_ge70": 0.977, "wrong_le30": 0.969, "pairwise": 0.977}
+MEAN_WRONG_MAX = {"dev": 6.6, "test": 7.1}
+"""The highest mean score of a part's wrong answers (dev 6.2, test 6.3 in 2026.12.41)."""
+# 2026.12.41 read the thirty-eighth round's test part (264) at 0.930 / 98.5 % / 98.0 % / 97.8 %
+# (its start scorer, 2026.12.40: 0.930 / 98.5 % / 98.0 % / 97.9 %; one partial moved 24 -> 23);
 # 2026.12.40 read the thirty-seventh round's test part (264) at 0.903 / 97.0 % / 92.9 % / 96.2 %
 # (its start scorer, 2026.12.39, alike: no test answer's score moved);
 # 2026.12.39 read the thirty-sixth round's test part (264) at 0.915 / 97.7 % / 99.0 % / 95.9 %
@@ -247,7 +249,8 @@ def test_part_keeps_its_quality(scored, part: str, floor: dict[str, float]) -> N
 
 @pytest.mark.xfail(
     reason="issue 9's targets: met on the twelfth, seventeenth, twenty-sixth, twenty-eighth, "
-    "thirty-first to thirty-fourth and thirty-sixth rounds' test parts, not on the eleventh's, the "
+    "thirty-first to thirty-fourth, thirty-sixth and thirty-eighth rounds' test parts, not on "
+    "the eleventh's, the "
     "thirteenth's to the sixteenth's, the eighteenth's to the twenty-fifth's, the "
     "twenty-seventh's, the twenty-ninth's (wrong <= 30 at 94.9 %, two keyword lists with a "
     "closing remark at 91 and 100), the thirtieth's (wrong <= 30 at 94.9 %, 94 of 99) or "
