@@ -1153,48 +1153,50 @@ def test_a_right_statement_in_the_misconception_s_words_is_not_flagged(scorer) -
     assert "swapped-axes" in flagged(scorer.score(rubric, swap))
 
 
-def test_the_two_norms_as_one_operation_is_the_no_difference_claim(scorer) -> None:
-    """An answer that calls the two norms "essentially the same operation ... so pick
-    whichever runs faster" says they do not differ (rubric v6); a right answer that picks
-    each for its setting does not."""
-    rubric = _bank_rubric("dl-batchnorm-vs-layernorm")
-    same = scorer.score(
-        rubric,
-        "They're essentially the same operation — layer norm is just batch norm applied "
-        "once per layer — so pick whichever runs faster.",
-    )
-    assert "no-difference" in flagged(same)
-    assert same.score <= 30
-    right = scorer.score(
-        rubric,
-        "Transformers: layer norm, because sequences vary and batches can be small, and "
-        "it's per example. CNNs: batch norm, per channel over the batch, with running stats "
-        "at test time.",
-    )
-    assert not flagged(right)
-    assert right.score >= 90
-
-
-def test_augmenting_validation_instead_of_training_is_a_misconception(scorer) -> None:
-    """Augmentation moved to the validation set, the training set kept raw, is the fix
-    the other way round (rubric dl-augmentation-leak v7); a right answer that says never
-    to augment validation states no such thing."""
-    rubric = _bank_rubric("dl-augmentation-leak")
-    swap = scorer.score(
-        rubric,
-        "Augment the validation set and leave the training set as the raw originals. That "
-        "way the model trains on clean images and gets tested on harder transformed ones.",
-    )
-    assert "augment-validation" in flagged(swap)
-    assert swap.score <= 30
-    right = scorer.score(
-        rubric,
-        "The augmented copies of one photo ended up on both sides of the split. Split the "
-        "originals first, by source image, then augment only the training set on the fly; "
-        "never augment the validation set, it has to look like the real photos.",
-    )
-    assert "augment-validation" not in flagged(right)
-    assert right.score >= 70
+@pytest.mark.parametrize(
+    ("qid", "claim", "stated", "right", "right_floor"),
+    [
+        pytest.param(
+            # "essentially the same operation ... pick whichever" says they do not differ
+            # (rubric v6); picking each for its setting does not
+            "dl-batchnorm-vs-layernorm",
+            "no-difference",
+            "They're essentially the same operation — layer norm is just batch norm applied "
+            "once per layer — so pick whichever runs faster.",
+            "Transformers: layer norm, because sequences vary and batches can be small, and "
+            "it's per example. CNNs: batch norm, per channel over the batch, with running "
+            "stats at test time.",
+            90,
+            id="norms-as-one-operation",
+        ),
+        pytest.param(
+            # augmentation moved to validation, training kept raw: the fix the other way
+            # round (rubric v7); saying never to augment validation is not it
+            "dl-augmentation-leak",
+            "augment-validation",
+            "Augment the validation set and leave the training set as the raw originals. "
+            "That way the model trains on clean images and gets tested on harder "
+            "transformed ones.",
+            "The augmented copies of one photo ended up on both sides of the split. Split "
+            "the originals first, by source image, then augment only the training set on the "
+            "fly; never augment the validation set, it has to look like the real photos.",
+            70,
+            id="augmenting-validation",
+        ),
+    ],
+)
+def test_a_rubric_claim_is_flagged_when_stated_not_when_rejected(
+    scorer, qid: str, claim: str, stated: str, right: str, right_floor: int
+) -> None:
+    """A misconception the rubric names is flagged on an answer that states it, and costs
+    it the grade; a right answer in the same words is not flagged."""
+    rubric = _bank_rubric(qid)
+    wrong = scorer.score(rubric, stated)
+    assert claim in flagged(wrong)
+    assert wrong.score <= 30
+    good = scorer.score(rubric, right)
+    assert claim not in flagged(good)
+    assert good.score >= right_floor
 
 
 def test_the_correct_contrast_is_not_flagged_as_the_swap(scorer) -> None:
