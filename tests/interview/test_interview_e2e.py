@@ -35,10 +35,11 @@ TURNS = [
     # ... which the follow-up asks about, and the next file answers
     "I would try to overfit a single small batch. If the loss cannot be driven near zero, "
     "it is a bug in the code, not a tuning problem.",
-    # "so fourteen gigabytes" at the very end: tiny.en on some CPUs heard "40 gigabytes"
+    # "fourteen gigabytes" at the very end: tiny.en hears "40 gigabytes" on some CPUs
+    # after "so the weights take" (a two-core AMD EPYC, 2026-12-06), not after "need"
     "bf16 stores each parameter in sixteen bits, which is two bytes. Seven billion "
-    "parameters times two bytes is fourteen billion bytes, so the weights take fourteen "
-    "gigabytes of memory.",
+    "parameters times two bytes is fourteen billion bytes, so the weights alone need "
+    "fourteen gigabytes.",
     "With ten classes and uniform predictions each class gets a probability of one tenth. "
     "The loss is minus the log of one tenth, the natural log of ten, about two point three.",
 ]
