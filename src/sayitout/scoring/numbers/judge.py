@@ -162,23 +162,26 @@ def pick_answer(
             stated = [m for m in pool if m.cued or not m.operand]
             while len(stated) > 1:
                 last, before = stated[-1], stated[:-1]
-                rounded = [b for b in before if _rounds(last, b)]
-                if rounded and not last.corrected:
-                    return rounded[-1]  # "16,781,312 (≈16.8M)": the exact result stands
+                exact = _exact(last, before)
+                if exact is not last:
+                    return exact  # "16,781,312 (≈16.8M)": the exact result stands
                 if not _passed_over(last, before):
                     break
                 stated.pop()
-            return _exact((stated or pool)[-1], mentions)
+            # ... and one said outside the pool: "total = 16,781,312 ≈ 16.8M params"
+            # is 16,781,312, though only the rounding names the count
+            m = (stated or pool)[-1]
+            said = [b for b in mentions if b.end <= m.start and (b.cued or not b.operand)]
+            return _exact(m, said)
     return mentions[-1]
 
 
-def _exact(m: NumberMention, mentions: list[NumberMention]) -> NumberMention:
-    """The result ``m`` rounds, when one was said before it outside its pool: "total =
-    16,781,312 ≈ 16.8M params" is 16,781,312, though only the rounding names the count."""
+def _exact(m: NumberMention, before: list[NumberMention]) -> NumberMention:
+    """The last result of ``before`` that ``m`` rounds, else ``m`` (a correction is
+    never a rounding: "16,781,312, no wait, 16.8 million")."""
     if m.corrected:
         return m
-    rounded = [b for b in mentions if b.end <= m.start and (b.cued or not b.operand)]
-    rounded = [b for b in rounded if _rounds(m, b)]
+    rounded = [b for b in before if _rounds(m, b)]
     return rounded[-1] if rounded else m
 
 
