@@ -460,6 +460,15 @@ FC = NumericAnswer(value=16781312, tolerance=2000, unit="", accept_units=["param
             "factor 2 makes up for ReLU, so 512 · (1/256) · ½ = 1 keeps the variance steady.",
             True,
         ),
+        # a comparison with another choice, after the result, is that choice's number,
+        # even where it rounds a number of its own ("√(1/512) ≈ 0.044")
+        (
+            HE,
+            "Std = √(1/256) = 1/16 = 0.0625, so σ ≈ 0.063. Quick check: 0.0625² = 1/256 ✓. "
+            "For comparison, Xavier with 1/fan_in would give √(1/512) ≈ 0.044.",
+            True,
+        ),
+        (HE, "It's 0.0625. Compared with Xavier's √(1/512) ≈ 0.044, it's √2 bigger.", True),
         # a check with no result before it is the only answer said
         (LR, "Sanity check: at step 2000 it reaches 3e-4.", False),
         # a lead said again, rounded, after a comma still leads: the working's numbers
@@ -870,11 +879,16 @@ def test_one_bias_for_the_whole_layer_is_a_known_mistake() -> None:
         ("It's 7.5e-5. As a quick check, 3e-4 at the end.", [False, True]),
         ("It's 7.5e-5. To double-check, 3e-4 at the end.", [False, True]),
         ("It's 7.5e-5. Check: 3e-4 at the end.", [False, True]),
+        ("It's 7.5e-5. Quick check: 3e-4 at the end.", [False, True]),
+        ("It's 0.0625. By contrast, Xavier gives 0.044.", [False, True]),
+        ("It's 0.0625. In comparison, Xavier gives 0.044.", [False, True]),
         # advice to check something is no check of the result
         ("It's 7.5e-5. Check the schedule, it ends at 3e-4.", [False, False]),
     ],
 )
-def test_a_sentence_that_checks_the_result_is_an_aside(text: str, aside: list[bool]) -> None:
+def test_a_sentence_that_checks_or_compares_the_result_is_an_aside(
+    text: str, aside: list[bool]
+) -> None:
     assert [m.aside for m in find_numbers(text)] == aside
 
 

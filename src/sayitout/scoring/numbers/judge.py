@@ -162,12 +162,13 @@ def pick_answer(
             stated = [m for m in pool if m.cued or not m.operand]
             while len(stated) > 1:
                 last, before = stated[-1], stated[:-1]
+                if _passed_over(last, before):
+                    stated.pop()
+                    continue
                 exact = _exact(last, before)
                 if exact is not last:
-                    return exact  # "16,781,312 (≈16.8M)": the exact result stands
-                if not _passed_over(last, before):
-                    break
-                stated.pop()
+                    return exact  # "16,781,312 ≈ 16.8M": the exact result stands
+                break
             # ... and one said outside the pool: "total = 16,781,312 ≈ 16.8M params"
             # is 16,781,312, though only the rounding names the count
             m = (stated or pool)[-1]

@@ -538,14 +538,16 @@ _CHECK = re.compile(
     r"(?:sanity(?:[- ]check(?:ing)?)?|(?:double|cross)[- ]check(?:ing)?)"
     r"|(?:a|as a|for a|just a)\s+(?:quick\s+)?check"
     r"|(?:just\s+)?to\s+(?:double[- ])?check"
-    r"|verify(?:ing)?|check(?:ing)?(?=\s*[:—–])"
+    r"|verify(?:ing)?|(?:quick\s+)?check(?:ing)?(?=\s*[:—–])"
+    r"|(?:for|by|in)\s+comparison|(?:by|in)\s+contrast|compared?\s+(?:to|with)"
     r")\b",
     re.IGNORECASE,
 )
 """A sentence that opens as a check of a result ("Sanity: step 1000 -> 1.5e-4", "As a
-check, ...", "Just to check, ...", "Check: ..."): its numbers are the check's, not the
-answer. A bare "check" opens one only before a colon or a dash ("Check the labels" is
-advice)."""
+check, ...", "Just to check, ...", "Quick check: ...") or as a comparison ("For comparison,
+Xavier would give √(1/512) ≈ 0.044", "By contrast, ...", "Compared with Xavier, ..."):
+its numbers are the check's or the other thing's, not the answer. A bare "check" opens
+one only before a colon or a dash ("Check the labels" is advice)."""
 
 
 def _in_check(text: str) -> Callable[[int], bool]:
