@@ -758,6 +758,21 @@ def test_an_entity_a_verb_lets_do_something_is_not_the_subject() -> None:
     assert [c.entity for c in roles.clauses(said)] == ["gpu"]
 
 
+def test_what_an_entity_lets_something_else_do_is_not_its_own_doing() -> None:
+    """ "Identity shortcuts let each block learn only a residual" says nothing the
+    shortcuts learn: it does not bind "the shortcut learns the residual" (a strong
+    answer was flagged with that swap), and neither does "... allow each block to learn
+    a residual"; "the shortcut learns the residual" still does."""
+    roles = Roles({"shortcut", "stackedlay"})
+    mis = roles.clauses("the shortcut learns the residual")
+    for said in (
+        "Identity shortcuts let each block learn only a residual F(x) on top of x",
+        "The shortcuts allow each block to learn only a residual",
+    ):
+        assert roles.bind(mis, roles.clauses(said)).bound == 0, said
+    assert roles.bind(mis, roles.clauses("the shortcuts learn only a residual")).bound > 0
+
+
 def _layer_norm_uses_batch_statistics() -> tuple[Roles, list[Clause]]:
     """The swapped-axes misconception's clause, "layer norm uses the batch statistics",
     read with the two entities it swaps."""

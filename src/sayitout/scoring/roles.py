@@ -39,7 +39,10 @@ bindings:
   frame naming one entity is about the next it names ("With a bigger batch you should
   lower the learning rate" is about the learning rate). An entity named within two words
   after "let", "help" or "allow" is that verb's object, not the clause's subject ("use a
-  smaller batch to let the GPU catch up" says the smaller batch of no entity).
+  smaller batch to let the GPU catch up" says the smaller batch of no entity), and what
+  a clause's entity lets or allows something else to do is that thing's doing, not the
+  entity's ("identity shortcuts let each block learn only a residual" says nothing the
+  shortcuts learn).
 * An answer clause *binds* a rubric clause when it names the same entity and states at
   least half of the rubric clause's content words (at least two when it has two; one of
   them not a light word such as "use" or "model" when the rubric clause has one, and
@@ -328,7 +331,9 @@ class Roles:
             free_stems = content_stems(" ".join(free_of))
             i = a
             framed = norms[a] in _FRAMES  # "With a bigger batch, ...": a frame, not a subject
+            lent = False  # past "<entity> lets <something> ...": the words are its doing
             while i <= z:
+                lent = lent or (entity is not None and _lets_do(norms, i, z))
                 hit = self._entity_at(norms, i)
                 if hit is not None:
                     compared = "than" in norms[max(a, i - 3) : i]  # the thing compared with
@@ -348,7 +353,8 @@ class Roles:
                     i += hit[1]
                     continue
                 if (
-                    not _FREE_OF.search(norms[i])
+                    not lent
+                    and not _FREE_OF.search(norms[i])
                     and not _at_a_time(norms, i)
                     and not _of_a_number(norms, i)
                     and i not in free
@@ -756,6 +762,19 @@ def _let(before: Sequence[str]) -> bool:
     """Whether an entity named after the words ``before`` it is what a verb lets or helps
     do something ("to let *the GPU* catch up"), the verb's object and not the subject."""
     return any(w in _LETTING for w in before)
+
+
+_LETS_DO = frozenset("let lets letting".split())  # noqa: SIM905
+_ALLOWS_TO = frozenset("allow allows allowing enable enables enabling".split())  # noqa: SIM905
+
+
+def _lets_do(norms: Sequence[str], i: int, z: int) -> bool:
+    """Whether ``norms[i]`` lets its object do something ("shortcuts *let* each block
+    learn a residual", "they *allow* the gradient to flow back"): what follows is the
+    object's doing, not the clause's subject's, up to the clause's end ``z``."""
+    if norms[i] in _LETS_DO:
+        return i < z
+    return norms[i] in _ALLOWS_TO and "to" in norms[i + 2 : min(z, i + 5) + 1]
 
 
 def _then_after_subject(before: Sequence[str]) -> bool:
