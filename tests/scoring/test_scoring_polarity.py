@@ -8,6 +8,7 @@ from sayitout.scoring.polarity import (
     Reader,
     about_the_same,
     analyse,
+    denied_terms,
     direction_conflict,
     negates,
     negates_other_words,
@@ -193,6 +194,38 @@ def test_opposite_terms(rubric: str, answer: str, expected: bool) -> None:
     """ "Underfitting" does not state "overfitting" (nor the reverse), however close their
     embeddings; naming both, as a contrast, is not a conflict."""
     assert (opposite_named(content_stems(rubric), content_stems(answer)) is not None) is expected
+
+
+OVERFLOWED = "Some activation overflowed fp16's maximum to infinity"
+
+
+@pytest.mark.parametrize(
+    ("rubric", "answer", "expected"),
+    [
+        # the term named only to be denied: the opposite is the answer's claim
+        (OVERFLOWED, "It's underflow, not overflow: values that get too small turn into NaN", True),
+        (OVERFLOWED, "The values underflow. It isn't an overflow at all", True),
+        # the opposite denied: the term is the claim
+        (OVERFLOWED, "It's overflow, not underflow: values past 65,504 become inf", False),
+        # both denied, or neither: no one claim
+        (OVERFLOWED, "Neither overflow nor underflow, it's a bad label", False),
+        (OVERFLOWED, "fp16 overflows, and small gradients also underflow", False),
+        # a wider negation denies nothing ("rather than" reaches "overfits")
+        (
+            "If it cannot overfit the training set, make it bigger",
+            "Grow it while it's underfitting, add data rather than size once it overfits",
+            False,
+        ),
+    ],
+)
+def test_a_term_named_only_to_deny_it_is_the_opposite(
+    rubric: str, answer: str, expected: bool
+) -> None:
+    """ "It's underflow, not overflow" names the overflow point's term, but to deny it."""
+    ws = words(answer)
+    denied = denied_terms([w.norm for w in ws], [content_stems(w.norm) for w in ws])
+    found = opposite_named(content_stems(rubric), content_stems(answer), denied)
+    assert (found is not None) is expected
 
 
 def test_two_numbers_set_against_each_other_say_fewer_or_more() -> None:

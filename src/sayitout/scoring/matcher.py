@@ -196,6 +196,7 @@ class Matcher:
             )
         ]
         self._answer_stems: frozenset[str] = frozenset().union(*per_word)
+        self._denied = polarity.denied_terms([w.norm for w in answer.words], per_word)
         self._nums = [[m for m in found if w.start <= m.start < w.end] for w in self.wins]
         self._stems = [
             frozenset().union(*per_word[w.first : w.last + 1]) | number_tokens(self._nums[j])
@@ -412,7 +413,7 @@ class Matcher:
         opposite of the item's term and never the term ("that's underfitting"), or it
         states one of the item's sentences the other way round (``_contradiction``)."""
         own_text = self.prep.texts[item.text_rows[0]]
-        opposite = polarity.opposite_named(own_text.stems, self._answer_stems)
+        opposite = polarity.opposite_named(own_text.stems, self._answer_stems, self._denied)
         if opposite is not None:
             return reasons.opposite_term(*opposite), False
         why = self._contradiction(item)

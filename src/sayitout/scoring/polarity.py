@@ -52,7 +52,7 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_left, bisect_right
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from sayitout.scoring.lexicon import wordset as _wordset
@@ -856,12 +856,36 @@ def negates(rubric: Polarity, rubric_stems: frozenset[str], answer: Polarity) ->
     return bool(answer.negated_stems & rubric_stems)
 
 
+OPPOSITE_STEMS = frozenset(t for pair in _OPPOSITES for t in pair)
+"""The stems of ``_OPPOSITES``: an answer that names none of them names no opposite."""
+_DENIALS = _wordset("not no never neither nor isn't isnt wasn't wasnt aren't arent")
+"""Words that deny the term one or two words after them ("not overflow", "isn't an
+overflow")."""
+
+
+def denied_terms(norms: Sequence[str], stems: Sequence[frozenset[str]]) -> frozenset[str]:
+    """The terms of ``_OPPOSITES`` that an answer (each word's normalised form and stems)
+    names only right after a denial: "It's underflow, not overflow" denies overflow. A
+    wider negation ("add data rather than size once it overfits") denies nothing."""
+    said: set[str] = set()
+    denied: set[str] = set()
+    for k, word_stems in enumerate(stems):
+        for term in word_stems & OPPOSITE_STEMS:
+            near = norms[max(0, k - 2) : k]
+            (denied if any(w in _DENIALS for w in near) else said).add(term)
+    return frozenset(denied - said)
+
+
 def opposite_named(
-    rubric_stems: frozenset[str], answer_stems: frozenset[str]
+    rubric_stems: frozenset[str],
+    answer_stems: frozenset[str],
+    denied: frozenset[str] = frozenset(),
 ) -> tuple[str, str] | None:
     """(the rubric's term, the opposite the answer names instead) when the answer (its
     content stems) names the opposite of a term the rubric names, and not the term itself
-    ("underfitting" against "overfitting"); a rubric that names both is not about one."""
+    ("underfitting" against "overfitting") or only to deny it ("It's underflow, not
+    overflow": ``denied``, ``denied_terms``, holds the term and not the opposite); a
+    rubric that names both is not about one."""
     return next(
         (
             (term, other)
@@ -870,7 +894,7 @@ def opposite_named(
             if term in rubric_stems
             and other not in rubric_stems
             and other in answer_stems
-            and term not in answer_stems
+            and (term not in answer_stems or (term in denied and other not in denied))
         ),
         None,
     )
