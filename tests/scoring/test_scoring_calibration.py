@@ -145,19 +145,21 @@ def test_original_bands(scored) -> None:
 # Floors a little under what the scorer reached. Raise them as the scorer improves; never
 # lower them to let a change through. The parts were remade every round on 2026-12-01/04:
 # each time the test part, once read, joined development and a fresh test part was
-# written. The thirty-eighth round's floors: dev from SCORER_VERSION 2026.12.41 scoring
-# the 9,305 dev answers with the shipped judge (fitted on 442 of them: a regression guard,
-# not a measure). Dev grew by the thirty-seventh round's test part; the round's start
-# scorer read the grown dev at 0.9298 / 99.44 % / 98.47 % / 97.83 %, the end scorer at
-# 0.9303 / 99.50 % / 98.61 % / 97.86 %, so the dev floors stand. Test from 2026.12.41's
-# one reading of the fresh test part (00:39 UTC on 2026-12-06, with the round's start
-# scorer beside it: docs/evaluation.md, "thirty-eighth round"). The test part is new, so
-# its floors follow it, one answer under each share it reached (98.5 % >= 70 and
-# 98.0 % <= 30).
+# written. The thirty-ninth round's floors: dev from SCORER_VERSION 2026.12.42 scoring
+# the 9,569 dev answers with the shipped judge (fitted on 442 of them: a regression guard,
+# not a measure). Dev grew by the thirty-eighth round's test part; the round's start
+# scorer read the grown dev at 0.9303 / 99.48 % / 98.59 % / 97.86 %, the end scorer at
+# 0.9305 / 99.52 % / 98.62 % / 97.87 %, so the dev floors stand. Test from 2026.12.42's
+# one reading of the fresh test part (04:01 UTC on 2026-12-06, with the round's start
+# scorer beside it: docs/evaluation.md, "thirty-ninth round"). The test part is new, so
+# its floors follow it, one answer under each share it reached (99.2 % >= 70 and
+# 96.0 % <= 30).
 DEV_FLOOR = {"spearman": 0.930, "strong_ge70": 0.995, "wrong_le30": 0.986, "pairwise": 0.978}
-TEST_FLOOR = {"spearman": 0.929, "strong_ge70": 0.977, "wrong_le30": 0.969, "pairwise": 0.977}
-MEAN_WRONG_MAX = {"dev": 6.6, "test": 7.1}
-"""The highest mean score of a part's wrong answers (dev 6.2, test 6.3 in 2026.12.41)."""
+TEST_FLOOR = {"spearman": 0.908, "strong_ge70": 0.984, "wrong_le30": 0.949, "pairwise": 0.968}
+MEAN_WRONG_MAX = {"dev": 6.6, "test": 9.4}
+"""The highest mean score of a part's wrong answers (dev 6.2, test 8.5 in 2026.12.42)."""
+# 2026.12.42 read the thirty-ninth round's test part (264) at 0.909 / 99.2 % / 96.0 % / 96.8 %
+# (its start scorer, 2026.12.41, alike: no test answer's score moved);
 # 2026.12.41 read the thirty-eighth round's test part (264) at 0.930 / 98.5 % / 98.0 % / 97.8 %
 # (its start scorer, 2026.12.40: 0.930 / 98.5 % / 98.0 % / 97.9 %; one partial moved 24 -> 23);
 # 2026.12.40 read the thirty-seventh round's test part (264) at 0.903 / 97.0 % / 92.9 % / 96.2 %
@@ -249,7 +251,8 @@ def test_part_keeps_its_quality(scored, part: str, floor: dict[str, float]) -> N
 
 @pytest.mark.xfail(
     reason="issue 9's targets: met on the twelfth, seventeenth, twenty-sixth, twenty-eighth, "
-    "thirty-first to thirty-fourth, thirty-sixth and thirty-eighth rounds' test parts, not on "
+    "thirty-first to thirty-fourth, thirty-sixth, thirty-eighth and thirty-ninth rounds' test "
+    "parts, not on "
     "the eleventh's, the "
     "thirteenth's to the sixteenth's, the eighteenth's to the twenty-fifth's, the "
     "twenty-seventh's, the twenty-ninth's (wrong <= 30 at 94.9 %, two keyword lists with a "
