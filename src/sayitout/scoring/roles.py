@@ -766,6 +766,8 @@ def _let(before: Sequence[str]) -> bool:
 
 _LETS_DO = frozenset("let lets letting".split())  # noqa: SIM905
 _ALLOWS_TO = frozenset("allow allows allowing enable enables enabling".split())  # noqa: SIM905
+"""Unlike ``_LETTING`` (whose object an entity named after it is), these leave out "help":
+"batch norm helps training converge" is batch norm's own doing."""
 
 
 def _lets_do(norms: Sequence[str], i: int, z: int) -> bool:
