@@ -160,17 +160,11 @@ def pick_answer(
             if lead is not None:
                 return lead
             stated = [m for m in pool if m.cued or not m.operand]
-            while len(stated) > 1:
-                last, before = stated[-1], stated[:-1]
-                if _passed_over(last, before):
-                    stated.pop()
-                    continue
-                exact = _exact(last, before)
-                if exact is not last:
-                    return exact  # "16,781,312 ≈ 16.8M": the exact result stands
-                break
-            # ... and one said outside the pool: "total = 16,781,312 ≈ 16.8M params"
-            # is 16,781,312, though only the rounding names the count
+            while len(stated) > 1 and _passed_over(stated[-1], stated[:-1]):
+                stated.pop()
+            # the exact result a rounding stands for, said within the pool or outside it:
+            # "total = 16,781,312 ≈ 16.8M params" is 16,781,312, though only the rounding
+            # names the count
             m = (stated or pool)[-1]
             said = [b for b in mentions if b.end <= m.start and (b.cued or not b.operand)]
             return _exact(m, said)
