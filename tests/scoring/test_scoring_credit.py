@@ -1627,6 +1627,34 @@ def test_a_right_answer_in_a_related_topic_is_not_taken_for_another(deck_scorer)
     assert result.score >= 70
 
 
+def test_an_answer_strong_on_its_own_rubric_stays_with_its_question(deck_scorer) -> None:
+    """However close an answer sits to a sister question's model answer, it answers its own
+    question when it scores ``off_topic_keeps`` against that question's rubric. The margin
+    is narrowed here until the move reaches this strong overfitting answer (0.24 closer to
+    the "validation loss rises after epoch 5" answer than to its own)."""
+    import dataclasses
+
+    from sayitout.scoring import Scorer
+
+    said = (
+        "It's overfitting: training keeps improving but validation stalls, so the model "
+        "memorises the training set. Get more data or augment it, regularise with dropout "
+        "or weight decay, try a smaller model, and stop early on validation loss."
+    )
+    rubric = _bank_rubric("dl-train-good-val-poor")
+    narrow = dataclasses.replace(deck_scorer.params, off_topic_margin=0.15)
+    kept = Scorer(embedder=deck_scorer.embedder, neighbours=deck_scorer.neighbours, params=narrow)
+    result = kept.score(rubric, said)
+    assert result.answers_other is None and result.score >= 70
+    moved = Scorer(
+        embedder=deck_scorer.embedder,
+        neighbours=deck_scorer.neighbours,
+        params=dataclasses.replace(narrow, off_topic_keeps=101.0),
+    ).score(rubric, said)
+    assert moved.answers_other is not None and moved.score == 0
+    assert "another question" in moved.notes[0]
+
+
 def test_a_thin_rubric_counts_coverage_in_full_sooner() -> None:
     """A rubric whose key points have no paraphrases (an imported deck) meets a right
     answer only through each point's own text, so its matches run lower: coverage counts

@@ -173,6 +173,13 @@ class Params:
     fire on 56 of its 93 off-topic answers, 7 of the 8 that scored over 30, and on none
     of its 1,075 strong and partial answers."""
     off_topic_margin: float = 0.25
+    off_topic_keeps: float = 70.0
+    """An answer that scores at least this against its own rubric answers its own question,
+    however close it sits to another's model answer. Sister questions share words: a
+    strong answer to "training good, validation poor" sat 0.236 closer to "validation loss
+    rises after epoch 5", a hair under ``off_topic_margin``, and scored 100 or 0 as the
+    embeddings' rounding fell (fortieth round). On the dev part no answer the move takes
+    scores over 61 unmoved, so this changes no dev score."""
 
     judge_weight: float = 0.5
     """How far the judge (``scoring.judge``) raises a key point's ``match``: by

@@ -255,20 +255,20 @@ class Scorer:
             other = (
                 self._answers_another(prep.rubric, memory) if prep and memory is not None else None
             )
-            answered.append(other)
-            if prep is None or not ans.windows or other is not None:
-                matched.append(None)
-            else:
+            match: MatchResult | None = None
+            if prep is not None and ans.windows:
                 win_emb = emb[offset : offset + n]
                 right = num is not None and num.correct
                 judge = None
                 if memory is not None and prep.point_states:
                     judge = partial(self._judge_points, memory, prep.point_states)
-                matched.append(
-                    Matcher(
-                        self.params, prep, ans, win_emb, number_right=right, judge=judge
-                    ).match()
-                )
+                match = Matcher(
+                    self.params, prep, ans, win_emb, number_right=right, judge=judge
+                ).match()
+            if other is not None and match is not None and self._answers_own(prep, match, num):
+                other = None
+            answered.append(other)
+            matched.append(None if other is not None else match)
             offset += n
         return [
             self._grade(rubric, ans, m, num, prep.lexicon.index if prep else frozenset(), other)
@@ -296,6 +296,28 @@ class Scorer:
         if cos[1 + best] >= p.off_topic_other and cos[1 + best] - cos[0] >= p.off_topic_margin:
             return others[best]
         return None
+
+    def _answers_own(
+        self, prep: PreparedRubric | None, match: MatchResult, numeric: NumericResult | None
+    ) -> bool:
+        """Whether an answer close to another question's model answer still answers its
+        own: it scores at least ``off_topic_keeps`` against its own rubric."""
+        if prep is None:
+            return False
+        kp_results, mis_results = match
+        own = self._overall(prep.rubric, kp_results, numeric, mis_results)
+        return own >= self.params.off_topic_keeps
+
+    def _overall(
+        self,
+        rubric: Rubric,
+        kp_results: list[KeyPointResult],
+        numeric: NumericResult | None,
+        mis_results: list[MisconceptionResult],
+    ) -> int:
+        """``overall_score``, a rubric without paraphrases counted as thin."""
+        thin = not any(kp.paraphrases for kp in rubric.key_points)
+        return overall_score(kp_results, numeric, mis_results, self.params, thin=thin)
 
     def _model_answer_emb(self, texts: list[str]) -> np.ndarray:
         """Model answers embedded whole, each once per scorer."""
@@ -347,7 +369,6 @@ class Scorer:
         """The score card of one answer. ``vocabulary``: the stems of the rubric's
         sentences, which count as English words (``looks_english``). ``answered``: the
         other question the answer answers instead (``_answers_another``)."""
-        p = self.params
         notes: list[str] = []
         other = answered.question if answered is not None else None
         if answered is not None:
@@ -381,8 +402,7 @@ class Scorer:
             ]
         else:
             kp_results, mis_results = matched
-        thin = not any(kp.paraphrases for kp in rubric.key_points)
-        score = overall_score(kp_results, numeric, mis_results, p, thin=thin)
+        score = self._overall(rubric, kp_results, numeric, mis_results)
         if not ans.text.strip():
             score = 0
         return AnswerScore(
