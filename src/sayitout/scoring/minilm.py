@@ -1,15 +1,17 @@
-"""all-MiniLM-L6-v2 run with NumPy alone: the same weights, the same embeddings.
+"""all-MiniLM-L6-v2 without torch: its tokenizer and pooling, and a float32 NumPy encoder.
 
 Importing torch, transformers and sentence-transformers takes three to seven seconds
-on a small machine, longer than scoring an answer. For one command-line run on a
-CPU that start-up is the whole wait, so on the CPU the embedder runs the model here
-instead: a BERT encoder (6 layers, 384 wide, 12 heads) written out in NumPy, fed by
-the same ``tokenizers`` tokenizer and the same ``model.safetensors`` file (checked
-against its pinned digest first). ``tests/scoring/test_minilm_numpy.py`` holds it to
-the torch model: the same token ids and embeddings equal to float32 rounding.
+on a small machine, longer than scoring an answer, so on the CPU the model runs without
+them. :class:`MiniLM` holds what every such runtime shares: the configuration, the same
+``tokenizers`` tokenizer and the same ``model.safetensors`` file (checked against its
+pinned digest first), and mean pooling. :class:`NumpyMiniLM` is the BERT encoder (6
+layers, 384 wide, 12 heads) written out in NumPy, in float32:
+``tests/scoring/test_minilm_numpy.py`` holds it to the torch model (the same token ids,
+embeddings equal to float32 rounding). The scorer's default on the CPU is its int8
+sibling, :mod:`sayitout.scoring.minilm_int8`, twice as fast.
 
-CUDA still goes through torch (``Embedder`` picks); ``SAYITOUT_EMBEDDER=torch``
-forces torch on the CPU too.
+CUDA still goes through torch (``Embedder`` picks); ``SAYITOUT_EMBEDDER`` picks a CPU
+runtime (``embedder.RUNTIMES``).
 """
 
 from __future__ import annotations
@@ -106,13 +108,15 @@ def layer_norm(x: np.ndarray, weight: np.ndarray, bias: np.ndarray, eps: float) 
     return np.asarray(out)
 
 
-class NumpyMiniLM:
-    """Tokenizer plus BERT encoder; ``hidden`` gives the last hidden states."""
+class MiniLM:
+    """all-MiniLM-L6-v2's configuration and tokenizer, and the sentence embeddings pooled
+    from the last hidden states a runtime computes (``hidden``): :class:`NumpyMiniLM` here,
+    :class:`~sayitout.scoring.minilm_int8.Int8MiniLM` through CTranslate2."""
 
     def __init__(self, model_dir: Path) -> None:
-        from safetensors.numpy import load_file
         from tokenizers import Tokenizer
 
+        self.model_dir = model_dir
         config = json.loads((model_dir / "config.json").read_text(encoding="utf-8"))
         if config.get("model_type") != "bert" or config.get("hidden_act") != "gelu":
             raise ValueError(f"{model_dir}: not a BERT model with GELU")
@@ -120,8 +124,7 @@ class NumpyMiniLM:
         self.layers = int(config["num_hidden_layers"])
         self.eps = float(config.get("layer_norm_eps", 1e-12))
         self.max_positions = int(config["max_position_embeddings"])
-        w = load_file(str(model_dir / "model.safetensors"))
-        self.w = {k.removeprefix("bert."): v for k, v in w.items()}
+        self.width = int(config["hidden_size"])
         self.tokenizer = Tokenizer.from_file(str(model_dir / "tokenizer.json"))
         self.tokenizer.no_padding()
         self.tokenizer.no_truncation()
@@ -130,6 +133,60 @@ class NumpyMiniLM:
             raise ValueError(f"{model_dir}: the tokenizer has no [CLS]/[SEP] tokens")
         self.cls_id, self.sep_id = int(cls_id), int(sep_id)
         self.pad_id = int(config.get("pad_token_id", 0) or 0)
+
+    def weights(self) -> dict[str, np.ndarray]:
+        """The model's tensors by their BERT names (``embeddings.word_embeddings.weight``)."""
+        from safetensors.numpy import load_file
+
+        w = load_file(str(self.model_dir / "model.safetensors"))
+        return {k.removeprefix("bert."): v for k, v in w.items()}
+
+    # ----------------------------------------------------------------- tokens
+    def tokenize(self, texts: list[str]) -> tuple[list[list[int]], list[np.ndarray]]:
+        """Word-piece ids and character offsets, without special tokens or truncation."""
+        encs = self.tokenizer.encode_batch(texts, add_special_tokens=False)
+        ids = [list(e.ids) for e in encs]
+        offsets = [np.asarray(e.offsets, dtype=np.int64).reshape(-1, 2) for e in encs]
+        return ids, offsets
+
+    def hidden(self, input_ids: np.ndarray, mask: np.ndarray) -> np.ndarray:
+        """Last hidden states, shape (batch, length, 384), for padded ``input_ids``;
+        ``mask`` is 1 on each row's real tokens, which come first, and 0 on its padding
+        (whose states are left unspecified)."""
+        raise NotImplementedError
+
+    def encode(self, texts: list[str], batch_size: int = 64) -> np.ndarray:
+        """Mean-pooled, L2-normalised sentence embeddings, as sentence-transformers computes
+        them (texts cut at 256 tokens, special tokens included)."""
+        ids, _ = self.tokenize(texts)
+        rows: list[list[int]] = [
+            [self.cls_id, *seq[: MAX_SEQ_LENGTH - 2], self.sep_id] for seq in ids
+        ]
+        out = np.zeros((len(texts), self.width), np.float32)
+        order = sorted(range(len(rows)), key=lambda r: len(rows[r]))
+        for b in range(0, len(order), batch_size):
+            group = order[b : b + batch_size]
+            width = max(len(rows[r]) for r in group)
+            input_ids = np.full((len(group), width), self.pad_id, dtype=np.int64)
+            mask = np.zeros((len(group), width), dtype=np.float32)
+            for j, r in enumerate(group):
+                input_ids[j, : len(rows[r])] = rows[r]
+                mask[j, : len(rows[r])] = 1.0
+            h = self.hidden(input_ids, mask)
+            pooled = (h * mask[:, :, None]).sum(axis=1) / np.maximum(mask.sum(axis=1), 1e-9)[
+                :, None
+            ]
+            norms = np.maximum(np.linalg.norm(pooled, axis=1, keepdims=True), 1e-12)
+            out[group] = pooled / norms
+        return out
+
+
+class NumpyMiniLM(MiniLM):
+    """The BERT encoder in NumPy, float32: the reference runtime, equal to torch."""
+
+    def __init__(self, model_dir: Path) -> None:
+        super().__init__(model_dir)
+        self.w = self.weights()
         # Pre-transposed projection matrices: x @ W.T without a copy per call.
         self._t: dict[str, np.ndarray] = {
             k: np.ascontiguousarray(v.T) for k, v in self.w.items() if k.endswith("dense.weight")
@@ -145,29 +202,15 @@ class NumpyMiniLM:
             self._t[p + "qkv"] = np.ascontiguousarray(np.concatenate(qkv, axis=0).T)
             self._t[p + "qkv.bias"] = np.concatenate(qkv_bias)
 
-    # ----------------------------------------------------------------- tokens
-    def tokenize(self, texts: list[str]) -> tuple[list[list[int]], list[np.ndarray]]:
-        """Word-piece ids and character offsets, without special tokens or truncation."""
-        encs = self.tokenizer.encode_batch(texts, add_special_tokens=False)
-        ids = [list(e.ids) for e in encs]
-        offsets = [np.asarray(e.offsets, dtype=np.int64).reshape(-1, 2) for e in encs]
-        return ids, offsets
-
     # ---------------------------------------------------------------- forward
-    def hidden(
-        self, input_ids: np.ndarray, mask: np.ndarray, token_types: np.ndarray | None = None
-    ) -> np.ndarray:
-        """Last hidden states, shape (batch, length, 384), for padded ``input_ids``;
-        ``mask`` is 1 on each row's real tokens, which come first, and 0 on its padding
-        (whose states are left unspecified); ``token_types`` (0 first segment, 1 second)
-        for a pair, all 0 when omitted."""
+    def hidden(self, input_ids: np.ndarray, mask: np.ndarray) -> np.ndarray:
         w, t = self.w, self._t
         batch, length = input_ids.shape
         types = w["embeddings.token_type_embeddings.weight"]
         x = (
             w["embeddings.word_embeddings.weight"][input_ids]
             + w["embeddings.position_embeddings.weight"][:length][None, :, :]
-            + (types[0][None, None, :] if token_types is None else types[token_types])
+            + types[0][None, None, :]
         )
         x = layer_norm(
             x, w["embeddings.LayerNorm.weight"], w["embeddings.LayerNorm.bias"], self.eps
@@ -230,28 +273,3 @@ class NumpyMiniLM:
             y += xb
             out[a:z] = layer_norm(y, ln_w, ln_b, self.eps)
         return out.reshape(shape)
-
-    def encode(self, texts: list[str], batch_size: int = 64) -> np.ndarray:
-        """Mean-pooled, L2-normalised sentence embeddings, as sentence-transformers computes
-        them (texts cut at 256 tokens, special tokens included)."""
-        ids, _ = self.tokenize(texts)
-        rows: list[list[int]] = [
-            [self.cls_id, *seq[: MAX_SEQ_LENGTH - 2], self.sep_id] for seq in ids
-        ]
-        out = np.zeros((len(texts), self.w["embeddings.LayerNorm.weight"].shape[0]), np.float32)
-        order = sorted(range(len(rows)), key=lambda r: len(rows[r]))
-        for b in range(0, len(order), batch_size):
-            group = order[b : b + batch_size]
-            width = max(len(rows[r]) for r in group)
-            input_ids = np.full((len(group), width), self.pad_id, dtype=np.int64)
-            mask = np.zeros((len(group), width), dtype=np.float32)
-            for j, r in enumerate(group):
-                input_ids[j, : len(rows[r])] = rows[r]
-                mask[j, : len(rows[r])] = 1.0
-            h = self.hidden(input_ids, mask)
-            pooled = (h * mask[:, :, None]).sum(axis=1) / np.maximum(mask.sum(axis=1), 1e-9)[
-                :, None
-            ]
-            norms = np.maximum(np.linalg.norm(pooled, axis=1, keepdims=True), 1e-12)
-            out[group] = pooled / norms
-        return out
