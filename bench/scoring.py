@@ -549,7 +549,8 @@ def main() -> int:
             + ", ".join(f"{k} {'met' if v else 'NOT met'}" for k, v in out["targets"].items())
         )
     print(
-        f"device {scorer.embedder.device}, torch threads {torch.get_num_threads()}, "
+        f"device {scorer.embedder.device} ({scorer.embedder.runtime}), "
+        f"torch threads {torch.get_num_threads()}, "
         f"load average {load_avg}; model load {load_s:.2f} s, rubrics {prep_s:.2f} s"
     )
     out.update(
@@ -559,6 +560,7 @@ def main() -> int:
             "model_load_s": round(load_s, 3),
             "rubric_prep_s": round(prep_s, 3),
             "device": scorer.embedder.device,
+            "runtime": scorer.embedder.runtime,
             "torch_threads": torch.get_num_threads(),
             "load_average": load_avg,
         }
