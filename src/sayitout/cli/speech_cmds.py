@@ -228,7 +228,7 @@ def _check_embedder(rep: _Report, settings: Any) -> None:
         rep.add(
             PASS,
             f"scoring model {emb.name}",
-            f"loaded on {emb.device} in {time.perf_counter() - t0:.1f} s",
+            f"loaded on {emb.device} ({emb.runtime}) in {time.perf_counter() - t0:.1f} s",
         )
     except Exception as exc:
         rep.error("scoring model all-MiniLM-L6-v2", exc, critical=True)

@@ -113,13 +113,16 @@ def test_doctor_reports_an_unwritable_data_dir(monkeypatch, tmp_path):
 
 
 @pytest.mark.e2e
-def test_doctor_for_real(capsys):
+def test_doctor_for_real(capsys, monkeypatch):
+    monkeypatch.delenv("SAYITOUT_EMBEDDER", raising=False)
     code = main(["doctor", "--json"])
     out = json.loads(capsys.readouterr().out)
     names = {r["check"]: r for r in out["checks"]}
     for check in ("speech model tiny.en", "speech model base", "data dir writable", "GPU"):
         assert names[check]["status"] == "PASS", names[check]
     assert any(name.startswith("scoring model") for name in names)
+    scoring = names["scoring model all-MiniLM-L6-v2"]
+    assert scoring["status"] == "PASS" and "(int8)" in scoring["detail"], scoring
     assert any(name.startswith("TTS") for name in names)
     assert any(name.startswith("audio") for name in names)
     assert code == (1 if any(r["status"] == "FAIL" for r in out["checks"]) else 0)
