@@ -265,8 +265,8 @@ class Scorer:
                 match = Matcher(
                     self.params, prep, ans, win_emb, number_right=right, judge=judge
                 ).match()
-            if other is not None and match is not None and self._answers_own(prep, match, num):
-                other = None
+                if other is not None and self._answers_own(prep.rubric, match, num):
+                    other = None
             answered.append(other)
             matched.append(None if other is not None else match)
             offset += n
@@ -298,14 +298,12 @@ class Scorer:
         return None
 
     def _answers_own(
-        self, prep: PreparedRubric | None, match: MatchResult, numeric: NumericResult | None
+        self, rubric: Rubric, match: MatchResult, numeric: NumericResult | None
     ) -> bool:
         """Whether an answer close to another question's model answer still answers its
         own: it scores at least ``off_topic_keeps`` against its own rubric."""
-        if prep is None:
-            return False
         kp_results, mis_results = match
-        own = self._overall(prep.rubric, kp_results, numeric, mis_results)
+        own = self._overall(rubric, kp_results, numeric, mis_results)
         return own >= self.params.off_topic_keeps
 
     def _overall(
