@@ -745,6 +745,19 @@ def test_a_near_miss_earns_part_of_the_numbers_share(scorer, minutes_rubric) -> 
         # a list of numbers after a hypothetical one is hypothetical too
         (LOSS, "about 2.30; if you see something far off, like 5 or 0.5, the init is off", True),
         (LOSS, "ln 10 ≈ 2.303. If batch 1 shows something far off, like 5+ or ≈0, fix it", True),
+        # a reading given as an example ("8 or 15 means ...") is no result either, nor is
+        # the list it closes; a reading alone still is one
+        (
+            LOSS,
+            "−ln(1/10) = ln 10 ≈ 2.303. Uniform outputs put p = 0.1 on the true class, so "
+            "the first-batch loss should read ~2.30; something like 8 or 15 means the "
+            "initial logits are too large.",
+            True,
+        ),
+        (LOSS, "about 2.3, which is ln 10; a loss of, say, 5 or 8 would mean a bad init", True),
+        (LOSS, "ln 10, so 2.3; a first loss of 7 means the logits are too big", True),
+        (LOSS, "a first loss of 2.3 means the predictions are uniform", True),
+        (LOSS, "a first loss of 7 means the predictions are uniform", False),
         (BATCH, "times four GPUs, so five hundred and, uh, twelve. Five-twelve.", True),
         (LR, "it's 7.5e-5 at step five hundred", True),
         (LR, "so 7.5e-5, reached after step 500", True),

@@ -206,6 +206,11 @@ HYPOTHETICAL = wordset(
 """A number after these (within the same clause) is hypothetical or contrasted, not the
 answer: "if you see six or seven", "anything like five", "rather than ten", "not 0",
 "the logits aren't near zero"."""
+READING = wordset("means meant indicates suggests signals implies")
+"""A number right before one of these is a reading something is judged by, given as an
+example ("something like 8 or 15 means the logits are too large"), not a result."""
+READING_AFTER_WOULD = wordset("mean indicate suggest signal imply")
+"""... as are these after "would" ("a loss of 5 would mean ...")."""
 HYPOTHETICAL_BREAK = wordset(
     "so but then therefore thus answer answer's equals = get gets gives which"
 )

@@ -188,7 +188,7 @@ def _passed_over(m: NumberMention, before: list[NumberMention]) -> bool:
     ("112 GB, sixteen bytes a parameter"), a working in parentheses ("= 512 samples
     (8 × 16 = 128 per GPU, × 4 GPUs)") or a cosine's value after the result ("1.5e-4.
     ... halfway the cosine of ninety degrees is zero")."""
-    if m.justifying or m.attributive or m.bound:
+    if m.justifying or m.attributive or m.bound or m.reading:
         return True
     if m.evaluated and any(b.cued or b.lead for b in before):
         return True

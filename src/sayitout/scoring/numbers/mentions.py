@@ -80,6 +80,10 @@ class NumberMention:
     """The value of a cosine or sine at an angle said just before it ("at the halfway
     mark the cosine of ninety degrees is zero"): a step of the working, which never
     displaces a result stated before it."""
+    reading: bool = False
+    """Said as a reading that something is judged by ("something like 8 or 15 means the
+    initial logits are too large"; "a loss of, say, 5 or 8 would mean ..."): an example,
+    which never displaces a result stated before it."""
     number_span: tuple[int, int] | None = None
     """Where the number itself is, without an approximation word or unit ("forty one
     point seven" in "about forty one point seven minutes"); None for a chain's value."""
@@ -366,6 +370,33 @@ _BETWEEN_AND = re.compile(r"\s*(?:and|to|-|–)\s*")
 _ALTERNATIVE = re.compile(r"\s*\+?\s*(?:,\s*)?(?:or|and|,)\s*(?:≈|~|about|around|roughly)?\s*")
 """What joins two numbers of one list: "5 or 0.5", "5, 8", "5+ or ≈0" (a "+" after a number
 is "or more", an approximation sign before one part of it)."""
+
+
+def _read_as_sign(text: str, toks: list[Tok], f: _Found) -> bool:
+    """A verb of meaning follows the number of ``f`` directly ("8 means", "5 would
+    mean")."""
+    words = [t.text for t in toks[f.after : f.after + 2]]
+    if not words or not text[f.mention.end : toks[f.after].start].isspace():
+        return False
+    if words[0] == "would":
+        return words[1:] != [] and words[1] in lx.READING_AFTER_WOULD
+    return words[0] in lx.READING
+
+
+def _mark_readings(text: str, toks: list[Tok], found: list[_Found]) -> list[_Found]:
+    """``found`` with each number that a verb of meaning follows marked ``reading``, with
+    the numbers listed before it ("something like 8 or 15 means the logits are too
+    large": both are examples of a reading, not results)."""
+    out = list(found)
+    for k in range(len(out) - 1, -1, -1):
+        f = out[k]
+        if _read_as_sign(text, toks, f):
+            out[k] = replace(f, mention=replace(f.mention, reading=True))
+        if k + 1 < len(out) and out[k + 1].mention.reading:
+            nxt = out[k + 1].mention
+            if _ALTERNATIVE.fullmatch(text[f.mention.end : nxt.start]):
+                out[k] = replace(out[k], mention=replace(out[k].mention, reading=True))
+    return out
 
 
 def _mark_alternatives(text: str, found: list[_Found]) -> list[_Found]:
@@ -826,5 +857,6 @@ def _read_numbers(text: str) -> list[NumberMention]:
             )
         )
         i = after
-    found = _mark_definitions(text, _mark_alternatives(text, _mark_bounds(text, toks, found)))
+    found = _mark_alternatives(text, _mark_bounds(text, toks, found))
+    found = _mark_definitions(text, _mark_readings(text, toks, found))
     return _with_chains(text, toks, found, preamble)
