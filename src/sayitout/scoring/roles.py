@@ -343,6 +343,9 @@ class Roles:
                         pass  # "use a smaller batch to let the GPU catch up": not the subject
                     elif entity is None:
                         entity, named_at = hit[0], i
+                        # "With identity shortcuts each block learns a residual": the
+                        # frame's entity is the means, what each block does is its own
+                        lent = framed and _each_after(norms, i + hit[1], z)
                     elif hit[0] != entity:
                         if framed and not mixed and not compared:
                             entity = hit[0]  # the subject after the frame
@@ -768,6 +771,15 @@ _LETS_DO = frozenset("let lets letting".split())  # noqa: SIM905
 _ALLOWS_TO = frozenset("allow allows allowing enable enables enabling".split())  # noqa: SIM905
 """Unlike ``_LETTING`` (whose object an entity named after it is), these leave out "help":
 "batch norm helps training converge" is batch norm's own doing."""
+
+
+_EACH = frozenset(("each", "every"))
+
+
+def _each_after(norms: Sequence[str], i: int, z: int) -> bool:
+    """Whether the words from ``norms[i]`` open a subject of their own that a verb follows
+    ("each block learns", "every layer gets") before the clause's end ``z``."""
+    return i + 2 <= z and norms[i] in _EACH
 
 
 def _lets_do(norms: Sequence[str], i: int, z: int) -> bool:
