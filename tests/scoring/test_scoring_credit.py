@@ -172,6 +172,8 @@ def test_short_plain_english_is_english() -> None:
         ("put a ceiling on the gradients", {"gradient", "clip"}),
         ("average each update over more examples", {"batch", "larg"}),
         ("no better than a coin flip", {"chanc"}),
+        ("the learning signal fades on the way back", {"gradient"}),
+        ("keep every copy on one side only", {"split"}),
         ("on the examples kept aside", {"valid"}),
         ("fewer passes over the data", {"epoch"}),
         ("the learning rate is too high", set()),
@@ -771,6 +773,36 @@ def test_what_an_entity_lets_something_else_do_is_not_its_own_doing() -> None:
     ):
         assert roles.bind(mis, roles.clauses(said)).bound == 0, said
     assert roles.bind(mis, roles.clauses("the shortcuts learn only a residual")).bound > 0
+
+
+def test_what_each_thing_does_under_a_frame_is_not_the_frames_doing() -> None:
+    """ "With identity shortcuts each block learns a residual" says nothing the
+    shortcuts learn: the frame names the means, and "each block" its own subject (a
+    strong answer was flagged with the swap); a frame that the clause's own doing
+    follows still binds ("With shortcuts the block learns" is no "each")."""
+    roles = Roles({"shortcut", "stackedlay"})
+    mis = roles.clauses("the shortcut learns the residual")
+    said = "With identity shortcuts each block learns a residual F(x) added to x"
+    assert roles.bind(mis, roles.clauses(said)).bound == 0
+    said = "With identity shortcuts, the shortcuts learn the residual"
+    assert roles.bind(mis, roles.clauses(said)).bound > 0
+
+
+def test_plain_words_that_only_name_a_term_lose_their_own_words(scorer) -> None:
+    """ "The learning signal travels back along the shortcuts" is the gradient's path,
+    and no "learn": it supported "the shortcut learns the residual" (a strong plain-words
+    answer was flagged with it and lost the gradient key point)."""
+    rubric = _bank_rubric("dl-deep-plain-network")
+    said = (
+        "Add shortcuts that carry each block's input straight past it and add it onto the "
+        "block's output. Then a block only has to learn a small correction and doing "
+        "nothing is easy, so extra depth can't make things worse, and the learning signal "
+        "travels back along the shortcuts without fading. Being worse even on the training "
+        "data shows it's a training difficulty, not memorising."
+    )
+    result = scorer.score(rubric, said)
+    assert not result.misconceptions
+    assert result.score >= 90
 
 
 def _layer_norm_uses_batch_statistics() -> tuple[Roles, list[Clause]]:

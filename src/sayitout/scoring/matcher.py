@@ -54,6 +54,7 @@ from sayitout.scoring.text import (
     breaks_sentence,
     content_stems,
     ends_sentence,
+    term_only_words,
     tidy_quote,
 )
 from sayitout.scoring.trends import Trend
@@ -189,10 +190,11 @@ class Matcher:
         # an answer's words count as the terms they stand for too ("smaller steps": the
         # learning rate; ``alias_stems``)
         said = word_stems(answer.text, answer.words, found)
+        named = term_only_words(answer.text, answer.words)
         per_word = [
-            stems | plain | self._initialism(w)
-            for stems, plain, w in zip(
-                said, alias_stems(answer.text, answer.words), answer.words, strict=True
+            (frozenset() if k in named else stems) | plain | self._initialism(w)
+            for k, (stems, plain, w) in enumerate(
+                zip(said, alias_stems(answer.text, answer.words), answer.words, strict=True)
             )
         ]
         self._answer_stems: frozenset[str] = frozenset().union(*per_word)

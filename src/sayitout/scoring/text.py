@@ -12,7 +12,7 @@ import bisect
 import functools
 import re
 import unicodedata
-from collections.abc import Callable, Collection
+from collections.abc import Callable, Collection, Iterator
 from dataclasses import dataclass
 from typing import NamedTuple
 
@@ -402,12 +402,16 @@ class PlainForm(NamedTuple):
     """The term, shown to the embedding model after the plain words (``name_terms``);
     None where the term there would change what the words say ("randomly switch off
     units" followed by "dropout" reads as switching dropout off)."""
+    own: bool = True
+    """Whether the plain words keep their own stems too. A compound that only names the
+    term does not ("the learning signal" is the gradient, and no "learn": it would
+    otherwise support "the shortcut learns the residual")."""
 
 
 _DETERMINERS = r"(?:(?:the|its|each|every|a|one|any|single|individual) ){0,2}"
 PLAIN_FORMS: tuple[PlainForm, ...] = tuple(
-    PlainForm(re.compile(rf"\b(?:{pattern})\b"), stems, term)
-    for pattern, stems, term in (
+    PlainForm(re.compile(rf"\b(?:{pattern})\b"), *rest)
+    for pattern, *rest in (
         # the learning rate, as the size of a step
         (
             rf"step ?sizes?|size of {_DETERMINERS}(?:steps?|updates?)"
@@ -483,6 +487,13 @@ PLAIN_FORMS: tuple[PlainForm, ...] = tuple(
             "chance",
         ),
         (r"(?:varied|altered|flipped|cropped|distorted) copies", ("augment",), "augmentation"),
+        # a split, as the sides the data goes to
+        (
+            r"(?:on|to|into|onto) (?:the same|one|a single|its own|one and the same)"
+            r" side(?: only)?",
+            ("split",),
+            "of the split",
+        ),
         (
             r"augs?|(?:examples|pictures|images|photos|inputs) (?:are |get |were )?(?:messed with"
             r"|distorted|warped|jittered|perturbed)",
@@ -602,6 +613,8 @@ PLAIN_FORMS: tuple[PlainForm, ...] = tuple(
             ("overfit", "batch"),
             "overfit a tiny batch",
         ),
+        # the gradient, as what tells each weight how to change
+        (r"(?:learning|error|training|correction) signals?", ("gradient",), "gradient", False),
         (
             r"(?:randomness|jitter|wobble|noisiness)(?: \w+){0,3} (?:of|in|from)(?: \w+){0,2}"
             r" (?:small|smaller|tiny) batch(?:es)?",
@@ -627,15 +640,27 @@ def alias_stems(text: str, ws: list[Span]) -> list[frozenset[str]]:
         joined = w.norm.replace("-", "")
         if joined != w.norm and joined.isalpha() and joined not in STOPWORDS:
             out[k].add(stem(joined))
+    for form, k in _plain_words(text, ws):
+        out[k].update(form.stems)
+    return [frozenset(x) for x in out]
+
+
+def term_only_words(text: str, ws: list[Span]) -> set[int]:
+    """Indices of the words of ``text`` that only name a term (``PlainForm.own``): their
+    own stems are no content of the answer."""
+    return {k for form, k in _plain_words(text, ws) if not form.own}
+
+
+def _plain_words(text: str, ws: list[Span]) -> Iterator[tuple[PlainForm, int]]:
+    """Each plain form said in ``text`` with the index of each of its words in ``ws``."""
     lowered = text.lower()
     ends = [w.end for w in ws]
-    for pattern, stems, _ in PLAIN_FORMS:
-        for m in pattern.finditer(lowered):
+    for form in PLAIN_FORMS:
+        for m in form.pattern.finditer(lowered):
             k = bisect.bisect_right(ends, m.start())  # the first word ending after it starts
             while k < len(ws) and ws[k].start < m.end():
-                out[k].update(stems)
+                yield form, k
                 k += 1
-    return [frozenset(x) for x in out]
 
 
 def name_terms(text: str) -> Respelling:
@@ -649,7 +674,7 @@ def name_terms(text: str) -> Respelling:
     said = sorted(
         (
             (m.start(), m.end(), term)
-            for pattern, _, term in PLAIN_FORMS
+            for pattern, _, term, _ in PLAIN_FORMS
             if term
             for m in pattern.finditer(lowered)
         ),
