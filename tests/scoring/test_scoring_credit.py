@@ -775,6 +775,26 @@ def test_what_an_entity_lets_something_else_do_is_not_its_own_doing() -> None:
     assert roles.bind(mis, roles.clauses("the shortcuts learn only a residual")).bound > 0
 
 
+def test_a_contrast_turned_round_earns_nothing(scorer) -> None:
+    """ "A generalisation problem, not an optimisation one" shares every word with "an
+    optimisation issue, not a generalisation one" and denies it: the key point earned
+    full credit from it, and a reversed answer scored 45. The same contrast said its
+    own way still earns it."""
+    from sayitout.scoring import polarity
+
+    rubric = _bank_rubric("dl-deep-plain-network")
+    turned = (
+        "It's a generalisation problem, not an optimisation one: the 50-layer net has more "
+        "capacity and memorises, so regularise it with dropout and weight decay."
+    )
+    assert _credit(scorer, rubric, turned, "degradation-not-overfitting") < 0.5
+    said = "It's an optimisation problem, not a generalisation one."
+    assert _credit(scorer, rubric, said, "degradation-not-overfitting") == 1.0
+    own = polarity.analyse("it's an optimisation issue, not a generalisation one")
+    assert own.contrasted
+    assert not polarity.analyse("val = un-augmented originals").contrasted
+
+
 def test_what_each_thing_does_under_a_frame_is_not_the_frames_doing() -> None:
     """ "With identity shortcuts each block learns a residual" says nothing the
     shortcuts learn: the frame names the means, and "each block" its own subject (a

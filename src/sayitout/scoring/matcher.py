@@ -311,6 +311,8 @@ class Matcher:
             return False
         if polarity.negates(rt.polarity, rt.stems, narrow):
             return False
+        if polarity.turns_contrast(rt.polarity, rt.stems, narrow, self._stems[j]):
+            return False  # "a generalisation problem, not an optimisation one"
         return numbers_agree(rt.numbers, self._nums[j], require=is_mis)
 
     # ---- the best window for an item -----------------------------------------

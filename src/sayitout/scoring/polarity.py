@@ -211,6 +211,9 @@ class Polarity:
     every_stems: frozenset[str] = frozenset()
     """Content-word stems said under "both", "all" or "every" and not negated ("to both
     *sets*"): what the text spreads something over."""
+    contrasted: bool = False
+    """Whether the text sets what it asserts against what it denies: "X, not Y", "not Y
+    but X" (``turns_contrast``)."""
 
 
 def _tokens(text: str) -> tuple[list[str], list[int], list[bool]]:
@@ -522,7 +525,24 @@ def _analyse(
         frozenset(removed),
         _only(toks, sentences, closes),
         every,
+        _contrasted(toks, sentences, closes),
     )
+
+
+def _contrasted(toks: list[str], sentences: list[int], closes: list[bool]) -> bool:
+    """Whether a "not" opens a clause ("X, not Y") or a "but" follows one in its
+    sentence ("not Y but X")."""
+    for k, t in enumerate(toks):
+        if t != "not":
+            continue
+        if k > 0 and closes[k - 1]:
+            return True
+        if any(
+            toks[i] == "but" and sentences[i] == sentences[k]
+            for i in range(k + 1, min(len(toks), k + 10))
+        ):
+            return True
+    return False
 
 
 _EVERY = _wordset("both all every")
@@ -854,6 +874,25 @@ def negates(rubric: Polarity, rubric_stems: frozenset[str], answer: Polarity) ->
     if rubric.negated:
         return False
     return bool(answer.negated_stems & rubric_stems)
+
+
+def turns_contrast(
+    rubric: Polarity,
+    rubric_stems: frozenset[str],
+    answer: Polarity,
+    answer_stems: frozenset[str],
+) -> bool:
+    """Both texts contrast two things ("an optimisation issue, not a generalisation
+    one"), and the answer asserts what the rubric denies and denies what it asserts, and
+    none of what it denies ("a generalisation problem, not an optimisation one")."""
+    if not (rubric.contrasted and answer.contrasted):
+        return False
+    denied = rubric.negated_stems
+    return (
+        bool(answer.negated_stems & (rubric_stems - denied))
+        and bool((answer_stems - answer.negated_stems) & denied)
+        and not answer.negated_stems & denied
+    )
 
 
 OPPOSITE_STEMS = frozenset(t for pair in _OPPOSITES for t in pair)
