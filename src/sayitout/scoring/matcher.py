@@ -30,6 +30,7 @@ from sayitout.scoring import (
     polarity,
     reasons,
     replacements,
+    schedules,
     sequence,
     trends,
 )
@@ -141,6 +142,7 @@ class Claims(NamedTuple):
     trends: tuple[Trend, ...]
     outcomes: tuple[outcomes.Outcome, ...]
     replacements: tuple[replacements.Replacement, ...]
+    schedules: tuple[schedules.Schedule, ...]
 
 
 class Matcher:
@@ -450,7 +452,8 @@ class Matcher:
         goes = tuple(g for t in authored for g in t.trends)
         ends = tuple(o for t in authored for o in t.outcomes)
         swaps = tuple(r for t in authored for r in t.replacements)
-        if not (steps or switches or paces or goes or ends or swaps):
+        plans = tuple(p for t in authored for p in t.schedules)
+        if not (steps or switches or paces or goes or ends or swaps or plans):
             return None
         said = self._said_claims()
         if sequence.reversed_order(steps, said.orders):
@@ -470,6 +473,9 @@ class Matcher:
         turned = replacements.contradiction(swaps, said.replacements)
         if turned is not None:
             return reasons.replacement(turned)
+        plan = schedules.contradiction(plans, said.schedules)
+        if plan is not None:
+            return reasons.schedule(plan)
         return None
 
     def _authored(self, item: Item) -> int:
@@ -492,6 +498,7 @@ class Matcher:
                 trends.trends(text),
                 outcomes.outcomes(text),
                 replacements.replacements(text),
+                schedules.schedules(text),
             )
         return self._answer_claims
 
@@ -527,7 +534,14 @@ class Matcher:
     def _directed_as(self, item: Item) -> bool:
         """Whether the whole answer goes the item's one way about the thing its text names
         ("I'd raise the learning rate" for "increase the learning rate so training gets
-        out of the bad region") and never the other."""
+        out of the bad region") and never the other, or states its schedule and never the
+        other way round ("starts with a large learning rate ..., then lowers it" for
+        "warmup means starting with a high learning rate and lowering it";
+        ``schedules``)."""
+        authored = [self.prep.texts[r] for r in item.text_rows[: self._authored(item)]]
+        plans = tuple(p for t in authored for p in t.schedules)
+        if plans:
+            return schedules.states(plans, self._said_claims().schedules)
         own = self.prep.texts[item.text_rows[0]].polarity
         if not own.mentions:
             return False

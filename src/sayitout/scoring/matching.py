@@ -34,6 +34,7 @@ from sayitout.scoring import (
     phases,
     polarity,
     replacements,
+    schedules,
     sequence,
     trends,
 )
@@ -250,6 +251,9 @@ class RubricText:
     bug")."""
     replacements: tuple[replacements.Replacement, ...] = ()
     """What it puts in place of what ("replace batch norm with group norm")."""
+    schedules: tuple[schedules.Schedule, ...] = ()
+    """Where a schedule it states starts and which way it goes next ("start with a small
+    learning rate and raise it")."""
 
 
 @dataclass
@@ -332,6 +336,7 @@ def make_rubric_text(text: str) -> RubricText:
         trends=trends.trends(text),
         outcomes=outcomes.outcomes(text),
         replacements=replacements.replacements(text),
+        schedules=schedules.schedules(text),
     )
 
 

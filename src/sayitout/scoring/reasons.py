@@ -20,6 +20,7 @@ from sayitout.scoring.cadence import BACKWARD, EACH, ONCE, STEP, ZERO, Cadence
 from sayitout.scoring.outcomes import BIGGER, Outcome
 from sayitout.scoring.phases import Setting
 from sayitout.scoring.replacements import Replacement
+from sayitout.scoring.schedules import DOWN, HIGH, LOW, UP, Schedule
 from sayitout.scoring.trends import GENERALISATION, NOISE, Trend
 
 ORDER = "You said these steps in the other order."
@@ -89,6 +90,19 @@ def replacement(point: Replacement) -> str:
         f"You said it the other way round; this point replaces {point.out_text} "
         f"with {point.into_text}."
     )
+
+
+def schedule(point: Schedule) -> str:
+    """The answer states ``point``'s schedule turned round."""
+    said, needed = point.other, point
+    return (
+        f"You said it starts {_LEVELS[said.start]} and then goes {_WAYS[said.then]}; "
+        f"this point says it starts {_LEVELS[needed.start]} and goes {_WAYS[needed.then]}."
+    )
+
+
+_LEVELS = {HIGH: "high", LOW: "low"}
+_WAYS = {UP: "up", DOWN: "down"}
 
 
 def opposite_term(term: str, said: str) -> str:
