@@ -143,23 +143,24 @@ def test_original_bands(scored) -> None:
 # ------------------------------------------------------------------ whole parts
 
 # Floors a little under what the scorer reached. Raise them as the scorer improves; never
-# lower them to let a change through. The parts were remade every round on 2026-12-01/04:
+# lower them to let a change through. The parts were remade every round on 2026-12-01/06:
 # each time the test part, once read, joined development and a fresh test part was
-# written. The fortieth round's floors: dev from SCORER_VERSION 2026.12.43 scoring
-# the 9,833 dev answers with the shipped judge (fitted on 442 of them: a regression guard,
-# not a measure). Dev grew by the thirty-ninth round's test part; the round's start
-# scorer read the grown dev at 0.9300 / 99.51 % / 98.55 % / 97.84 % (under the old wrong
-# floor, 0.986), the end scorer at 0.9289 / 99.45 % / 98.41 % / 97.79 %. The dev floors
-# were lowered, knowingly, for one change: the int8 runtime (``minilm_int8``) scores twice
-# as fast and costs dev 0.0011 Spearman, three strong and five wrong answers of 8,624
-# (docs/design.md, "The model's runtime"). Test from 2026.12.43's one reading of the fresh
-# test part (06:56 UTC on 2026-12-06, with the round's start scorer beside it:
-# docs/evaluation.md, "fortieth round"). The test part is new, so its floors follow it,
-# one answer under each share it reached (96.2 % >= 70 and 99.0 % <= 30).
-DEV_FLOOR = {"spearman": 0.928, "strong_ge70": 0.994, "wrong_le30": 0.983, "pairwise": 0.977}
-TEST_FLOOR = {"spearman": 0.926, "strong_ge70": 0.954, "wrong_le30": 0.979, "pairwise": 0.971}
-MEAN_WRONG_MAX = {"dev": 6.7, "test": 8.1}
-"""The highest mean score of a part's wrong answers (dev 6.3, test 7.2 in 2026.12.43)."""
+# written. The forty-first round's floors: dev from SCORER_VERSION 2026.12.44 scoring
+# the 10,097 dev answers with the shipped judge (fitted on 442 of them: a regression guard,
+# not a measure). Dev grew by the fortieth round's test part; the round's start scorer
+# read the grown dev at 0.9289 / 99.36 % / 98.43 % / 97.78 %, the end scorer at 0.9294 /
+# 99.44 % / 98.48 % / 97.80 %. The fortieth round lowered the dev floors, knowingly, for
+# one change: the int8 runtime (``minilm_int8``; docs/design.md, "The model's runtime").
+# Test from 2026.12.44's one reading of the fresh test part (08:28 UTC on 2026-12-06,
+# with the round's start scorer beside it: docs/evaluation.md, "forty-first round"). The
+# test part is new, so its floors follow it, one answer under each share it reached
+# (93.9 % >= 70 and 92.9 % <= 30: under the issue's targets, which this part misses).
+DEV_FLOOR = {"spearman": 0.929, "strong_ge70": 0.994, "wrong_le30": 0.984, "pairwise": 0.977}
+TEST_FLOOR = {"spearman": 0.881, "strong_ge70": 0.931, "wrong_le30": 0.919, "pairwise": 0.935}
+MEAN_WRONG_MAX = {"dev": 6.7, "test": 10.5}
+"""The highest mean score of a part's wrong answers (dev 6.3, test 9.5 in 2026.12.44)."""
+# 2026.12.44 read the forty-first round's test part (264) at 0.882 / 93.9 % / 92.9 % / 93.6 %
+# (its start scorer, 2026.12.43: 0.881 / 93.9 % / 92.9 % / 93.5 %; one answer moved, 93 -> 100);
 # 2026.12.43 read the fortieth round's test part (264) at 0.927 / 96.2 % / 99.0 % / 97.1 %
 # (its start scorer, 2026.12.42, float32: 0.927 / 95.5 % / 99.0 % / 97.1 %; ten answers moved);
 # 2026.12.42 read the thirty-ninth round's test part (264) at 0.909 / 99.2 % / 96.0 % / 96.8 %
@@ -256,16 +257,18 @@ def test_part_keeps_its_quality(scored, part: str, floor: dict[str, float]) -> N
 @pytest.mark.xfail(
     reason="issue 9's targets: met on the twelfth, seventeenth, twenty-sixth, twenty-eighth, "
     "thirty-first to thirty-fourth, thirty-sixth, thirty-eighth, thirty-ninth and fortieth "
-    "rounds' test "
-    "parts, not on "
-    "the eleventh's, the "
-    "thirteenth's to the sixteenth's, the eighteenth's to the twenty-fifth's, the "
-    "twenty-seventh's, the twenty-ninth's (wrong <= 30 at 94.9 %, two keyword lists with a "
-    "closing remark at 91 and 100), the thirtieth's (wrong <= 30 at 94.9 %, 94 of 99) or "
-    "the thirty-fifth's (wrong <= 30 at 90.9 %, 90 of 99: six of seventeen reversed answers "
-    "over 30) or the thirty-seventh's (wrong <= 30 at 92.9 %, 92 of 99: four reversed, two "
-    "confident-wrong answers and an off-topic one over 30); non-strict until fresh parts keep "
-    "meeting them",
+    "rounds' test parts, not on the eleventh's, the thirteenth's to the sixteenth's, the "
+    "eighteenth's to the twenty-fifth's, the twenty-seventh's, the twenty-ninth's (wrong "
+    "<= 30 at 94.9 %, two keyword lists with a closing remark at 91 and 100), the "
+    "thirtieth's (wrong <= 30 at 94.9 %, 94 of 99), the thirty-fifth's (wrong <= 30 at "
+    "90.9 %, 90 of 99: six of seventeen reversed answers over 30), the thirty-seventh's "
+    "(wrong <= 30 at 92.9 %, 92 of 99: four reversed, two confident-wrong answers and an "
+    "off-topic one over 30) or the forty-first's (strong >= 70 at 93.9 %, 124 of 132: four "
+    "numeric answers judged on a number of their working, such as 128 for 512, two "
+    "dl-model-size answers by the scaling laws, one taken for another question, a "
+    "plain-words accumulation and a terse dl-val-below-train answer; wrong <= 30 at 92.9 %, "
+    "92 of 99: four reversed, two confident-wrong answers and an off-topic one over 30); "
+    "non-strict until fresh parts keep meeting them",
     strict=False,
 )
 def test_targets_on_the_test_part(scored) -> None:
