@@ -777,8 +777,8 @@ _EACH = frozenset(("each", "every"))
 
 
 def _each_after(norms: Sequence[str], i: int, z: int) -> bool:
-    """Whether the words from ``norms[i]`` open a subject of their own that a verb follows
-    ("each block learns", "every layer gets") before the clause's end ``z``."""
+    """Whether the words from ``norms[i]`` open a subject of their own ("each block",
+    "every layer"), with a word after it, before the clause's end ``z``."""
     return i + 2 <= z and norms[i] in _EACH
 
 

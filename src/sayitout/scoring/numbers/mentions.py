@@ -379,7 +379,7 @@ def _read_as_sign(text: str, toks: list[Tok], f: _Found) -> bool:
     if not words or not text[f.mention.end : toks[f.after].start].isspace():
         return False
     if words[0] == "would":
-        return words[1:] != [] and words[1] in lx.READING_AFTER_WOULD
+        return len(words) > 1 and words[1] in lx.READING_AFTER_WOULD
     return words[0] in lx.READING
 
 
