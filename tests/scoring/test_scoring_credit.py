@@ -16,10 +16,10 @@ from sayitout.scoring.matching import Params, credit, make_rubric_text
 from sayitout.scoring.roles import Clause, Roles, contrasted
 from sayitout.scoring.statements import asked_words, is_keyword_list, read_back_grams
 from sayitout.scoring.text import (
-    alias_stems,
     content_stems,
     looks_english,
     name_terms,
+    said_terms,
     stem,
     words,
 )
@@ -182,7 +182,7 @@ def test_short_plain_english_is_english() -> None:
 )
 def test_plain_words_stand_for_the_terms(text: str, stems: set[str]) -> None:
     """An answer's plain words add the stems of the term they stand for."""
-    assert set().union(*alias_stems(text, words(text))) == stems
+    assert set().union(*said_terms(text, words(text)).stems) == stems
 
 
 @pytest.mark.parametrize(

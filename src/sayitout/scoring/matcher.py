@@ -51,11 +51,10 @@ from sayitout.scoring.statements import asked_words, is_keyword_list
 from sayitout.scoring.text import (
     Span,
     Window,
-    alias_stems,
     breaks_sentence,
     content_stems,
     ends_sentence,
-    term_only_words,
+    said_terms,
     tidy_quote,
 )
 from sayitout.scoring.trends import Trend
@@ -190,14 +189,12 @@ class Matcher:
         # numbers and content words are read once for the whole answer, then shared out
         found = answer.numbers
         # an answer's words count as the terms they stand for too ("smaller steps": the
-        # learning rate; ``alias_stems``)
+        # learning rate; ``said_terms``), and words that only name a term count as it alone
         said = word_stems(answer.text, answer.words, found)
-        named = term_only_words(answer.text, answer.words)
+        terms = said_terms(answer.text, answer.words)
         per_word = [
-            (frozenset() if k in named else stems) | plain | self._initialism(w)
-            for k, (stems, plain, w) in enumerate(
-                zip(said, alias_stems(answer.text, answer.words), answer.words, strict=True)
-            )
+            (frozenset() if k in terms.term_only else stems) | plain | self._initialism(w)
+            for k, (stems, plain, w) in enumerate(zip(said, terms.stems, answer.words, strict=True))
         ]
         self._answer_stems: frozenset[str] = frozenset().union(*per_word)
         self._denied = polarity.denied_terms([w.norm for w in answer.words], per_word)
@@ -452,7 +449,7 @@ class Matcher:
         goes = tuple(g for t in authored for g in t.trends)
         ends = tuple(o for t in authored for o in t.outcomes)
         swaps = tuple(r for t in authored for r in t.replacements)
-        plans = tuple(p for t in authored for p in t.schedules)
+        plans = self._schedules(item)
         if not (steps or switches or paces or goes or ends or swaps or plans):
             return None
         said = self._said_claims()
@@ -485,6 +482,11 @@ class Matcher:
         point = rubric.key_points[item.index] if item.kind == "kp" else None
         said = point if point is not None else rubric.misconceptions[item.index]
         return 1 + len(said.paraphrases)
+
+    def _schedules(self, item: Item) -> tuple[schedules.Schedule, ...]:
+        """The schedules the item's own text and paraphrases state (``schedules``)."""
+        rows = item.text_rows[: self._authored(item)]
+        return tuple(p for r in rows for p in self.prep.texts[r].schedules)
 
     def _said_claims(self) -> Claims:
         """The steps in order, the switches in a phase, the cadences, the trends, the
@@ -538,8 +540,7 @@ class Matcher:
         other way round ("starts with a large learning rate ..., then lowers it" for
         "warmup means starting with a high learning rate and lowering it";
         ``schedules``)."""
-        authored = [self.prep.texts[r] for r in item.text_rows[: self._authored(item)]]
-        plans = tuple(p for t in authored for p in t.schedules)
+        plans = self._schedules(item)
         if plans:
             return schedules.states(plans, self._said_claims().schedules)
         own = self.prep.texts[item.text_rows[0]].polarity

@@ -625,30 +625,38 @@ PLAIN_FORMS: tuple[PlainForm, ...] = tuple(
 )
 """Plain words for the field's terms ("smaller steps" for the learning rate, "memorising"
 for overfitting, "shortcuts" for skip connections): they add the term's stems to the
-answer's words that say them (``alias_stems``), so an answer told without the jargon
+answer's words that say them (``said_terms``), so an answer told without the jargon
 shares the key point's words, and the embedding model reads the term after them
 (``name_terms``). Written from how people explain these ideas, not from answers."""
 
 
-def alias_stems(text: str, ws: list[Span]) -> list[frozenset[str]]:
+class SaidTerms(NamedTuple):
+    """The field's terms an answer's words stand for (``said_terms``)."""
+
+    stems: list[frozenset[str]]
+    """Per word, the stems of the terms it also stands for."""
+    term_only: frozenset[int]
+    """Indices of the words that only name a term (``PlainForm.own``): their own stems
+    are no content of the answer."""
+
+
+def said_terms(text: str, ws: list[Span]) -> SaidTerms:
     """Per word of an answer ``text`` (its words ``ws``): the stems of the terms it also
     stands for: ``PLAIN_FORMS``, and a hyphenated word's parts joined ("warm-up" meets
-    "warmup"). Only an answer's words get them: a rubric sentence keeps its own stems, so
-    an answer that says the term itself loses nothing."""
+    "warmup"); and which words only name a term. Only an answer's words get them: a
+    rubric sentence keeps its own stems, so an answer that says the term itself loses
+    nothing. The plain forms are searched once for both."""
     out: list[set[str]] = [set() for _ in ws]
     for k, w in enumerate(ws):
         joined = w.norm.replace("-", "")
         if joined != w.norm and joined.isalpha() and joined not in STOPWORDS:
             out[k].add(stem(joined))
+    term_only: set[int] = set()
     for form, k in _plain_words(text, ws):
         out[k].update(form.stems)
-    return [frozenset(x) for x in out]
-
-
-def term_only_words(text: str, ws: list[Span]) -> set[int]:
-    """Indices of the words of ``text`` that only name a term (``PlainForm.own``): their
-    own stems are no content of the answer."""
-    return {k for form, k in _plain_words(text, ws) if not form.own}
+        if not form.own:
+            term_only.add(k)
+    return SaidTerms([frozenset(x) for x in out], frozenset(term_only))
 
 
 def _plain_words(text: str, ws: list[Span]) -> Iterator[tuple[PlainForm, int]]:
