@@ -791,6 +791,34 @@ def test_a_near_miss_earns_part_of_the_numbers_share(scorer, minutes_rubric) -> 
         # "land at" arrives at a result; "at" alone names an operand ("at step 500")
         (GB112, "sixteen bytes a weight, and with seven billion weights you land at 112 GB", True),
         (GB112, "sixteen bytes each; it comes out at 112 GB before activations", True),
+        # "a batch of" names the size said, as "a loss of" does
+        (
+            BATCH,
+            "Eight times sixteen is one twenty-eight per device, times four devices: an "
+            "effective batch of five hundred twelve.",
+            True,
+        ),
+        (BATCH, "eight times sixteen is 128 per GPU, so a batch of 128 for each", False),
+        # a product said as the size of a thing describes it ("a 3×3 window") ...
+        (CONV, "3 · 3 · 64 · 128 + 128 = 73,856. Each filter covers a 3×3 window.", True),
+        (FC, "a 4096 × 4096 matrix plus 4096 biases, so 16,781,312", True),
+        # ... and a number of the working named again after the result is no result
+        (
+            CONV,
+            "3 · 3 · 64 · 128 + 128 = 73,856. Each of the 128 filters spans all 64 input channels.",
+            True,
+        ),
+        (LR, "a quarter of the way, and a quarter of 3e-4 is 7.5e-5", True),
+        # a spoken number said again after a comma is said again, not run on
+        (MINUTES, "over sixty that's, um, forty-one, forty-one and two thirds minutes", True),
+        (FC, "sixteen million, seven hundred eighty-one thousand, three hundred twelve", True),
+        # a list of readings closed by a comma ("twenty-three, or even five, means ...")
+        (
+            LOSS,
+            "you should see right around two point three; something like twenty-three, or "
+            "even five, means the output layer starts out far too confident.",
+            True,
+        ),
     ],
 )
 def test_which_number_is_the_answer(numeric: NumericAnswer, text: str, correct: bool) -> None:

@@ -273,9 +273,9 @@ RESULT_AT = wordset("land lands landing landed up out it is sits")
 """A number after "at" and these is the result arrived at, not an operand ("you land at
 112 GB", "it ends up at 16.8 million", "comes out at 2.3", "that puts it at 7.5e-5",
 "the learning rate is at 7.5e-5")."""
-RESULT_OF = wordset("loss entropy total")
+RESULT_OF = wordset("loss entropy total batch")
 """A number after "of" and these is the result said, not an operand ("a loss of roughly
-2.30", "a total of 16,781,312")."""
+2.30", "a total of 16,781,312", "an effective batch of five hundred twelve")."""
 OPERATOR_AFTER = wordset("times divided over / x × * plus minus + ·")
 REFERENCE_AFTER = wordset("is was comes came accounts there here in")
 """After "the" and a number, these make it a reference to a number said before, not a

@@ -116,15 +116,19 @@ def _operand(toks: list[Tok], i: int, j: int) -> bool:
     return bool(after) and after[0] in lx.OPERATOR_AFTER
 
 
-def _named_again(toks: list[Tok], i: int, value: float, found: list[_Found]) -> bool:
-    """After "the", a number said before but not as a result ("√(2/512) = 0.0625. Why
-    the 2: ReLU ..."): the operand named again to talk about it, not a result. A result
-    said again ("2.303, so the answer is the 2.303 figure") stays one."""
-    if _before(toks, i, 1) != ["the"]:
-        return False
+def _named_again(text: str, toks: list[Tok], i: int, value: float, found: list[_Found]) -> bool:
+    """A number said before but not as a result, named again after "the" ("√(2/512) =
+    0.0625. Why the 2: ReLU ...") or, uncued, after a result was stated ("= 73,856. Each
+    of the 128 filters spans all 64 input channels"): the operand talked about, not a
+    result. A result said again ("2.303, so the answer is the 2.303 figure") stays one."""
     earlier = [f.mention for f in found if f.mention.value == value]
     if any(not m.operand for m in earlier):
         return False
+    if _before(toks, i, 1) != ["the"]:
+        # a working's value said again is its result ("a quarter of 3e-4 is 7.5e-5")
+        named = bool(earlier) and not any(m.note for m in earlier)
+        stated = any(f.mention.cued and not f.mention.operand for f in found)
+        return named and stated and not _cued(text, toks, i)
     return bool(earlier) or any(t.kind == "num" and t.value == value for t in toks[:i])
 
 
@@ -367,16 +371,19 @@ def _as_bound(f: _Found) -> _Found:
 _BETWEEN_AND = re.compile(r"\s*(?:and|to|-|–)\s*")
 
 
-_ALTERNATIVE = re.compile(r"\s*\+?\s*(?:,\s*)?(?:or|and|,)\s*(?:≈|~|about|around|roughly)?\s*")
-"""What joins two numbers of one list: "5 or 0.5", "5, 8", "5+ or ≈0" (a "+" after a number
-is "or more", an approximation sign before one part of it)."""
+_ALTERNATIVE = re.compile(
+    r"\s*\+?\s*(?:,\s*)?(?:or|and|,)\s*(?:even\s+)?(?:≈|~|about|around|roughly)?\s*"
+)
+"""What joins two numbers of one list: "5 or 0.5", "5, 8", "5+ or ≈0", "23, or even 5" (a
+"+" after a number is "or more", an approximation sign before one part of it)."""
 
 
 def _read_as_sign(text: str, toks: list[Tok], f: _Found) -> bool:
     """A verb of meaning follows the number of ``f`` directly ("8 means", "5 would
     mean")."""
     words = [t.text for t in toks[f.after : f.after + 2]]
-    if not words or not text[f.mention.end : toks[f.after].start].isspace():
+    # "twenty-three, or even five, means": the comma closes the list the number ends
+    if not words or text[f.mention.end : toks[f.after].start].strip() not in ("", ","):
         return False
     if words[0] == "would":
         return len(words) > 1 and words[1] in lx.READING_AFTER_WOULD
@@ -661,6 +668,20 @@ def _chain_unit(first: NumberMention, steps: list[_Step]) -> tuple[str | None, s
     return next(iter(units)) if units else (None, None)
 
 
+def _dimension(toks: list[Tok], first: int, after: int) -> bool:
+    """A product said as the size of a thing, between an article and its noun ("over a
+    3×3 window", "a 4096 × 4096 matrix"): a description, not a result."""
+    return (
+        first > 0
+        and toks[first - 1].text in ("a", "an")
+        and after < len(toks)
+        and toks[after].kind == "word"
+        and toks[after].text.isalpha()
+        and toks[after].text not in lx.OPERATOR_AFTER
+        and toks[after].text not in lx.HYPOTHETICAL_BREAK
+    )
+
+
 @dataclass(frozen=True)
 class _Found:
     mention: NumberMention
@@ -719,6 +740,7 @@ def _with_chains(
                     operand=operand,
                     vague=False,
                     computed=True,
+                    attributive=_dimension(toks, head.first, tail.after),
                     number_span=None,
                     lead=not operand
                     and _is_lead(text, toks, head.start, tail.after, preamble, computed=True),
@@ -768,7 +790,9 @@ def _read_numbers(text: str) -> list[NumberMention]:
         vague = False
         if j + 1 < n and toks[j].text == "-" and toks[j + 1].text == "ish":
             j += 1  # "forty-ish"
-        if j < n and toks[j].text in ("something", "odd", "ish", "plus"):
+        # "two point three; something like twenty-three" is no "two point three something"
+        paused = j < n and (toks[j].after_break or toks[j].after_comma)
+        if j < n and toks[j].text in ("something", "odd", "ish", "plus") and not paused:
             if not (toks[j].text == "plus" and j + 1 < n and expression(toks, j + 1)):
                 vague, j = True, j + 1
         elif j + 1 < n and toks[j].text == "or" and toks[j + 1].text == "so":
@@ -816,7 +840,7 @@ def _read_numbers(text: str) -> list[NumberMention]:
         else:
             counted_end = after
         s, e = toks[start_i].start, toks[after - 1].end
-        operand = _operand(toks, i, counted_end) or _named_again(toks, i, value, found)
+        operand = _operand(toks, i, counted_end) or _named_again(text, toks, i, value, found)
         found.append(
             _Found(
                 NumberMention(
