@@ -349,10 +349,24 @@ def test_a_texts_act_is_its_way() -> None:
         ("never use dropout here", {"use", "dropout"}),
         ("avoid group norm", {"group", "norm"}),
         ("layer norm doesn't use the batch", set()),
+        # "off" and then when: what follows says when it is off, not what
+        ("dropout on in train, off in eval → train loss inflated", set()),
+        ("dropout is on during training and off during validation", set()),
     ],
 )
 def test_what_a_text_says_to_do_without(text: str, removed: set[str]) -> None:
     assert analyse(text).removed_stems == removed
+
+
+@pytest.mark.parametrize(
+    ("text", "negated"),
+    [
+        ("the learning rate has nothing to do with batch size", {"batch", "siz"}),
+        ("nothing is flowing, so the model learns nothing", set()),
+    ],
+)
+def test_nothing_to_do_with_denies_a_relation(text: str, negated: set[str]) -> None:
+    assert analyse(text).negated_stems == negated
 
 
 def test_a_negation_stops_at_the_end_of_its_sentence() -> None:

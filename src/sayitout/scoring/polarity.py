@@ -148,6 +148,9 @@ _UNDONE = _wordset("forgot forget forgets forgetting forgotten neglected failed"
 _LIKENESS = _wordset("like same identical match matches similar equal")
 """A negation of a likeness says two things differ ("isn't distributed like the training
 data"): it negates none of the words around it."""
+_WHEN_AFTER_OFF = _wordset("in at during for when while on")
+"""After "off", these begin when something is off ("off in eval", "off during validation"),
+not what is taken away."""
 _CLAUSE_BREAKS = _wordset("""but so and because then which although though i'd i you'd we
     you however while whereas""")
 # "instead", "rather" and "take" negate only as "instead of X" / "rather than X" /
@@ -319,6 +322,8 @@ def _is_negation(toks: list[str], k: int, closes: list[bool]) -> bool:
         return k + 1 < len(toks) and toks[k + 1] == _NEEDS_NEXT[t]
     if t == "off" and not closes[k] and _off_a_place(toks, k):
         return False
+    if t == "nothing":
+        return toks[k + 1 : k + 4] == ["to", "do", "with"]  # "has nothing to do with"
     return t in _NEGATIONS or t.endswith("n't")
 
 
@@ -401,7 +406,9 @@ def _analyse(
         if _is_negation(toks, k, closes):
             negated = True
             scope: list[str] = []
-            for i in range(k + 1, min(k + 6, len(toks))):
+            # "dropout on in train, off in eval": what follows says when, not what is off
+            when = toks[k] == "off" and k + 1 < len(toks) and toks[k + 1] in _WHEN_AFTER_OFF
+            for i in range(k + 1, k + 1 if when else min(k + 6, len(toks))):
                 if toks[i] in _CLAUSE_BREAKS or sentences[i] != sentences[k]:
                     break
                 scope.append(toks[i])
