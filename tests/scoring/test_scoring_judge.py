@@ -1,7 +1,8 @@
 """How the scorer uses the judge (``scoring/judge.py``): it raises the ``match`` of a key
 point the matcher already partly credits, never one with no evidence of its own, never
 lowers one, is asked only when such a point exists, keeps status, similarity and credit in
-agreement, never brings back a window that was vetoed, and is off when its weight is 0.
+agreement, never brings back a window that was vetoed, raises less in an answer that
+states a misconception, and is off when its weight is 0.
 
 A judge is passed in, so these tests say exactly what it answers; the bundled judge's
 behaviour on real answers is held by ``test_scoring_calibration.py``.
@@ -89,6 +90,26 @@ def test_a_vetoed_window_stays_vetoed(make, lr_rubric):
     lower = next(k for k in result.key_points if k.id == "lower-lr")
     assert lower.credit == 0.0 and lower.status == "missed"
     assert "raise-lr" in {m.id for m in result.misconceptions}
+
+
+def test_the_judge_raises_less_in_an_answer_that_states_a_misconception(make, lr_rubric):
+    """The judge reads the whole answer, the misconception's words included: in an answer
+    that states one it keeps ``judge_claimed`` of its weight."""
+    p = Params()
+    answer = "Raise the learning rate so it learns faster. Maybe the steps are a bit big."
+    off = make(NoJudge(), Params(judge_weight=0.0)).score(lr_rubric, answer)
+    full = make(FixedJudge(1.0), Params(judge_claimed=1.0)).score(lr_rubric, answer)
+    less = make(FixedJudge(1.0)).score(lr_rubric, answer)
+    assert "raise-lr" in {m.id for m in less.misconceptions}
+    raised = [n for n, k in enumerate(off.key_points) if p.partial < k.similarity < p.covered]
+    assert raised
+    for n in raised:
+        up = less.key_points[n].similarity - off.key_points[n].similarity
+        assert up == pytest.approx(
+            p.judge_claimed * p.judge_weight * (1 - p.judge_center), abs=1e-3
+        )
+        assert full.key_points[n].similarity > less.key_points[n].similarity
+    # (an answer that states none keeps the judge's whole weight: the first test)
 
 
 def test_no_judge_when_its_weight_is_zero_or_windows_are_embedded_alone(make, lr_rubric):

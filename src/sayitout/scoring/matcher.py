@@ -168,6 +168,8 @@ class Matcher:
         self.number_right = number_right
         self.judge = judge
         self._judged: dict[int, float] = {}
+        self._judge_weight = 0.0
+        """``Params.judge_weight``, less in an answer that states a misconception."""
         self.listed = answer.listed
         self.prep = prep
         self.answer = answer
@@ -776,6 +778,8 @@ class Matcher:
             ]
             if reach:
                 self._judged = dict(zip(reach, self.judge(reach).tolist(), strict=True))
+            # an answer that states a misconception argues in the key points' words
+            self._judge_weight = self.p.judge_weight * (self.p.judge_claimed if claimed else 1)
         kp_results = [
             self._key_point_result(item, c) for item, c in zip(self.kp_items, kp_best, strict=True)
         ]
@@ -807,7 +811,7 @@ class Matcher:
             # a vetoed window (reversed direction, a wrong number, a role swap)
             said = self._judged[item.index]
             if said >= p.judge_center:
-                match += p.judge_weight * (said - p.judge_center)
+                match += self._judge_weight * (said - p.judge_center)
             else:
                 match -= p.judge_lower * (p.judge_center - said)
             match = max(0.0, match)
