@@ -72,7 +72,7 @@ def _cardinal(toks: list[Tok], i: int) -> tuple[float, int] | None:
         t = toks[j].text
         if toks[j].kind != "word" or (j > i and toks[j].after_break):
             break  # "twelve. Five-twelve" is twelve, then 512
-        if j > i and toks[j].after_comma and last != "scale":
+        if j > i and toks[j].after_comma and last in ("unit", "teen", "tens"):
             break  # "forty-one, forty-one and two thirds": said again, not 4,141
         if t in lx.SMALL_NUMBERS:
             v = lx.SMALL_NUMBERS[t]
