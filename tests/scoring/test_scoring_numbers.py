@@ -791,6 +791,8 @@ def test_a_near_miss_earns_part_of_the_numbers_share(scorer, minutes_rubric) -> 
         # "land at" arrives at a result; "at" alone names an operand ("at step 500")
         (GB112, "sixteen bytes a weight, and with seven billion weights you land at 112 GB", True),
         (GB112, "sixteen bytes each; it comes out at 112 GB before activations", True),
+        (GB112, "fourteen GB apiece, so 28 more. Add those up and you're at 112 GB.", True),
+        (GB112, "so 28 more; add it all and it's at 112 GB", True),
         # "a batch of" names the size said, as "a loss of" does
         (
             BATCH,
