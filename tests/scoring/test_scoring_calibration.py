@@ -145,20 +145,22 @@ def test_original_bands(scored) -> None:
 # Floors a little under what the scorer reached. Raise them as the scorer improves; never
 # lower them to let a change through. The parts were remade every round on 2026-12-01/06:
 # each time the test part, once read, joined development and a fresh test part was
-# written. The forty-first round's floors: dev from SCORER_VERSION 2026.12.44 scoring
-# the 10,097 dev answers with the shipped judge (fitted on 442 of them: a regression guard,
-# not a measure). Dev grew by the fortieth round's test part; the round's start scorer
-# read the grown dev at 0.9289 / 99.36 % / 98.43 % / 97.78 %, the end scorer at 0.9294 /
-# 99.44 % / 98.48 % / 97.80 %. The fortieth round lowered the dev floors, knowingly, for
+# written. The forty-second round's floors: dev from SCORER_VERSION 2026.12.45 scoring
+# the 10,361 dev answers with the shipped judge (fitted on 442 of them: a regression guard,
+# not a measure). Dev grew by the forty-first round's test part; the round's start scorer
+# read the grown dev at 0.9282 / 99.30 % / 98.34 % / 97.67 %, the end scorer at 0.9293 /
+# 99.42 % / 98.47 % / 97.73 %. The fortieth round lowered the dev floors, knowingly, for
 # one change: the int8 runtime (``minilm_int8``; docs/design.md, "The model's runtime").
-# Test from 2026.12.44's one reading of the fresh test part (08:28 UTC on 2026-12-06,
-# with the round's start scorer beside it: docs/evaluation.md, "forty-first round"). The
+# Test from 2026.12.45's one reading of the fresh test part (10:38 UTC on 2026-12-06,
+# with the round's start scorer beside it: docs/evaluation.md, "forty-second round"). The
 # test part is new, so its floors follow it, one answer under each share it reached
-# (93.9 % >= 70 and 92.9 % <= 30: under the issue's targets, which this part misses).
+# (95.5 % >= 70 and 98.0 % <= 30: the issue's targets, met on this part).
 DEV_FLOOR = {"spearman": 0.929, "strong_ge70": 0.994, "wrong_le30": 0.984, "pairwise": 0.977}
-TEST_FLOOR = {"spearman": 0.881, "strong_ge70": 0.931, "wrong_le30": 0.919, "pairwise": 0.935}
-MEAN_WRONG_MAX = {"dev": 6.7, "test": 10.5}
-"""The highest mean score of a part's wrong answers (dev 6.3, test 9.5 in 2026.12.44)."""
+TEST_FLOOR = {"spearman": 0.910, "strong_ge70": 0.946, "wrong_le30": 0.969, "pairwise": 0.956}
+MEAN_WRONG_MAX = {"dev": 6.7, "test": 8.0}
+"""The highest mean score of a part's wrong answers (dev 6.3, test 6.8 in 2026.12.45)."""
+# 2026.12.45 read the forty-second round's test part (264) at 0.911 / 95.5 % / 98.0 % / 95.7 %
+# (its start scorer, 2026.12.44, alike: no test answer's score moved);
 # 2026.12.44 read the forty-first round's test part (264) at 0.882 / 93.9 % / 92.9 % / 93.6 %
 # (its start scorer, 2026.12.43: 0.881 / 93.9 % / 92.9 % / 93.5 %; one answer moved, 93 -> 100);
 # 2026.12.43 read the fortieth round's test part (264) at 0.927 / 96.2 % / 99.0 % / 97.1 %
@@ -256,9 +258,10 @@ def test_part_keeps_its_quality(scored, part: str, floor: dict[str, float]) -> N
 
 @pytest.mark.xfail(
     reason="issue 9's targets: met on the twelfth, seventeenth, twenty-sixth, twenty-eighth, "
-    "thirty-first to thirty-fourth, thirty-sixth, thirty-eighth, thirty-ninth and fortieth "
-    "rounds' test parts, not on the eleventh's, the thirteenth's to the sixteenth's, the "
-    "eighteenth's to the twenty-fifth's, the twenty-seventh's, the twenty-ninth's (wrong "
+    "thirty-first to thirty-fourth, thirty-sixth, thirty-eighth to fortieth and "
+    "forty-second rounds' test parts, not on the eleventh's, the thirteenth's to the "
+    "sixteenth's, the eighteenth's to the twenty-fifth's, the twenty-seventh's, the "
+    "twenty-ninth's (wrong "
     "<= 30 at 94.9 %, two keyword lists with a closing remark at 91 and 100), the "
     "thirtieth's (wrong <= 30 at 94.9 %, 94 of 99), the thirty-fifth's (wrong <= 30 at "
     "90.9 %, 90 of 99: six of seventeen reversed answers over 30), the thirty-seventh's "
