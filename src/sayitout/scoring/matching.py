@@ -195,9 +195,9 @@ class Params:
     so it raised the key points a reversed answer argues against ("Batch norm computes its
     statistics per image ... layer norm is the one that pools over the batch" earned sync
     and frozen batch norm, 70/100). Fitted on the dev part (forty-second round): 0.25
-    takes four wrong answers to 30 or under (70 → 43 for that one) and no strong one
-    under 70; 0.5 takes two; 0 takes nine but five strong answers that a misconception
-    was wrongly read in under 70 (80 → 42)."""
+    takes four wrong answers to 30 or under (39 → 11, 36 → 25, 33 → 27, 31 → 15; that
+    one 70 → 43) and no strong one under 70; 0.5 takes two; 0 takes nine but five strong
+    answers that a misconception was wrongly read in under 70 (80 → 42)."""
     judge_center: float = 0.2
     """The judge's probability above which it raises ``match`` and below which it lowers it."""
     judge_from: float = 0.36
