@@ -408,7 +408,8 @@ def _analyse(
             scope: list[str] = []
             # "dropout on in train, off in eval": what follows says when, not what is off
             when = toks[k] == "off" and k + 1 < len(toks) and toks[k + 1] in _WHEN_AFTER_OFF
-            for i in range(k + 1, k + 1 if when else min(k + 6, len(toks))):
+            scope_end = k + 1 if when else min(k + 6, len(toks))
+            for i in range(k + 1, scope_end):
                 if toks[i] in _CLAUSE_BREAKS or sentences[i] != sentences[k]:
                     break
                 scope.append(toks[i])

@@ -116,19 +116,22 @@ def _operand(toks: list[Tok], i: int, j: int) -> bool:
     return bool(after) and after[0] in lx.OPERATOR_AFTER
 
 
-def _named_again(text: str, toks: list[Tok], i: int, value: float, found: list[_Found]) -> bool:
+def _named_again(toks: list[Tok], i: int, value: float, found: list[_Found], cued: bool) -> bool:
     """A number said before but not as a result, named again after "the" ("√(2/512) =
-    0.0625. Why the 2: ReLU ...") or, uncued, after a result was stated ("= 73,856. Each
-    of the 128 filters spans all 64 input channels"): the operand talked about, not a
-    result. A result said again ("2.303, so the answer is the 2.303 figure") stays one."""
+    0.0625. Why the 2: ReLU ...") or, uncued (``cued``: a result cue before it), after a
+    result was stated ("= 73,856. Each of the 128 filters spans all 64 input channels"):
+    the operand talked about, not a result. A result said again ("2.303, so the answer is
+    the 2.303 figure") stays one."""
+    the = _before(toks, i, 1) == ["the"]
+    if cued and not the:
+        return False
     earlier = [f.mention for f in found if f.mention.value == value]
     if any(not m.operand for m in earlier):
         return False
-    if _before(toks, i, 1) != ["the"]:
+    if not the:
         # a working's value said again is its result ("a quarter of 3e-4 is 7.5e-5")
         named = bool(earlier) and not any(m.note for m in earlier)
-        stated = any(f.mention.cued and not f.mention.operand for f in found)
-        return named and stated and not _cued(text, toks, i)
+        return named and any(f.mention.cued and not f.mention.operand for f in found)
     return bool(earlier) or any(t.kind == "num" and t.value == value for t in toks[:i])
 
 
@@ -670,7 +673,8 @@ def _chain_unit(first: NumberMention, steps: list[_Step]) -> tuple[str | None, s
 
 def _dimension(toks: list[Tok], first: int, after: int) -> bool:
     """A product said as the size of a thing, between an article and its noun ("over a
-    3×3 window", "a 4096 × 4096 matrix"): a description, not a result."""
+    3×3 window", "a 4096 × 4096 matrix"): a description, not a result. A word that goes
+    on to a result ("so", "equals", "gives": ``lexicon.HYPOTHETICAL_BREAK``) is no noun."""
     return (
         first > 0
         and toks[first - 1].text in ("a", "an")
@@ -840,7 +844,8 @@ def _read_numbers(text: str) -> list[NumberMention]:
         else:
             counted_end = after
         s, e = toks[start_i].start, toks[after - 1].end
-        operand = _operand(toks, i, counted_end) or _named_again(text, toks, i, value, found)
+        cued = _cued(text, toks, i)
+        operand = _operand(toks, i, counted_end) or _named_again(toks, i, value, found, cued)
         found.append(
             _Found(
                 NumberMention(
@@ -850,7 +855,7 @@ def _read_numbers(text: str) -> list[NumberMention]:
                     text=text[s:e],
                     start=s,
                     end=e,
-                    cued=_cued(text, toks, i),
+                    cued=cued,
                     note=note,
                     operand=operand,
                     explicit=_explicit(toks, i),
@@ -859,7 +864,7 @@ def _read_numbers(text: str) -> list[NumberMention]:
                     lead=not (vague or operand) and _is_lead(text, toks, start_i, after, preamble),
                     approximate=start_i < i or roughly,
                     corrected=_corrected(text, toks, start_i),
-                    justifying=not _cued(text, toks, i) and _justifying(text, toks, start_i),
+                    justifying=not cued and _justifying(text, toks, start_i),
                     in_reason=_justifying(text, toks, start_i, equations=True),
                     attributive=(
                         bool(unit and not rate_end)
