@@ -811,6 +811,20 @@ def test_a_near_miss_earns_part_of_the_numbers_share(scorer, minutes_rubric) -> 
             True,
         ),
         (LR, "a quarter of the way, and a quarter of 3e-4 is 7.5e-5", True),
+        # a step the working went past, named again after the result, is no result ...
+        (
+            HE,
+            "2/512 = 1/256 → σ = √(1/256) = 1/16 ≈ 0.063. The factor 2 makes up for ReLU "
+            "zeroing ~½ the pre-activations. E.g. w ~ N(0, 0.0625²), i.e. variance 1/256 ≈ 0.0039.",
+            True,
+        ),
+        (HE, "the variance is 1/256, so σ = √(1/256) = 0.0625; that variance 1/256", True),
+        # ... but a result said again is the answer, and so is a step a wrong answer goes
+        # back to
+        (LOSS, "ln 10 ≈ 2.303. p = 0.1 on the true class, so the mean is 2.303 too.", True),
+        (BATCH, "8 × 16 = 128, × 4 = 512 in all, so 128", False),
+        # a fraction of a thing describes it ("half the peak")
+        (HALFWAY, "1.5e-4: the cosine term is zero, so half the peak", True),
         # a spoken number said again after a comma is said again, not run on
         (MINUTES, "over sixty that's, um, forty-one, forty-one and two thirds minutes", True),
         (FC, "sixteen million, seven hundred eighty-one thousand, three hundred twelve", True),

@@ -48,6 +48,7 @@ its value, and the reason reminds the candidate to say the unit.
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Sequence
 
 from sayitout.bank.models import NumericAnswer, NumericMistake
@@ -160,7 +161,9 @@ def pick_answer(
             if lead is not None:
                 return lead
             stated = [m for m in pool if m.cued or not m.operand]
-            while len(stated) > 1 and _passed_over(stated[-1], stated[:-1]):
+            while len(stated) > 1 and (
+                _passed_over(stated[-1], stated[:-1]) or _said_again(stated[-1], stated[:-1])
+            ):
                 stated.pop()
             # the exact result a rounding stands for, said within the pool or outside it:
             # "total = 16,781,312 ≈ 16.8M params" is 16,781,312, though only the rounding
@@ -195,6 +198,30 @@ def _passed_over(m: NumberMention, before: list[NumberMention]) -> bool:
     if m.aside and any(not b.aside for b in before):
         return True
     return m.in_reason and any(not b.in_reason for b in before)
+
+
+def _said_again(m: NumberMention, before: list[NumberMention]) -> bool:
+    """Whether ``m`` names again, uncued, a step that the working went past: a value said
+    as a result and then worked on ("2/512 = 1/256 → σ = √(1/256) = 1/16 ≈ 0.063. ... i.e.
+    variance 1/256"), or a rounding of such a value said right after it ("variance 1/256
+    ≈ 0.0039"). A cued one is a result said again ("... 512 in all, so 128" stays 128: a
+    wrong answer may go back to a step), and so is a value nothing worked on ("ln 10 ≈
+    2.303. ... p = 0.1, so the batch mean is 2.303 too")."""
+    if before and _rounds(m, before[-1]):
+        m, before = before[-1], before[:-1]
+    if m.cued or m.corrected:
+        return False
+    return any(
+        c.value != b.value and _contains(c.text, b.text)
+        for k, b in enumerate(before)
+        if b.value == m.value or _rounds(m, b) or _rounds(b, m)
+        for c in before[k + 1 :]
+    )
+
+
+def _contains(text: str, number: str) -> bool:
+    """Whether ``number`` is said within ``text`` ("1/256" in "√(1/256)", not "1" in "16")."""
+    return re.search(rf"(?<![\w.]){re.escape(number)}(?![\w.])", text) is not None
 
 
 def _rounds(m: NumberMention, b: NumberMention) -> bool:

@@ -523,16 +523,20 @@ def _evaluated(text: str, toks: list[Tok], start_i: int) -> bool:
 
 
 _WHOLE = lx.wordset("the its their that this his her")
+_DEMONSTRATIVES = lx.wordset("that this")
+"""Without "of" these start a clause ("0.1 that's ..."), not the thing shared."""
 
 
 def _share_of(text: str, toks: list[Tok], after: int) -> bool:
     """The fraction ending at ``toks[after - 1]`` is a share of a thing named after it ("a
-    quarter of the peak", "0.1 of the mass"): it describes that thing, not a result."""
+    quarter of the peak", "0.1 of the mass", "ReLU zeroes ~½ the pre-activations"): it
+    describes that thing, not a result."""
+    of = after < len(toks) and toks[after].text == "of"
+    k = after + 1 if of else after
     return (
-        after + 1 < len(toks)
-        and toks[after].text == "of"
-        and toks[after + 1].text in _WHOLE
-        and not _CLAUSE_BREAK.search(text[toks[after - 1].end : toks[after + 1].start])
+        k < len(toks)
+        and toks[k].text in (_WHOLE if of else _WHOLE - _DEMONSTRATIVES)
+        and not _CLAUSE_BREAK.search(text[toks[after - 1].end : toks[k].start])
     )
 
 
