@@ -806,6 +806,26 @@ def test_what_each_thing_does_under_a_frame_is_not_the_frames_doing() -> None:
     assert roles.bind(mis, roles.clauses(said)).bound == 0
     said = "With identity shortcuts, the shortcuts learn the residual"
     assert roles.bind(mis, roles.clauses(said)).bound > 0
+    # a frame ended by its comma and a hesitation before "each block" (a disfluent
+    # strong answer was flagged with the swap)
+    said = "With a shortcut, um, each block only learns a residual on top of the identity"
+    assert roles.bind(mis, roles.clauses(said)).bound == 0
+    said = "batch norm normalises each, uh, each feature, each block learns a residual"
+    assert [c.entity for c in Roles({"batchnorm", "layernorm"}).clauses(said)] == ["batchnorm"]
+
+
+def test_out_of_the_gradient_keeps_the_decay_apart() -> None:
+    """ "AdamW takes the decay out of the gradient" is no "AdamW puts the decay into the
+    gradient" (a strong reordered answer was flagged with the swap and scored 60)."""
+    roles = Roles({"adam", "adamw"})
+    mis = roles.clauses("AdamW puts the decay into the gradient")
+    for said in (
+        "AdamW takes the decay out of the gradient",
+        "AdamW keeps the decay away from the gradient",
+    ):
+        assert roles.bind(mis, roles.clauses(said)).bound == 0, said
+    said = "AdamW puts the decay into the gradient, out of the way"
+    assert roles.bind(mis, roles.clauses(said)).bound > 0
 
 
 def test_plain_words_that_only_name_a_term_lose_their_own_words(scorer) -> None:

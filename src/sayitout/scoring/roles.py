@@ -37,7 +37,9 @@ bindings:
   phrase that opens a sentence and ends in a comma right before an entity ("For a CNN
   with big batches, batch norm.") belongs to that entity, and a clause that opens on a
   frame naming one entity is about the next it names ("With a bigger batch you should
-  lower the learning rate" is about the learning rate). An entity named within two words
+  lower the learning rate" is about the learning rate), or, when "each" or "every" opens
+  what follows the frame ("With a shortcut, um, each block learns a residual"), about
+  that subject of its own, which is no entity. An entity named within two words
   after "let", "help" or "allow" is that verb's object, not the clause's subject ("use a
   smaller batch to let the GPU catch up" says the smaller batch of no entity), and what
   a clause's entity lets or allows something else to do is that thing's doing, not the
@@ -52,11 +54,12 @@ bindings:
   what something is taken across or over, over the same thing ("across the batch" is
   not "across the features", nor "across the group of examples" "across the features
   of each example"), and does not compare the other way ("less mantissa" is not "more
-  mantissa bits"). It *swaps* it when it states that content about the other entity
-  (for a rubric sentence that names two entities or more, one of those: "group norm
-  pools over the batch" is no swap of "batch norm takes each image alone, and layer norm
-  pools over the batch"), or about the same
-  entity with other objects and none in common ("transformers use batch norm" against
+  mantissa bits") or relate its things the other way ("takes the decay out of the
+  gradient" is not "puts the decay into the gradient"). It *swaps* it when it states
+  that content about the other entity (for a rubric sentence that names two entities or
+  more, one of those: "group norm pools over the batch" is no swap of "batch norm takes
+  each image alone, and layer norm pools over the batch"), or about the same entity
+  with other objects and none in common ("transformers use batch norm" against
   "transformers use layer norm": the entities a clause names after its own), or about
   the same entity taken across another thing ("batch norm rescales each feature over
   all the examples" against "batch norm normalises across the features") or said to be
@@ -86,6 +89,7 @@ from sayitout.scoring import lexicon as lx
 from sayitout.scoring import polarity
 from sayitout.scoring.text import (
     STOPWORDS,
+    Span,
     clause_words,
     content_stems,
     ends_clause_at,
@@ -415,9 +419,15 @@ class Roles:
                     )
                 )
                 continue
-            if entity is None and out and _own_subject(norms[a : z + 1]):
+            after_frame = _after_frame(text, ws, norms, ranges[:n])
+            if (
+                entity is None
+                and out
+                and (_own_subject(norms[a : z + 1]) or (after_frame and _each_after(norms, a, z)))
+            ):
                 # "give every block a shortcut ..., so each block only learns a residual
-                # correction": the clause names its own subject, not the entity before
+                # correction", "With a shortcut, um, each block only learns a residual":
+                # the clause names its own subject, not the entity before
                 out.append(
                     Clause(
                         None, stems, neg, ws[a].start, ws[z].end, over, trend=trend, joined=joined
@@ -624,14 +634,16 @@ def _cardinal(word: str) -> bool:
 def _leaning(
     norms: Sequence[str], plus: frozenset[str], minus: frozenset[str], before: int = 0
 ) -> int:
-    """+1 when the clause's words hold one of ``plus`` and none of ``minus``, -1 the other
-    way, else 0; joined to ``before``'s (the clause it continues): ``Clause.trend`` with
-    ``_UP``/``_DOWN``, ``Clause.joined`` with ``_INTO``/``_APART``. One of ``plus`` right
-    after "less" or "not" leans the other way ("λ and LR less coupled")."""
+    """+1 when the clause's words hold one of ``plus`` and none of ``minus`` (a word or a
+    two-word phrase), -1 the other way, else 0; joined to ``before``'s (the clause it
+    continues): ``Clause.trend`` with ``_UP``/``_DOWN``, ``Clause.joined`` with
+    ``_INTO``/``_APART``. One of ``plus`` right after "less" or "not" leans the other way
+    ("λ and LR less coupled")."""
     turned = [i > 0 and norms[i - 1] in _TURNING for i in range(len(norms))]
     leans_plus = before > 0 or any(w in plus and not turned[i] for i, w in enumerate(norms))
     leans_minus = before < 0 or any(
-        w in minus or (w in plus and turned[i]) for i, w in enumerate(norms)
+        w in minus or " ".join(norms[i : i + 2]) in minus or (w in plus and turned[i])
+        for i, w in enumerate(norms)
     )
     return int(leans_plus) - int(leans_minus)
 
@@ -665,7 +677,9 @@ _INTO = frozenset(
 _APART = frozenset(
     """separate separately decouple decouples decoupled decoupling independent
     independently apart outside directly bypass bypasses""".split()  # noqa: SIM905
-)
+) | {"out of", "away from"}
+"""Words (and two-word phrases) that keep a thing apart from another ("takes the decay
+out of the gradient")."""
 
 
 def _same_claim(rubric: Clause, answer: Clause) -> bool:
@@ -778,8 +792,22 @@ _EACH = frozenset(("each", "every"))
 
 def _each_after(norms: Sequence[str], i: int, z: int) -> bool:
     """Whether the words from ``norms[i]`` open a subject of their own ("each block",
-    "every layer"), with a word after it, before the clause's end ``z``."""
+    "every layer"; "With a shortcut, um, each block learns a residual"), with a word after
+    it, before the clause's end ``z``."""
+    while i < z and norms[i] in lx.HESITATIONS:
+        i += 1
     return i + 2 <= z and norms[i] in _EACH
+
+
+def _after_frame(
+    text: str, ws: Sequence[Span], norms: Sequence[str], before: Sequence[tuple[int, int]]
+) -> bool:
+    """Whether the clauses ``before`` end on a frame and its comma ("With a shortcut, um,"
+    before "each block learns a residual"), hesitations aside."""
+    k = len(before) - 1
+    while k >= 0 and all(norms[x] in _PAUSES for x in range(before[k][0], before[k][1] + 1)):
+        k -= 1
+    return k >= 0 and norms[before[k][0]] in _FRAMES and text[ws[before[k][1]].end - 1] == ","
 
 
 def _lets_do(norms: Sequence[str], i: int, z: int) -> bool:
