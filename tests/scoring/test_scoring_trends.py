@@ -53,6 +53,26 @@ def test_which_way_the_noise_goes_with_the_batch(text: str, signs: set[int]) -> 
         ("huge batches actually generalise better", {1}),
         ("small batches tend to generalise a bit better", {-1}),
         ("larger batches give better generalisation", {1}),
+        # the owner of a noise that is lost: what generalises, the owner or the thing that
+        # lost its noise, is not said (a strong answer was read as "small batches
+        # generalise worse" and lost the key point)
+        (
+            "You also lose the useful noise of small batches, which tends to push you into "
+            "sharper minima that generalise worse",
+            set(),
+        ),
+        (
+            "you lose the helpful randomness of small ones, which leads to ones that "
+            "generalise better",
+            set(),
+        ),
+        (
+            "Big batches also lose the helpful randomness of small ones, which tends to lead "
+            "to solutions that generalise better",
+            set(),
+        ),
+        ("the noise of small batches helps them generalise better", {-1}),
+        ("you lose the noise, and small batches generalise worse", {1}),
     ],
 )
 def test_which_way_generalisation_goes_with_the_batch(text: str, signs: set[int]) -> None:

@@ -32,6 +32,9 @@ Rules (documented for reviewers and candidates):
   that they jump). The *trend* is the thing, the quality, and whether the quality goes
   the same way as the thing's size (+1: "huge batches are noisier") or the other way
   (-1: "small batches are noisier", "very large batches may generalise a little worse").
+  A size that names the owner of a noise that is lost ("you lose the useful noise of
+  small batches, which ...") goes with nothing after it: what follows may be said of
+  the thing that lost the noise or of its owner.
 * An answer contradicts a rubric sentence when it states a trend of the sentence's thing
   the other way round, and never the same way.
 """
@@ -188,6 +191,23 @@ def _compared_with(piece: list[tuple[str, bool]], i: int) -> bool:
     return "than" in before
 
 
+def _owns_what_is_lost(piece: list[tuple[str, bool]], i: int) -> bool:
+    """The size word at ``i`` names the owner of a noise that is lost ("you lose the
+    useful noise of *small* batches, which ..."): what the words after it say is of the
+    thing that lost it or of the owner, and the sentence does not say which ("..., which
+    pushes you into sharp minima that generalise worse" against "..., which tends to
+    lead to solutions that generalise better")."""
+    before = [w for w, _ in piece[max(0, i - 7) : i]]
+    if "of" not in before[-2:]:
+        return False
+    at = len(before) - 1 - before[::-1].index("of")
+    return any(
+        w in _NOISE and any(x in _LESS for x in before[max(0, k - 3) : k])
+        for k, w in enumerate(before[:at])
+        if k >= at - 3
+    )
+
+
 def trends(text: str) -> tuple[Trend, ...]:
     """The trends ``text`` states (see the module docstring)."""
     out: list[Trend] = []
@@ -199,7 +219,9 @@ def trends(text: str) -> tuple[Trend, ...]:
                 thing = _thing(piece, i, last)
                 if thing is not None:
                     last = thing
-                    if not _compared_with(piece, i):
+                    if _owns_what_is_lost(piece, i):
+                        sizes.append((i, thing, 0))  # what follows goes with no size
+                    elif not _compared_with(piece, i):
                         sizes.append((i, thing, _SIZES[w]))
         if not sizes:
             continue
@@ -207,7 +229,7 @@ def trends(text: str) -> tuple[Trend, ...]:
             for quality, read in _QUALITIES:
                 way = read(piece, i)
                 earlier = [s for s in sizes if s[0] < i]
-                if way is not None and earlier:
+                if way is not None and earlier and earlier[-1][2]:
                     _, thing, size = earlier[-1]
                     out.append(Trend(thing, quality, size * way))
     return tuple(dict.fromkeys(out))  # each once, in the order first said
