@@ -102,6 +102,15 @@ DROPOUT = settings("Dropout is on during training and off during validation, so 
         ("In eval mode dropout is active", True),
         ("Dropout is only applied in eval mode, and training is where it's off.", True),
         ("In train mode dropout is on and in eval mode it's off.", False),
+        # a subject of two joined by "and" (a reversed answer earned the dropout point)
+        (
+            "It's because dropout and batch norm's batch statistics are only used at "
+            "evaluation, while training runs the plain deterministic model",
+            True,
+        ),
+        ("Dropout and augmentation are on during training and off at validation.", False),
+        ("I'd keep dropout, and the batch statistics are used at evaluation", False),
+        ("It is dropout and batch norm is used at evaluation", False),
     ],
 )
 def test_a_switch_the_other_way_in_a_phase(text: str, contradicted: bool) -> None:

@@ -42,7 +42,9 @@ Rules (documented for reviewers and candidates):
 * A setting is about the nearest content word before its switch ("dropout is active"),
   else the nearest after it ("turn off dropout"), else what the clause before it in the
   sentence was about ("dropout is on in training and off in validation"). "Some neurons
-  are off during training" is about neurons, not dropout.
+  are off during training" is about neurons, not dropout. A subject of two joined by
+  "and" and a plural verb is about both ("dropout and batch norm's batch statistics are
+  only used at evaluation": dropout too), as are the clauses that go on about it.
 * An answer setting *contradicts* a rubric setting when both are about the same thing
   and it puts the opposite switch on the same phase ("active during evaluation" against
   "off during validation"). Training runs in train mode, so a setting of the mode is one
@@ -112,8 +114,25 @@ class Setting:
     """The stem of what is switched ("dropout")."""
 
 
-def _clauses(sentence: str) -> list[list[str]]:
-    return clause_words(sentence, _LINKS, _ENDS_CLAUSE)
+def _clauses(sentence: str) -> tuple[list[list[str]], list[bool]]:
+    """The sentence's clauses, and for each whether "and" joined it to the one before
+    with no pause ("dropout and batch norm's statistics are used": a subject of two)."""
+    clauses: list[list[str]] = []
+    joined: list[bool] = []
+    for c in clause_words(sentence, _LINKS - {"and"}, _ENDS_CLAUSE):
+        piece: list[str] = []
+        after_and = False
+        for w in c:
+            if w == "and" and piece:
+                clauses.append(piece)
+                joined.append(after_and)
+                piece, after_and = [], True
+            else:
+                piece.append(w)
+        if piece:
+            clauses.append(piece)
+            joined.append(after_and)
+    return clauses, joined
 
 
 def _switch_on(clause: list[str], i: int) -> bool:
@@ -213,7 +232,8 @@ def settings(text: str) -> tuple[Setting, ...]:
     before: tuple[set[str], set[str]] = (set(), set())  # what the last sentence named
     for sentence in sentences(text):
         subject: str | None = None  # a clause with none goes on about the one before
-        clauses = _clauses(sentence)
+        partner: str | None = None  # the other of a subject of two ("dropout and ...")
+        clauses, joined = _clauses(sentence)
         opening = _opening(clauses[0]) if clauses else (set(), set())
         if clauses and clauses[0][:1] == ["otherwise"]:
             # "Put the model in eval mode. Otherwise dropout stays active": the other one
@@ -248,15 +268,35 @@ def settings(text: str) -> tuple[Setting, ...]:
                     modes = set(named)
                 else:
                     phases, modes = set(opening[0]), set(opening[1])
+            if about is not None:
+                partner = _joint_subject(clauses[k - 1], clause) if k and joined[k] else None
+            subjects = [subject] if partner is None else [subject, partner]
             if len(phases) == 1:
-                out.append(Setting(switch, phases.pop(), subject))
+                phase = phases.pop()
+                out.extend(Setting(switch, phase, x) for x in subjects)
             elif not phases and len(modes) == 1:
                 # the two modes are one switch: on in eval mode is off in train mode
                 train_on = switch if modes.pop() == TRAINING else -switch
-                out.append(Setting(train_on, MODE, subject))
+                out.extend(Setting(train_on, MODE, x) for x in subjects)
         if said[0] or said[1]:
             before = said
     return tuple(out)
+
+
+def _joint_subject(before: list[str], clause: list[str]) -> str | None:
+    """The other subject of a switch said of two things joined by "and": the thing that
+    ends the clause ``before`` when it names no switch or phase and ``clause``, joined to
+    it by "and", goes on with a plural verb ("because dropout | batch norm's batch
+    statistics are only used at evaluation": dropout is used at evaluation too)."""
+    if not before or not clause or not _content(before[-1]):
+        return None
+    if any(w in _SWITCHES or w in _PHASES for w in before):
+        return None
+    verb = next((w for w in clause if w in _ON_AFTER), None)
+    return stem(before[-1]) if verb in _PLURAL else None
+
+
+_PLURAL = wordset("are were")
 
 
 def _other(named: set[str]) -> set[str]:
