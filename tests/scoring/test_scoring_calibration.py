@@ -145,20 +145,25 @@ def test_original_bands(scored) -> None:
 # Floors a little under what the scorer reached. Raise them as the scorer improves; never
 # lower them to let a change through. The parts were remade every round on 2026-12-01/06:
 # each time the test part, once read, joined development and a fresh test part was
-# written. The forty-second round's floors: dev from SCORER_VERSION 2026.12.45 scoring
-# the 10,361 dev answers with the shipped judge (fitted on 442 of them: a regression guard,
-# not a measure). Dev grew by the forty-first round's test part; the round's start scorer
-# read the grown dev at 0.9282 / 99.30 % / 98.34 % / 97.67 %, the end scorer at 0.9293 /
-# 99.42 % / 98.47 % / 97.73 %. The fortieth round lowered the dev floors, knowingly, for
-# one change: the int8 runtime (``minilm_int8``; docs/design.md, "The model's runtime").
-# Test from 2026.12.45's one reading of the fresh test part (10:38 UTC on 2026-12-06,
-# with the round's start scorer beside it: docs/evaluation.md, "forty-second round"). The
+# written. The forty-third round's floors: dev from SCORER_VERSION 2026.12.46 scoring
+# the 10,625 dev answers with the shipped judge (fitted on 442 of them: a regression guard,
+# not a measure). Dev grew by the forty-second round's test part; the round's start scorer
+# read the grown dev at 0.9288 / 99.32 % / 98.46 % / 97.68 %, the end scorer at 0.9290 /
+# 99.40 % / 98.48 % / 97.68 %. The grown dev is harder (its six strong answers under 70
+# joined it), so this round lowered two dev floors, 0.994 -> 0.993 and 0.977 -> 0.976:
+# the start scorer is under the old ones on it too, and no change of the round lowers
+# them. The fortieth round lowered the dev floors, knowingly, for one change: the int8
+# runtime (``minilm_int8``; docs/design.md, "The model's runtime").
+# Test from 2026.12.46's one reading of the fresh test part (13:11 UTC on 2026-12-06,
+# with the round's start scorer beside it: docs/evaluation.md, "forty-third round"). The
 # test part is new, so its floors follow it, one answer under each share it reached
-# (95.5 % >= 70 and 98.0 % <= 30: the issue's targets, met on this part).
-DEV_FLOOR = {"spearman": 0.929, "strong_ge70": 0.994, "wrong_le30": 0.984, "pairwise": 0.977}
-TEST_FLOOR = {"spearman": 0.910, "strong_ge70": 0.946, "wrong_le30": 0.969, "pairwise": 0.956}
+# (96.2 % >= 70 and 94.9 % <= 30: the wrong-answer target missed by one answer).
+DEV_FLOOR = {"spearman": 0.929, "strong_ge70": 0.993, "wrong_le30": 0.984, "pairwise": 0.976}
+TEST_FLOOR = {"spearman": 0.920, "strong_ge70": 0.954, "wrong_le30": 0.939, "pairwise": 0.967}
 MEAN_WRONG_MAX = {"dev": 6.7, "test": 8.0}
-"""The highest mean score of a part's wrong answers (dev 6.3, test 6.8 in 2026.12.45)."""
+"""The highest mean score of a part's wrong answers (dev 6.3, test 7.0 in 2026.12.46)."""
+# 2026.12.46 read the forty-third round's test part (264) at 0.921 / 96.2 % / 94.9 % / 96.8 %
+# (its start scorer, 2026.12.45, alike: no test answer's score moved);
 # 2026.12.45 read the forty-second round's test part (264) at 0.911 / 95.5 % / 98.0 % / 95.7 %
 # (its start scorer, 2026.12.44, alike: no test answer's score moved);
 # 2026.12.44 read the forty-first round's test part (264) at 0.882 / 93.9 % / 92.9 % / 93.6 %
@@ -266,12 +271,13 @@ def test_part_keeps_its_quality(scored, part: str, floor: dict[str, float]) -> N
     "thirtieth's (wrong <= 30 at 94.9 %, 94 of 99), the thirty-fifth's (wrong <= 30 at "
     "90.9 %, 90 of 99: six of seventeen reversed answers over 30), the thirty-seventh's "
     "(wrong <= 30 at 92.9 %, 92 of 99: four reversed, two confident-wrong answers and an "
-    "off-topic one over 30) or the forty-first's (strong >= 70 at 93.9 %, 124 of 132: four "
+    "off-topic one over 30), the forty-first's (strong >= 70 at 93.9 %, 124 of 132: four "
     "numeric answers judged on a number of their working, such as 128 for 512, two "
     "dl-model-size answers by the scaling laws, one taken for another question, a "
     "plain-words accumulation and a terse dl-val-below-train answer; wrong <= 30 at 92.9 %, "
-    "92 of 99: four reversed, two confident-wrong answers and an off-topic one over 30); "
-    "non-strict until fresh parts keep meeting them",
+    "92 of 99: four reversed, two confident-wrong answers and an off-topic one over 30) or "
+    "the forty-third's (wrong <= 30 at 94.9 %, 94 of 99: three reversed answers, an "
+    "off-topic one and a read-back over 30); non-strict until fresh parts keep meeting them",
     strict=False,
 )
 def test_targets_on_the_test_part(scored) -> None:
