@@ -419,11 +419,13 @@ class Roles:
                     )
                 )
                 continue
-            after_frame = _after_frame(text, ws, norms, ranges[:n])
             if (
                 entity is None
                 and out
-                and (_own_subject(norms[a : z + 1]) or (after_frame and _each_after(norms, a, z)))
+                and (
+                    _own_subject(norms[a : z + 1])
+                    or (_each_after(norms, a, z) and _after_frame(text, ws, norms, ranges[:n]))
+                )
             ):
                 # "give every block a shortcut ..., so each block only learns a residual
                 # correction", "With a shortcut, um, each block only learns a residual":

@@ -201,10 +201,10 @@ def _owns_what_is_lost(piece: list[tuple[str, bool]], i: int) -> bool:
     if "of" not in before[-2:]:
         return False
     at = len(before) - 1 - before[::-1].index("of")
+    # a noise word within the three words before "of", lost within the three before it
     return any(
-        w in _NOISE and any(x in _LESS for x in before[max(0, k - 3) : k])
-        for k, w in enumerate(before[:at])
-        if k >= at - 3
+        before[k] in _NOISE and any(x in _LESS for x in before[max(0, k - 3) : k])
+        for k in range(max(0, at - 3), at)
     )
 
 

@@ -211,12 +211,13 @@ def _said_again(m: NumberMention, before: list[NumberMention]) -> bool:
         m, before = before[-1], before[:-1]
     if m.cued or m.corrected:
         return False
-    return any(
-        c.value != b.value and _contains(c.text, b.text)
-        for k, b in enumerate(before)
-        if b.value == m.value or _rounds(m, b) or _rounds(b, m)
-        for c in before[k + 1 :]
-    )
+    steps: dict[str, float] = {}  # the texts and values of ``m``'s earlier sayings so far
+    for c in before:
+        if any(c.value != v and _contains(c.text, t) for t, v in steps.items()):
+            return True  # worked on after it was said
+        if c.value == m.value or _rounds(m, c) or _rounds(c, m):
+            steps[c.text] = c.value
+    return False
 
 
 def _contains(text: str, number: str) -> bool:
