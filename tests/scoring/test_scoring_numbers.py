@@ -217,6 +217,7 @@ HE = NumericAnswer(value=0.0625, tolerance=0.001, unit="", accept_units=[])
         "on batch 1",
         "at step five hundred",
         "until epoch 5",
+        "the sanity-check value for batch 1",
     ],
 )
 def test_numbers_in_names_are_not_numbers(text: str) -> None:
@@ -560,6 +561,25 @@ FC = NumericAnswer(value=16781312, tolerance=2000, unit="", accept_units=["param
         (LR, "lr(500) = 3e-4 × 500/2000 = 7.5e-5, i.e. a quarter of the peak.", True),
         (LR, "At step 500 the rate is a quarter of the peak.", False),
         (LOSS, "L ≈ 3.3 nats. Each of the 10 classes gets p ≈ 0.1, so ln 10.", False),
+        # a lead made exact after its comma is the answer; the working after it is not
+        (
+            NumericAnswer(value=1.5e-4, tolerance=1e-6, unit=""),
+            "1.5e-4, exactly half the peak. The schedule is one half of 3e-4 times one plus "
+            "the cosine of pi times the fraction done; halfway the cosine is zero.",
+            True,
+        ),
+        (
+            LOSS,
+            "You'd expect roughly two point three, more precisely two point three zero three. "
+            "Every one of the ten classes gets about zero point one probability.",
+            True,
+        ),
+        (
+            LOSS,
+            "You'd expect roughly two point three, more precisely four point six. Every one of "
+            "the ten classes gets about zero point one probability.",
+            False,
+        ),
     ],
 )
 def test_answer_first_and_expressions(numeric: NumericAnswer, text: str, correct: bool) -> None:

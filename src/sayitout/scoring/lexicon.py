@@ -189,8 +189,8 @@ NAME_BEFORE = wordset(
 """A number right after these is part of a name ("ResNet fifty", "top one", "fp 16")."""
 COUNTER_NOUNS = wordset("batch batches step steps epoch epochs iteration iterations layer gpu")
 """After a preposition, a number right after these names which one ("on batch 1", "at
-step 500", "until epoch five"): a label, not an amount."""
-COUNTER_PLACES = wordset("on at after from until till by in since before")
+step 500", "until epoch five", "the value for batch 1"): a label, not an amount."""
+COUNTER_PLACES = wordset("on at after from until till by in since before for")
 NAME_AFTER = wordset("grad grads shot shots hot padding decimal decimals places significant sig dp")
 """... and a number right before these ("zero grad", "one hot", "zero shot"), or a
 precision ("to three decimals", "0.063 to three places", "two significant figures")."""
@@ -249,9 +249,11 @@ CUES: tuple[tuple[str, ...], ...] = (
     ("≈",),
     ("is", "just"),
     ("it", "is"),
+    ("more", "precisely"),
+    ("more", "exactly"),
     ("so",),
 )
-"""Words that introduce a result ("so", "that's", "the answer is")."""
+"""Words that introduce a result ("so", "that's", "the answer is", "more precisely")."""
 STRONG_CUES = wordset("answer so that's thats equals = ≈ gives giving comes")
 EQUALS = wordset("equals = ≈")
 """Result cues that are an equation's sign: inside a reason they belong to the reason."""

@@ -289,10 +289,13 @@ def _preamble(text: str, toks: list[Tok]) -> range:
     return range(first, k + 1)
 
 
-_AFTER_LEAD = lx.wordset("each every which it's its about roughly around approximately approx ≈ ~")
+_AFTER_LEAD = lx.wordset(
+    "each every which it's its about roughly around approximately approx ≈ ~ exactly precisely"
+)
 """Words after a leading number and a comma that show it was the answer: its
 justification ("14 GB, each parameter ...") or the number said again, rounded ("0.0625,
-about 0.063")."""
+about 0.063") or made exact ("1.5e-4, exactly half the peak"; "roughly 2.3, more
+precisely 2.303")."""
 
 
 def _is_lead(
@@ -318,6 +321,8 @@ def _is_lead(
         return False
     # a comma is a pause in a disfluent answer ("um, eight, uh, eight per micro batch"),
     # not an answer's end, unless the justification or a rounding follows
+    if nxt == "more" and end_j + 1 < len(toks):
+        nxt = toks[end_j + 1].text  # "more precisely", "more exactly"
     return "," in gap and nxt in _AFTER_LEAD
 
 
