@@ -609,6 +609,27 @@ def test_the_same_entity_with_another_object_is_a_swap() -> None:
     assert roles.bind(point, roles.clauses("transformers use it throughout")).bound == 1.0
 
 
+def test_an_entity_joined_by_or_is_a_second_subject() -> None:
+    """In "switch to layer norm or group norm, which pool statistics across the whole
+    batch" group norm is said of as layer norm is, not acted on by it: the clause states
+    "layer norm pools them over the whole batch", whatever object that sentence names."""
+    roles = Roles({"batchnorm", "layernorm", "groupnorm"})
+    mis = roles.clauses(
+        "batch norm takes its statistics from each image alone, and layer norm pools "
+        "them over the whole batch"
+    )
+    said = roles.clauses(
+        "Batch norm normalises each image on its own; switch to layer norm or group norm, "
+        "which pool statistics across the whole batch"
+    )
+    assert said[-1].entity == "layernorm" and said[-1].objects == frozenset()
+    b = roles.bind(mis, said)
+    assert b.bound == 1.0 and not b.swapped
+    # an entity named after a verb is still acted on
+    (clause,) = roles.clauses("layer norm replaced group norm here")
+    assert clause.objects == {"groupnorm"}
+
+
 def test_it_after_a_clause_s_own_entity_is_the_entity_before() -> None:
     """In "batch norm averages over more samples; that's why transformers use it" the
     "it" transformers use is batch norm: a swap of "transformers use layer norm"; the

@@ -336,6 +336,7 @@ class Roles:
             i = a
             framed = norms[a] in _FRAMES  # "With a bigger batch, ...": a frame, not a subject
             lent = False  # past "<entity> lets <something> ...": the words are its doing
+            named_end = -1  # the index after the last entity named
             while i <= z:
                 lent = lent or (entity is not None and _lets_do(norms, i, z))
                 hit = self._entity_at(norms, i)
@@ -353,11 +354,12 @@ class Roles:
                     elif hit[0] != entity:
                         if framed and not mixed and not compared:
                             entity = hit[0]  # the subject after the frame
-                        elif not compared and not framed:
+                        elif not compared and not framed and not _or_also(norms, i, named_end):
                             objects.add(hit[0])
                         mixed = True
                         than = than or compared
                     i += hit[1]
+                    named_end = i
                     continue
                 if (
                     not lent
@@ -682,6 +684,13 @@ _APART = frozenset(
 ) | {"out of", "away from"}
 """Words (and two-word phrases) that keep a thing apart from another ("takes the decay
 out of the gradient")."""
+
+
+def _or_also(norms: Sequence[str], i: int, named_end: int) -> bool:
+    """The entity at ``norms[i]`` is joined by "or" or "and" to the one named right before
+    it ("switch to layer norm or group norm, which pool ..."): a second subject, not a
+    thing the clause's entity acts on."""
+    return named_end == i - 1 and norms[i - 1] in ("or", "and")
 
 
 def _same_claim(rubric: Clause, answer: Clause) -> bool:
