@@ -77,6 +77,25 @@ def test_direction(rubric: str, answer: str, expected: bool) -> None:
     assert conflict(rubric, answer) is expected
 
 
+def test_skipping_a_practice_negates_it() -> None:
+    """ "skip the overfit-a-batch test" does without the test (a hyphenated name is its
+    words); skipping a step or a batch is a remedy, and a skip connection, or a signal
+    that skips over the layers, negates nothing."""
+    kp = "First try to overfit a single batch."
+    said = "so skip the overfit-a-batch test and shrink the model"
+    assert negates(analyse(kp), content_stems(kp), analyse(said))
+    assert not negates(analyse(kp), content_stems(kp), analyse("overfit a single batch first"))
+    kp = "inspect the batches that came before the spike"
+    said = "roll back to before the spike and skip those batches"
+    assert not negates(analyse(kp), content_stems(kp), analyse(said))
+    kp = "the block learns a residual through the skip connection"
+    for said in (
+        "add a skip connection so each block learns a residual",
+        "the signal can skip over the block, which learns a residual",
+    ):
+        assert not negates(analyse(kp), content_stems(kp), analyse(said)), said
+
+
 def test_negation_scope_blocks_credit() -> None:
     kp = "scale the learning rate with the batch size"
     said = "the learning rate doesn't really depend on the batch size"
@@ -296,6 +315,9 @@ def test_two_words_of_a_phrase_in_common_are_the_same_thing() -> None:
     rubric = analyse("If images are decoded in a single process, add more data loader workers.")
     assert reverses_object(rubric, analyse("so reduce the number of loader workers"))
     assert not reverses_object(rubric, analyse("use more loader workers"))
+    # a hyphenated compound names its parts: "data-loader workers" are the loader workers
+    assert reverses_object(rubric, analyse("so cut the number of data-loader workers"))
+    assert not reverses_object(rubric, analyse("use more data-loader workers"))
     # one word in common is not the same thing
     rate = analyse("lower the learning rate")
     assert not reverses_object(rate, analyse("raise the dropout rate"))

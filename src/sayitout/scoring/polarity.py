@@ -12,7 +12,10 @@ Rules (documented for reviewers and candidates):
   less, halve, divide...) or no change (same, unchanged, leave, constant).
 * "Drop" followed by a practice (a phrase ending in a gerund, a noun of a process,
   "dropout" or "warmup": "drop gradient clipping", "drop the regularisation") takes it
-  away, as "remove" does; "drop the learning rate" lowers it.
+  away, as "remove" does; "drop the learning rate" lowers it. "Skip" followed by a check
+  or by "dropout" or "warmup" takes it away too ("skip the overfit-a-batch test"); "skip
+  that step" and "skip connections" take nothing away. A hyphenated name taken away
+  takes its words away ("overfit-a-batch").
 * A direction word is *negated* when a negation cue (not, n't, never, no, don't,
   without, avoid, instead of, rather than, take out, stop) comes within the three words
   before it:
@@ -137,6 +140,10 @@ def _told_not_to_use(toks: list[str], k: int) -> bool:
 _DROPS = _wordset("drop drops dropping dropped")
 """Down, or a removal when what follows is a practice ("drop gradient clipping", "drop the
 shuffling"): see ``_dropped``."""
+_SKIPS = _wordset("skip skips skipping skipped")
+"""A removal when what follows is a check or a named practice ("skip the sanity check",
+"skip warmup"): see ``_dropped``."""
+_CHECKS = _wordset("test tests check checks")
 _SWITCH_VERBS = _wordset(
     """take takes taking took turn turns turning turned switch switches switching switched
     shut shuts shutting"""
@@ -355,11 +362,14 @@ _PRACTICES = _wordset("dropout warmup")
 
 
 def _dropped(toks: list[str], sentences: list[int], k: int) -> list[str]:
-    """The words of the practice a "drop" at ``k`` takes away, if it takes one: a phrase
-    of at most two words that ends in a gerund or a noun of a process ("drop gradient
-    clipping", "drop the shuffling", "drop the regularisation"), or in "dropout" or
-    "warmup". "Drop the learning rate" lowers it, and so does "drop it to 1e-4"."""
-    if toks[k] not in _DROPS:
+    """The words of the practice a "drop" or a "skip" at ``k`` takes away, if it takes
+    one: a phrase of at most two words that ends in a gerund or a noun of a process
+    ("drop gradient clipping", "drop the shuffling", "drop the regularisation"), or in
+    "dropout" or "warmup"; a "skip" takes away only a check ("skip the overfit-a-batch
+    test") or one of those two. "Drop the learning rate" lowers it, and so does "drop it
+    to 1e-4"; "skip that step" and "skip bad batches" are remedies, "it skips computing
+    the penalty" says how something works, and a skip connection is a thing."""
+    if toks[k] not in _DROPS and toks[k] not in _SKIPS:
         return []
     i = k + 1
     while i < len(toks) and toks[i] in ("the", "any", "all", "your"):
@@ -368,7 +378,11 @@ def _dropped(toks: list[str], sentences: list[int], k: int) -> list[str]:
         w = toks[j]
         if sentences[j] != sentences[k] or w in STOPWORDS:
             return []
-        if w in _PRACTICES or (len(w) > 5 and w.endswith(_PRACTICE_ENDINGS) and w != "learning"):
+        if toks[k] in _SKIPS:
+            # "it skips computing the penalty" says how, "skip connections" names a thing
+            if w in _CHECKS or w in _PRACTICES:
+                return toks[i : j + 1]
+        elif w in _PRACTICES or (len(w) > 5 and w.endswith(_PRACTICE_ENDINGS) and w != "learning"):
             return toks[i : j + 1]
     return []
 
@@ -393,7 +407,7 @@ def _analyse(
             # "drop gradient clipping": do without it
             drops.add(k)
             negated = True
-            stems = {stem(w) for w in practice}
+            stems = set(_split(frozenset(stem(w) for w in practice)))
             scoped.update(stems)
             removed.update(stems)
             continue
@@ -848,13 +862,19 @@ def _related(r: Mention, a: Mention) -> bool:
     that change something (no "same"), one's phrase is the other's head alone ("more
     data loader workers" and "the number of workers"; "far more range" is no change of
     "the same exponent range as fp32")."""
-    if _objects(r) & _objects(a) or len(r.phrase & a.phrase) >= 2:
+    if _objects(r) & _objects(a) or len(_split(r.phrase) & _split(a.phrase)) >= 2:
         return True
     if SAME in r.directions or SAME in a.directions:
         return False
     return (a.phrase == {r.head} and r.head is not None) or (
         r.phrase == {a.head} and a.head is not None
     )
+
+
+def _split(phrase: frozenset[str]) -> frozenset[str]:
+    """A phrase's stems with each hyphenated one also in its parts: "data-loader workers"
+    names the "data loader workers"."""
+    return phrase.union(*(w.split("-") for w in phrase if "-" in w))
 
 
 def _objects(m: Mention) -> frozenset[str]:
