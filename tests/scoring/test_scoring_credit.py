@@ -630,6 +630,25 @@ def test_an_entity_joined_by_or_is_a_second_subject() -> None:
     assert clause.objects == {"groupnorm"}
 
 
+def test_an_instruction_not_to_do_something_negates_nothing_the_entity_does() -> None:
+    """ "Group norm is the one that pools statistics across the batch, so avoid that"
+    says group norm pools them: the "avoid" is advice, not a denial of the pooling."""
+    roles = Roles({"batchnorm", "groupnorm"})
+    mis = roles.clauses(
+        "Batch norm normalises each image on its own, while group norm pools its statistics "
+        "across the batch."
+    )
+    said = roles.clauses(
+        "Group norm is the one that pools statistics across the batch, so avoid that and "
+        "just lower the learning rate."
+    )
+    assert not said[-1].negated
+    assert roles.bind(mis, said).bound == 1.0
+    # a denial that goes on about the entity still negates it
+    (denied,) = roles.clauses("Group norm pools statistics across the batch, so it doesn't")
+    assert denied.negated
+
+
 def test_it_after_a_clause_s_own_entity_is_the_entity_before() -> None:
     """In "batch norm averages over more samples; that's why transformers use it" the
     "it" transformers use is batch norm: a swap of "transformers use layer norm"; the

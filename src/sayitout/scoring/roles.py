@@ -443,7 +443,9 @@ class Roles:
                 out[-1] = Clause(
                     prev.entity,
                     prev.stems | stems,
-                    prev.negated or neg,
+                    # "group norm pools statistics across the batch, so avoid that": an
+                    # instruction not to do something negates nothing the entity does
+                    prev.negated or (neg and _opener(norms, a, z) not in _DO_NOT),
                     prev.start,
                     ws[z].end,
                     prev.over | over,
@@ -837,6 +839,10 @@ def _then_after_subject(before: Sequence[str]) -> bool:
     rest = list(before[1:] if before and before[0] in _LINKS else before)
     opens = bool(rest) and (rest[0] in _SUBJECT_DETERMINERS or rest[0] in _SUBJECT_PRONOUNS)
     return opens and len(rest) <= 3
+
+
+_DO_NOT = frozenset("avoid don't dont never".split())  # noqa: SIM905
+"""Words that open an instruction not to do something ("..., so avoid that")."""
 
 
 def _opener(norms: Sequence[str], a: int, z: int) -> str:
