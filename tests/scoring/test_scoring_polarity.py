@@ -77,6 +77,20 @@ def test_direction(rubric: str, answer: str, expected: bool) -> None:
     assert conflict(rubric, answer) is expected
 
 
+def test_the_owner_of_a_lost_noise_goes_no_way() -> None:
+    """ "You lose the useful noise of small batches, which pushes you into sharper minima
+    that generalise worse" says nothing of small batches generalising worse: "small"
+    names whose noise is lost, so it reverses no "very large batches generalise worse"."""
+    rubric = analyse("very large batches may generalise a little worse")
+    said = "You also lose the useful noise of small batches, which tends to push you into "
+    said += "sharper minima that generalise worse"
+    assert not analyse(said).mentions
+    assert not reverses_object(rubric, analyse(said))
+    # a size said as what happens is still read
+    assert reverses_object(rubric, analyse("small batches generalise worse"))
+    assert analyse("use the noise of small batches").mentions
+
+
 def test_skipping_a_practice_negates_it() -> None:
     """ "skip the overfit-a-batch test" does without the test (a hyphenated name is its
     words); skipping a step or a batch is a remedy, and a skip connection, or a signal

@@ -10,6 +10,7 @@ fifty"), a hypothetical ("if you see six"), a correction ("no wait"). The number
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import NamedTuple
 
 
@@ -29,6 +30,34 @@ such as "without", "avoid" and "take out".)"""
 def denies(word: str) -> bool:
     """Whether a (normalised) word is a plain negation: ``NOT_WORDS`` or "...n't"."""
     return word in NOT_WORDS or word.endswith("n't")
+
+
+NOISE_WORDS = wordset("noise variance randomness jitter")
+"""Nouns for the noise (of a gradient, of small batches), which say nothing of its way
+without a word before them."""
+LESS_WORDS = wordset(
+    """less lower reduced no fewer little lose loses losing lost remove removes removing
+    reduce reduces reducing cut cuts kill kills"""
+)
+"""Words that make something less, or take it away."""
+
+
+def owns_what_is_lost(words: Sequence[str], i: int) -> bool:
+    """The (normalised) word at ``i`` names the owner of a noise that is lost ("you lose
+    the useful noise of *small* batches, which ..."): what the words after it say is of
+    the thing that lost it or of the owner, and the sentence does not say which ("...,
+    which pushes you into sharp minima that generalise worse" against "..., which tends
+    to lead to solutions that generalise better"), and "small" says nothing of which way
+    the batch should go."""
+    before = list(words[max(0, i - 7) : i])
+    if "of" not in before[-2:]:
+        return False
+    at = len(before) - 1 - before[::-1].index("of")
+    # a noise word within the three words before "of", lost within the three before it
+    return any(
+        before[k] in NOISE_WORDS and any(x in LESS_WORDS for x in before[max(0, k - 3) : k])
+        for k in range(max(0, at - 3), at)
+    )
 
 
 # ---- number words ------------------------------------------------------------------------

@@ -58,6 +58,7 @@ from bisect import bisect_left, bisect_right
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
+from sayitout.scoring.lexicon import owns_what_is_lost
 from sayitout.scoring.lexicon import wordset as _wordset
 from sayitout.scoring.text import SHORT_FORMS, STOPWORDS, ends_sentence, normalise_word, stem
 
@@ -474,6 +475,8 @@ def _analyse(
             d = SAME
         else:
             continue
+        if owns_what_is_lost(toks, k):
+            continue  # "you lose the useful noise of small batches": no way to go
         # a negation up to three words before flips the word, within its sentence ("it
         # can't escape. Raise the LR" raises it)
         flipped = any(

@@ -44,7 +44,13 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from sayitout.scoring.lexicon import denies, wordset
+from sayitout.scoring.lexicon import (
+    LESS_WORDS,
+    NOISE_WORDS,
+    denies,
+    owns_what_is_lost,
+    wordset,
+)
 from sayitout.scoring.text import STOPWORDS, clause_tokens, ends_sentence, stem
 
 UP, DOWN = 1, -1
@@ -94,13 +100,7 @@ _NOISY = {
     ),
 }
 """Words that say which way the noise goes by themselves."""
-_NOISE = wordset("noise variance randomness jitter")
-"""Nouns for the noise, which say nothing of its way without a word before them."""
 _MORE = wordset("more extra added higher greater lots plenty add adds adding inject injects")
-_LESS = wordset(
-    """less lower reduced no fewer little lose loses losing lost remove removes removing
-    reduce reduces reducing cut cuts kill kills"""
-)
 _AVERAGES = wordset("average averages averaging averaged")
 _GENERALIS = ("generalis", "generaliz")
 _BETTER_WORSE = {"better": UP, "worse": DOWN}
@@ -147,8 +147,8 @@ def _noise(piece: list[tuple[str, bool]], i: int) -> int | None:
         return None  # "to keep it stable" is an aim, not what happens
     if w in _NOISY:
         way = _NOISY[w]
-    elif w in _NOISE:
-        if any(x in _LESS or x in _AVERAGES for x, _ in piece[max(0, i - 5) : i]):
+    elif w in NOISE_WORDS:
+        if any(x in LESS_WORDS or x in _AVERAGES for x, _ in piece[max(0, i - 5) : i]):
             way = DOWN
         elif any(x in _MORE for x in before):
             way = UP
@@ -167,7 +167,7 @@ def _noise(piece: list[tuple[str, bool]], i: int) -> int | None:
 def _thing(piece: list[tuple[str, bool]], i: int, last: str | None) -> str | None:
     """What the size word at ``i`` is said of (see the module docstring)."""
     after = [w for w, _ in piece[i + 1 : i + 3]]
-    if any(w in _NOISE for w in after):
+    if any(w in NOISE_WORDS for w in after):
         return None  # "reduces gradient variance" says which way the noise goes
     if not piece[i][1]:
         for w in after:
@@ -175,7 +175,7 @@ def _thing(piece: list[tuple[str, bool]], i: int, last: str | None) -> str | Non
                 break
             if w in _SKIP:
                 continue
-            if w in _NOISY or w in _NOISE or w in _SIZES:
+            if w in _NOISY or w in NOISE_WORDS or w in _SIZES:
                 break
             return last if w in _STANDS_FOR else stem(w)
     for w, _ in reversed(piece[max(0, i - 3) : i]):
@@ -191,23 +191,6 @@ def _compared_with(piece: list[tuple[str, bool]], i: int) -> bool:
     return "than" in before
 
 
-def _owns_what_is_lost(piece: list[tuple[str, bool]], i: int) -> bool:
-    """The size word at ``i`` names the owner of a noise that is lost ("you lose the
-    useful noise of *small* batches, which ..."): what the words after it say is of the
-    thing that lost it or of the owner, and the sentence does not say which ("..., which
-    pushes you into sharp minima that generalise worse" against "..., which tends to
-    lead to solutions that generalise better")."""
-    before = [w for w, _ in piece[max(0, i - 7) : i]]
-    if "of" not in before[-2:]:
-        return False
-    at = len(before) - 1 - before[::-1].index("of")
-    # a noise word within the three words before "of", lost within the three before it
-    return any(
-        before[k] in _NOISE and any(x in _LESS for x in before[max(0, k - 3) : k])
-        for k in range(max(0, at - 3), at)
-    )
-
-
 def trends(text: str) -> tuple[Trend, ...]:
     """The trends ``text`` states (see the module docstring)."""
     out: list[Trend] = []
@@ -219,7 +202,7 @@ def trends(text: str) -> tuple[Trend, ...]:
                 thing = _thing(piece, i, last)
                 if thing is not None:
                     last = thing
-                    if _owns_what_is_lost(piece, i):
+                    if owns_what_is_lost([w for w, _ in piece], i):
                         sizes.append((i, thing, 0))  # what follows goes with no size
                     elif not _compared_with(piece, i):
                         sizes.append((i, thing, _SIZES[w]))
