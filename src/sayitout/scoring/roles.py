@@ -33,7 +33,11 @@ bindings:
   is a clause whose only entity comes after "than", the thing compared with ("AdamW is
   used because it's faster and uses less memory than Adam"). An "it" or "them" after a
   clause's own entity is the entity before it, as an object ("Batch norm averages over
-  more samples; that's why transformers use it": what transformers use is batch norm). A
+  more samples; that's why transformers use it": what transformers use is batch norm).
+  An entity joined by "or" or "and" to the one named right before it ("switch to layer
+  norm or group norm, which pool statistics ...") is a second subject, not a thing the
+  first acts on; a part that goes on about the entity and opens on "avoid", "don't" or
+  "never" ("..., so avoid that") is advice and negates nothing the entity does. A
   phrase that opens a sentence and ends in a comma right before an entity ("For a CNN
   with big batches, batch norm.") belongs to that entity, and a clause that opens on a
   frame naming one entity is about the next it names ("With a bigger batch you should
@@ -445,7 +449,7 @@ class Roles:
                     prev.stems | stems,
                     # "group norm pools statistics across the batch, so avoid that": an
                     # instruction not to do something negates nothing the entity does
-                    prev.negated or (neg and _opener(norms, a, z) not in _DO_NOT),
+                    prev.negated or (neg and _opener(norms, a, z) not in _TOLD_NOT),
                     prev.start,
                     ws[z].end,
                     prev.over | over,
@@ -841,7 +845,7 @@ def _then_after_subject(before: Sequence[str]) -> bool:
     return opens and len(rest) <= 3
 
 
-_DO_NOT = frozenset("avoid don't dont never".split())  # noqa: SIM905
+_TOLD_NOT = frozenset("avoid don't dont never".split())  # noqa: SIM905
 """Words that open an instruction not to do something ("..., so avoid that")."""
 
 
