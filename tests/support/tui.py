@@ -6,13 +6,15 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-from textual.widgets import TextArea
+from rich.cells import cell_len
+from textual.widgets import DataTable, TextArea
 
 from sayitout.config import Settings
 from sayitout.session.events import Phase
 from sayitout.session.plan import SessionPlan
 from sayitout.session.services import SessionServices
 from sayitout.tui import make_app
+from sayitout.tui.screens.home import HomeScreen
 from sayitout.tui.screens.session import SessionScreen
 from sayitout.tui.widgets.level_meter import LevelMeter
 from support.fakes import (
@@ -73,6 +75,19 @@ async def wait_until(
             raise AssertionError(f"timed out after {timeout:.0f} s waiting for {what}")
         await pilot.pause(0.05)
     await pilot.pause()
+
+
+def home_shown(app) -> bool:
+    """Home shows its decks, the deck table laid out for them. The rows arrive at once,
+    but the table measures its columns when the app is next idle: a snapshot taken in
+    between (on a busy machine) has every column at its header's width."""
+    screen = app.screen
+    if not isinstance(screen, HomeScreen) or not screen.decks:
+        return False
+    table = screen.query_one("#decks", DataTable)
+    first = table.ordered_columns[0]
+    widest = max(cell_len(str(table.get_row_at(r)[0])) for r in range(table.row_count))
+    return first.content_width >= widest
 
 
 def text_of(widget) -> str:

@@ -22,6 +22,7 @@ from support.tui import (
     answer_for,
     fake_services,
     hold_still,
+    home_shown,
     in_phase,
     session_app,
     type_answer,
@@ -43,9 +44,7 @@ def test_snapshot_home(snap_compare, bank, tmp_path, theme):
     app = make_app(Settings(theme=theme), services=services, load_models=False)
 
     async def run_before(pilot):
-        await wait_until(
-            pilot, lambda: isinstance(app.screen, HomeScreen) and app.screen.decks, what="decks"
-        )
+        await wait_until(pilot, lambda: home_shown(app), what="decks")
         await hold_still(pilot)
 
     assert snap_compare(app, terminal_size=SIZE, run_before=run_before)
@@ -232,7 +231,7 @@ def test_snapshot_home_wide_with_history(snap_compare, bank, tmp_path, monkeypat
         screen = app.screen
         return (
             isinstance(screen, HomeScreen)
-            and bool(screen.decks)
+            and home_shown(app)
             and screen.query_one(FocusPanel).loaded
         )
 
