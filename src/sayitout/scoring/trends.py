@@ -197,12 +197,13 @@ def trends(text: str) -> tuple[Trend, ...]:
     last: str | None = None
     for piece in _pieces(text):
         sizes: list[tuple[int, str, int]] = []
-        for i, (w, _) in enumerate(piece):
+        words = [w for w, _ in piece]
+        for i, w in enumerate(words):
             if w in _SIZES:
                 thing = _thing(piece, i, last)
                 if thing is not None:
                     last = thing
-                    if owns_what_is_lost([w for w, _ in piece], i):
+                    if owns_what_is_lost(words, i):
                         sizes.append((i, thing, 0))  # what follows goes with no size
                     elif not _compared_with(piece, i):
                         sizes.append((i, thing, _SIZES[w]))
