@@ -420,6 +420,22 @@ def test_a_negation_flips_no_direction_in_the_next_sentence() -> None:
     assert mention.directions == {-1}
 
 
+@pytest.mark.parametrize(
+    "text",
+    [
+        "If that's not enough you lower the learning rate.",
+        "If clipping isn't enough, lower the learning rate.",
+    ],
+)
+def test_a_negation_of_enough_flips_no_direction_after_it(text: str) -> None:
+    """ "If that's not enough, lower the rate" lowers it: the "not" says the first remedy
+    falls short, it does not negate the next one."""
+    (mention,) = analyse(text).mentions
+    assert mention.directions == {-1}
+    (mention,) = analyse("It's not big enough.").mentions
+    assert mention.directions == {-1}
+
+
 READER_TEXTS = [
     'Don\'t raise the LR. (max 65504) → inf → NaN. Lower it/clip it, "too high." Then warm up.',
     "  the learning rate is too high so i'd lower it  and not increase the batch ...  ok ",

@@ -441,6 +441,24 @@ def test_a_negation_in_the_sentence_before_does_not_hide_a_raise(scorer, answer:
     assert wrong.score <= 30
 
 
+def test_a_remedy_after_not_enough_is_no_raise(scorer) -> None:
+    """ "If that's not enough you lower the learning rate" lowers it: the disfluent strong
+    answer was flagged for raising the rate and scored 44 (forty-fourth test part)."""
+    from sayitout.bank.loader import load_bank
+
+    answer = (
+        "Um, so the standard thing is, is gradient clipping, clip the, uh, the gradient norm "
+        "to like one. The spikes are, um, basically a few updates that are way too big, maybe "
+        "from a, a weird batch. And, uh, if that's not enough you lower the learning rate, or "
+        "set beta two to like 0.95, or, um, just restart from before the spike and skip that "
+        "data."
+    )
+    result = scorer.score(load_bank(user=False).rubric("dl-loss-spikes"), answer)
+    assert not result.misconceptions
+    assert "lower-lr-longer-warmup" in {k.id for k in result.key_points if k.credit > 0}
+    assert result.score >= 70
+
+
 def test_the_shortcut_learning_the_mapping_is_the_roles_swapped(misconception_check) -> None:
     """The residual misconception is stated so that its roles swapped are the truth:
     "the shortcut learns the full mapping and the layers carry the identity" states it,

@@ -478,9 +478,12 @@ def _analyse(
         if owns_what_is_lost(toks, k):
             continue  # "you lose the useful noise of small batches": no way to go
         # a negation up to three words before flips the word, within its sentence ("it
-        # can't escape. Raise the LR" raises it)
+        # can't escape. Raise the LR" raises it); one that says something falls short
+        # ("if that's not enough, lower the rate") is about that, not the word
         flipped = any(
-            _is_negation(toks, i, closes) and sentences[i] == sentences[k]
+            _is_negation(toks, i, closes)
+            and sentences[i] == sentences[k]
+            and "enough" not in toks[i + 1 : k]
             for i in range(max(0, k - 3), k)
         )
         # "instead of X" also negates when "of" sits just before the word.
