@@ -1152,6 +1152,26 @@ def test_a_near_miss_earns_part_of_a_key_point(scorer, lr_rubric) -> None:
     assert k.status == "partial"
 
 
+def test_steps_enlarged_bit_by_bit_are_the_warmup_ramp(scorer) -> None:
+    """ "Begin with tiny steps and enlarge them bit by bit" ramps the rate up: "enlarge"
+    was no direction, so the window read as "tiny" alone, against the ramp and against
+    "a big learning rate can throw the model" (a plain-words strong answer at 53)."""
+    from sayitout.bank.loader import load_bank
+
+    answer = (
+        "At the start the weights are random and the optimizer has barely seen any "
+        "gradients, so its sense of how big each step should be is guesswork and can be "
+        "badly off. Take full-size steps straight away and a few of them can throw the "
+        "model somewhere it never recovers from. So you begin with tiny steps and enlarge "
+        "them bit by bit over the first few thousand updates, until the optimizer's "
+        "estimates can be trusted and the model is in a calmer area."
+    )
+    result = scorer.score(load_bank(user=False).rubric("dl-transformer-warmup"), answer)
+    credited = {k.id for k in result.key_points if k.credit > 0.5}
+    assert {"ramp-then-decay", "big-lr-throws-model"} <= credited
+    assert result.score >= 70
+
+
 def test_skip_connections_learning_the_identity_earn_the_identity_point(scorer) -> None:
     rubric = _bank_rubric("dl-deep-plain-network")
     r = scorer.score(rubric, "skip connections let the extra layers learn the identity easily")

@@ -202,6 +202,10 @@ def test_stems_and_english() -> None:
         ("divide the learning rate by ten", False),
         ("ramp the learning rate to its peak", True),
         ("ramp the learning rate down to zero", False),
+        ("enlarge the learning rate bit by bit", True),
+        ("let the learning rate rise slowly", True),
+        ("the learning rate shrinks", False),
+        ("the learning rate grew", True),
     ],
 )
 def test_up_down_multiply_divide_are_directions(answer: str, conflicts: bool) -> None:

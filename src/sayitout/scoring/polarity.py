@@ -70,13 +70,14 @@ _UP_WORDS = _wordset(
     """raise raises raised raising increase increases increased increasing higher high highest
     bigger big biggest larger large largest more grow grows growing boost boosting bump bumping
     double doubling doubled multiply multiplied multiplying upward upwards maximise maximize
-    longer wide wider widest ↑"""
+    longer wide wider widest enlarge enlarges enlarged enlarging
+    rise rises rising grew grown ↑"""
 )
 _DOWN_WORDS = _wordset(
     """lower lowers lowered lowering low lowest decrease decreases decreased decreasing reduce
     reduces reduced reducing reduction smaller small smallest tiny less fewer shrink shrinking cut
     cutting drop dropping halve halving halved downward downwards decay decaying minimise
-    minimize shorter divide divided dividing narrow narrower narrowest ↓"""
+    minimize shorter divide divided dividing narrow narrower narrowest shrinks shrunk ↓"""
 )
 _SIZE_OF_A_STEP = ("learn", "rat")
 """What a direction about steps or updates is about, in a candidate's plain words: "make
