@@ -24,6 +24,7 @@ import numpy as np
 from sayitout.bank.models import Rubric
 from sayitout.scoring import (
     cadence,
+    holdups,
     numbers,
     outcomes,
     phases,
@@ -142,6 +143,7 @@ class Claims(NamedTuple):
     outcomes: tuple[outcomes.Outcome, ...]
     replacements: tuple[replacements.Replacement, ...]
     schedules: tuple[schedules.Schedule, ...]
+    holdups: tuple[holdups.Holdup, ...]
 
 
 class Matcher:
@@ -436,7 +438,10 @@ class Matcher:
         test's outcome read backwards ("if it memorises the batch, the pipeline is
         broken" against "if it can't overfit one batch, it's a bug", ``outcomes``) or a
         replacement the other way round ("switch the group norm layers to batch norm"
-        against "replace batch norm with group norm", ``replacements``). Then
+        against "replace batch norm with group norm", ``replacements``) or the hold-up
+        and the thing held up turned round ("the GPU is the bottleneck and the data
+        loader waits on it" against "the GPU is waiting for work, so the bottleneck is
+        the data pipeline", ``holdups``). Then
         no sentence of the item has evidence, not even one that says
         neither ("do a group split"). Returns the reason, for the candidate; None when
         the answer does not contradict the item."""
@@ -452,7 +457,8 @@ class Matcher:
         ends = tuple(o for t in authored for o in t.outcomes)
         swaps = tuple(r for t in authored for r in t.replacements)
         plans = self._schedules(item)
-        if not (steps or switches or paces or goes or ends or swaps or plans):
+        holds = tuple(h for t in authored for h in t.holdups)
+        if not (steps or switches or paces or goes or ends or swaps or plans or holds):
             return None
         said = self._said_claims()
         if sequence.reversed_order(steps, said.orders):
@@ -475,6 +481,9 @@ class Matcher:
         plan = schedules.contradiction(plans, said.schedules)
         if plan is not None:
             return reasons.schedule(plan)
+        held = holdups.contradiction(holds, said.holdups)
+        if held is not None:
+            return reasons.holdup(held)
         return None
 
     def _authored(self, item: Item) -> int:
@@ -492,7 +501,8 @@ class Matcher:
 
     def _said_claims(self) -> Claims:
         """The steps in order, the switches in a phase, the cadences, the trends, the
-        test outcomes and the replacements the answer states."""
+        test outcomes, the replacements, the schedules and the hold-ups the answer
+        states."""
         if self._answer_claims is None:
             text = self.answer.text
             self._answer_claims = Claims(
@@ -503,6 +513,7 @@ class Matcher:
                 outcomes.outcomes(text),
                 replacements.replacements(text),
                 schedules.schedules(text),
+                holdups.holdups(text),
             )
         return self._answer_claims
 

@@ -29,6 +29,7 @@ import numpy as np
 
 from sayitout.scoring import (
     cadence,
+    holdups,
     numbers,
     outcomes,
     phases,
@@ -263,6 +264,9 @@ class RubricText:
     schedules: tuple[schedules.Schedule, ...] = ()
     """Where a schedule it states starts and which way it goes next ("start with a small
     learning rate and raise it")."""
+    holdups: tuple[holdups.Holdup, ...] = ()
+    """Which thing it says holds the others up and which one waits ("the GPU is waiting
+    for work, so the bottleneck is the data pipeline")."""
 
 
 @dataclass
@@ -346,6 +350,7 @@ def make_rubric_text(text: str) -> RubricText:
         outcomes=outcomes.outcomes(text),
         replacements=replacements.replacements(text),
         schedules=schedules.schedules(text),
+        holdups=holdups.holdups(text),
     )
 
 

@@ -7,7 +7,8 @@ missed: use gradient accumulation". The readers that take the credit away know w
 steps in the other order (``sequence``), a switch the other way in a phase (``phases``),
 the other cadence (``cadence``), a thing's noise going the other way with its size
 (``trends``), a test's outcome read backwards (``outcomes``), a replacement the other
-way round (``replacements``), the opposite term, words
+way round (``replacements``), the hold-up and the thing it holds up turned round
+(``holdups``), the opposite term, words
 that state a misconception, or the closest words going the other way or doing without
 the point's practice (``polarity``; the card quotes them). Each reason here
 says what the answer did and what the key point needs, in the candidate's terms.
@@ -17,6 +18,7 @@ from __future__ import annotations
 
 from sayitout.scoring import phases
 from sayitout.scoring.cadence import BACKWARD, EACH, ONCE, STEP, ZERO, Cadence
+from sayitout.scoring.holdups import HOLDS, Holdup
 from sayitout.scoring.outcomes import BIGGER, Outcome
 from sayitout.scoring.phases import Setting
 from sayitout.scoring.replacements import Replacement
@@ -90,6 +92,12 @@ def replacement(point: Replacement) -> str:
         f"You said it the other way round; this point replaces {point.out_text} "
         f"with {point.into_text}."
     )
+
+
+def holdup(point: Holdup) -> str:
+    """The answer gives ``point``'s thing the other role."""
+    said, needed = ("waiting", "the hold-up") if point.role == HOLDS else ("the hold-up", "waiting")
+    return f"You said it the other way round; this point says {point.text} is {needed}, not {said}."
 
 
 def schedule(point: Schedule) -> str:
