@@ -722,6 +722,34 @@ def test_typed_notes_relate_things_with_plus_equals_and_less_coupled() -> None:
     assert roles.bind(mis, [adamw]).bound == 0
 
 
+def test_decay_tangled_with_the_lr_is_joined_into_it(scorer) -> None:
+    """ "Adam + L2: ... decay tangled with LR & adaptive scaling" puts the decay into
+    Adam's step; read as neither, its "decay" and "gradient" made it a swap of "AdamW
+    decouples weight decay from the gradient", and the terse strong answer lost the
+    decoupling point (67)."""
+    from sayitout.bank.loader import load_bank
+
+    roles = Roles.for_rubric(
+        ["Adam", "AdamW"],
+        [
+            "Adam with L2 applies the decay directly to the weights, while AdamW puts the "
+            "decay into the gradient, where the adaptive scaling rescales it."
+        ],
+        ["AdamW decouples weight decay from the gradient."],
+    )
+    (adam,) = roles.clauses("Adam + L2: λθ added to grad, decay tangled with LR")
+    assert adam.joined == 1
+    answer = (
+        "Adam + L2: λθ added to grad → divided by √v̂ → params with big grad history barely "
+        "decayed; decay tangled with LR & adaptive scaling. AdamW: θ ← θ − η·λ·θ applied "
+        "separately (decoupled) → uniform shrinkage, λ and LR tuned independently, better "
+        "generalisation (Loshchilov & Hutter)."
+    )
+    result = scorer.score(load_bank(user=False).rubric("dl-adamw-vs-l2"), answer)
+    assert "decoupled-weight-decay" in {k.id for k in result.key_points if k.credit > 0.5}
+    assert result.score >= 70
+
+
 @pytest.mark.parametrize(
     ("question", "pair"),
     [

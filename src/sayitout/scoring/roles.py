@@ -681,7 +681,8 @@ def _aims(norms: Sequence[str]) -> frozenset[tuple[str, int]]:
 
 
 _INTO = frozenset(
-    "into through inside within fold folds folded couple couples coupled coupling +=".split()  # noqa: SIM905
+    """into through inside within fold folds folded couple couples coupled coupling tangled
+    entangled intertwined +=""".split()  # noqa: SIM905
 )
 """Words that relate a thing into another; "+=" in typed notes adds it in ("grad += λw")."""
 _APART = frozenset(
