@@ -969,6 +969,14 @@ def test_a_sentence_that_checks_or_compares_the_result_is_an_aside(
     assert [m.aside for m in find_numbers(text)] == aside
 
 
+@pytest.mark.parametrize("text", ["the angle is pi over two", "the angle is π/2"])
+def test_a_number_over_a_symbol_is_an_operand(text: str) -> None:
+    """ "pi over two" divides pi: its "over" is no "more than", and its two is no
+    result (it was read as "over 2", approximately 2)."""
+    (two,) = find_numbers(text)
+    assert two.value == 2 and two.operand and not two.approximate
+
+
 def test_an_operand_named_again_is_no_result() -> None:
     """ "the 2" after an operand 2 talks about the operand; "the 2.303" after a result
     2.303 is that result again."""

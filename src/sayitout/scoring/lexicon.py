@@ -308,10 +308,13 @@ RESULT_OF = wordset("loss entropy total batch")
 """A number after "of" and these is the result said, not an operand ("a loss of roughly
 2.30", "a total of 16,781,312", "an effective batch of five hundred twelve")."""
 OPERATOR_AFTER = wordset("times divided over / x × * plus minus + ·")
+"""Operators: a number after these is an operand, and so is a number before these ("two
+thousand divided by")."""
+SYMBOLS = wordset("pi π")
+"""Symbols of a formula that are no number read here: "pi over two" is an expression."""
 REFERENCE_AFTER = wordset("is was comes came accounts there here in")
 """After "the" and a number, these make it a reference to a number said before, not a
 result ("the two is there because ReLU zeroes half its inputs")."""
-"""... and a number before these ("two thousand divided by")."""
 CORRECTIONS = wordset("actually wait sorry correction scratch oops mean no")
 """A later number after these replaces an earlier answer ("no wait, it's 112")."""
 JUSTIFYING = wordset("because since cause cos cuz given")

@@ -98,7 +98,15 @@ def _before(toks: list[Tok], i: int, n: int = 5) -> list[str]:
     return [w for w in out if w not in lx.APPROX and w not in lx.FILLERS][-n:]
 
 
+def _over_a_symbol(toks: list[Tok], i: int) -> bool:
+    """The number at ``i`` divides a symbol ("pi over two", "π/2"): its "over" is no
+    "more than"."""
+    return i >= 2 and toks[i - 1].text in ("over", "/") and toks[i - 2].text in lx.SYMBOLS
+
+
 def _operand(toks: list[Tok], i: int, j: int) -> bool:
+    if _over_a_symbol(toks, i):
+        return True  # "the angle is pi over two": an operand of an expression
     before = _before(toks, i, 1)
     two = _before(toks, i, 2)
     if len(two) == 2 and two[1] == "of" and two[0] in lx.RESULT_OF:
@@ -815,7 +823,12 @@ def _read_numbers(text: str) -> list[NumberMention]:
         vague = vague and not roughly
         start_i = i
         # approximation words before the number belong to its text
-        while start_i > 0 and toks[start_i - 1].text in lx.APPROX and start_i > i - 2:
+        while (
+            start_i > 0
+            and toks[start_i - 1].text in lx.APPROX
+            and start_i > i - 2
+            and not _over_a_symbol(toks, i)
+        ):
             start_i -= 1
         # a unit or a counted thing belongs to the number only within its sentence
         # ("73,856. Weights are ...")
