@@ -145,22 +145,24 @@ def test_original_bands(scored) -> None:
 # Floors a little under what the scorer reached. Raise them as the scorer improves; never
 # lower them to let a change through. The parts were remade every round on 2026-12-01/06:
 # each time the test part, once read, joined development and a fresh test part was
-# written. The forty-fourth round's floors: dev from SCORER_VERSION 2026.12.47 scoring
-# the 10,889 dev answers with the shipped judge (fitted on 442 of them: a regression guard,
-# not a measure). Dev grew by the forty-third round's test part; the round's start scorer
-# read the grown dev at 0.9288 / 99.32 % / 98.40 % / 97.65 %, the end scorer at 0.9292 /
-# 99.37 % / 98.47 % / 97.68 %: every dev floor holds for the end scorer, and none was
-# lowered. The fortieth round lowered the dev floors, knowingly, for one change: the int8
-# runtime (``minilm_int8``; docs/design.md, "The model's runtime"); the forty-third
-# lowered two as dev grew harder.
-# Test from 2026.12.47's one reading of the fresh test part (15:02 UTC on 2026-12-06,
-# with the round's start scorer beside it: docs/evaluation.md, "forty-fourth round"). The
+# written. The forty-fifth round's floors: dev from SCORER_VERSION 2026.12.48 scoring
+# the 11,153 dev answers with the shipped judge (fitted on 442 of them: a regression guard,
+# not a measure). Dev grew by the forty-fourth round's test part; the round's start scorer
+# read the grown dev at 0.9291 / 99.37 % / 98.48 % / 97.70 %, the end scorer at 0.9295 /
+# 99.42 % / 98.62 % / 97.72 %: every dev floor holds for the end scorer, none was lowered,
+# and wrong <= 30 rose a step. The fortieth round lowered the dev floors, knowingly, for
+# one change: the int8 runtime (``minilm_int8``; docs/design.md, "The model's runtime");
+# the forty-third lowered two as dev grew harder.
+# Test from 2026.12.48's one reading of the fresh test part (17:40 UTC on 2026-12-06,
+# with the round's start scorer beside it: docs/evaluation.md, "forty-fifth round"). The
 # test part is new, so its floors follow it, one answer under each share it reached
-# (99.2 % >= 70 and 99.0 % <= 30: every target met).
-DEV_FLOOR = {"spearman": 0.929, "strong_ge70": 0.993, "wrong_le30": 0.984, "pairwise": 0.976}
-TEST_FLOOR = {"spearman": 0.925, "strong_ge70": 0.984, "wrong_le30": 0.979, "pairwise": 0.983}
-MEAN_WRONG_MAX = {"dev": 6.7, "test": 7.0}
-"""The highest mean score of a part's wrong answers (dev 6.2, test 5.9 in 2026.12.47)."""
+# (97.0 % >= 70 and 99.0 % <= 30: every target met).
+DEV_FLOOR = {"spearman": 0.929, "strong_ge70": 0.993, "wrong_le30": 0.985, "pairwise": 0.976}
+TEST_FLOOR = {"spearman": 0.928, "strong_ge70": 0.962, "wrong_le30": 0.979, "pairwise": 0.983}
+MEAN_WRONG_MAX = {"dev": 6.7, "test": 7.7}
+"""The highest mean score of a part's wrong answers (dev 6.1, test 7.1 in 2026.12.48)."""
+# 2026.12.48 read the forty-fifth round's test part (264) at 0.929 / 97.0 % / 99.0 % / 98.4 %
+# (its start scorer, 2026.12.47: 0.926 / 97.0 % / 98.0 % / 98.4 %; three answers moved);
 # 2026.12.47 read the forty-fourth round's test part (264) at 0.926 / 99.2 % / 99.0 % / 98.4 %
 # (its start scorer, 2026.12.46, alike: no test answer's score moved);
 # 2026.12.46 read the forty-third round's test part (264) at 0.921 / 96.2 % / 94.9 % / 96.8 %
@@ -265,7 +267,8 @@ def test_part_keeps_its_quality(scored, part: str, floor: dict[str, float]) -> N
 @pytest.mark.xfail(
     reason="issue 9's targets: met on the twelfth, seventeenth, twenty-sixth, twenty-eighth, "
     "thirty-first to thirty-fourth, thirty-sixth, thirty-eighth to fortieth, "
-    "forty-second and forty-fourth rounds' test parts, not on the eleventh's, the "
+    "forty-second, forty-fourth and forty-fifth rounds' test parts, not on the "
+    "eleventh's, the "
     "thirteenth's to the sixteenth's, the eighteenth's to the twenty-fifth's, the "
     "twenty-seventh's, the "
     "twenty-ninth's (wrong "
