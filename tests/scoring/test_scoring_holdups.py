@@ -14,22 +14,22 @@ POINT = holdups("The GPU is waiting for work, so the bottleneck is usually the d
     [
         (
             "The GPU is waiting for work, so the bottleneck is usually the data pipeline.",
-            [(WAITS, "the gpu"), (HOLDS, "work"), (HOLDS, "the data pipeline")],
+            [(WAITS, "the GPU"), (HOLDS, "work"), (HOLDS, "the data pipeline")],
         ),
         (
             "the GPU is starved, the input pipeline can't keep up",
-            [(WAITS, "the gpu"), (HOLDS, "the input pipeline")],
+            [(WAITS, "the GPU"), (HOLDS, "the input pipeline")],
         ),
-        ("the CPU side is the bottleneck", [(HOLDS, "the cpu side")]),
+        ("the CPU side is the bottleneck", [(HOLDS, "the CPU side")]),
         ("the data loader is too slow", [(HOLDS, "the data loader")]),
-        ("The GPU's waiting for work", [(WAITS, "the gpu"), (HOLDS, "work")]),
-        ("a bigger GPU would just sit even more idle", [(WAITS, "a bigger gpu")]),
+        ("The GPU's waiting for work", [(WAITS, "the GPU"), (HOLDS, "work")]),
+        ("a bigger GPU would just sit even more idle", [(WAITS, "a bigger GPU")]),
         (
             "The GPU is the bottleneck and the CPU data loader is sitting idle waiting for it",
-            [(HOLDS, "the gpu"), (WAITS, "the cpu data loader")],
+            [(HOLDS, "the GPU"), (WAITS, "the CPU data loader")],
         ),
         # a pronoun names nothing; a negation states nothing
-        ("it's too slow, so the CPU waits on it", [(WAITS, "the cpu")]),
+        ("it's too slow, so the CPU waits on it", [(WAITS, "the CPU")]),
         ("The GPU isn't the bottleneck; the CPU is.", []),
         ("The bottleneck is not the GPU but the dataloader.", []),
         # bottleneck blocks are a thing, not a hold-up
@@ -83,3 +83,4 @@ def test_the_gpu_as_the_bottleneck_earns_no_data_bottleneck(reversal_check) -> N
     )
     point = next(k for k in result.key_points if k.id == "data-bottleneck")
     assert point.reason is not None and "other way round" in point.reason
+    assert "the GPU waits, not that it holds the rest up" in point.reason

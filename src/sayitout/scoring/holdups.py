@@ -72,6 +72,7 @@ _STARVES = wordset("starving starves starve")
 card")."""
 _MAX_THING = 4
 _DASHES = frozenset("-—–")
+_PUNCTUATION = ".,;:!?\"'()[]“”‘’"
 _BETWEEN = _VERBS | _ADVERBS | _WAIT_CUES
 """What a thing's verb group may hold: "the loader *is sitting idle* waiting"."""
 
@@ -80,7 +81,7 @@ def _closes(raw: str) -> bool:
     return raw.rstrip("\"')]”’").endswith((",", ";", ":", "—", "–")) or ends_sentence(raw)
 
 
-def _before(toks: list[tuple[str, str]], k: int) -> tuple[int, str] | None:
+def _before(toks: list[tuple[str, str]], k: int) -> tuple[int, str, str] | None:
     """The thing said before the verb group that ends at ``k`` (exclusive): where its
     verb group starts and the thing's words, or None when no thing is said (a pronoun, a
     clause's start, a negation in the verb group)."""
@@ -92,38 +93,41 @@ def _before(toks: list[tuple[str, str]], k: int) -> tuple[int, str] | None:
     verb = i
     if any(denies(w) for w, _ in toks[verb:k]):
         return None
-    words: list[str] = []
-    while i > 0 and len(words) < _MAX_THING:
-        w, raw = toks[i - 1]
+    start = i
+    while start > 0 and i - start < _MAX_THING:
+        w, raw = toks[start - 1]
         if w in _ENDS or _closes(raw) or denies(w):
             break
-        words.insert(0, w)
-        i -= 1
+        start -= 1
         if w in _DETERMINERS:
             break
-    return _thing(words, verb)
+    return _thing(toks[start:i], verb)
 
 
-def _after(toks: list[tuple[str, str]], k: int) -> tuple[int, str] | None:
+def _after(toks: list[tuple[str, str]], k: int) -> tuple[int, str, str] | None:
     """The thing said from ``k`` on, up to a linking word or a clause's end."""
     while k < len(toks) and toks[k][0] in _ADVERBS:
         k += 1
-    words: list[str] = []
-    while k < len(toks) and len(words) < _MAX_THING:
-        w, raw = toks[k]
+    end = k
+    while end < len(toks) and end - k < _MAX_THING:
+        w, raw = toks[end]
         if w in _ENDS or denies(w):
             break
-        words.append(w)
-        k += 1
+        end += 1
         if _closes(raw):
             break
-    return _thing(words, k)
+    return _thing(toks[k:end], end)
 
 
-def _thing(words: list[str], at: int) -> tuple[int, str] | None:
+def _thing(said: list[tuple[str, str]], at: int) -> tuple[int, str, str] | None:
+    """Where the thing's reading ends, its words, and the words as said ("the GPU")."""
+    words = [w for w, _ in said]
     if not words or words[-1] in _PRONOUNS or words[0] in _PRONOUNS - _DETERMINERS:
         return None
-    return at, " ".join(words)
+    shown = [raw.strip(_PUNCTUATION) for _, raw in said]
+    if words[0] in _DETERMINERS:
+        shown[0] = words[0]  # "The GPU is waiting": "the GPU"
+    return at, " ".join(words), " ".join(shown)
 
 
 def _possessive_is(toks: list[tuple[str, str]]) -> list[tuple[str, str]]:
@@ -141,7 +145,7 @@ def _read(toks: list[tuple[str, str]], k: int) -> list[Holdup]:
     """The hold-ups the cue at ``toks[k]`` states, if it is one."""
     w = toks[k][0]
     nxt = toks[k + 1][0] if k + 1 < len(toks) else ""
-    found: list[tuple[str, tuple[int, str] | None]] = []
+    found: list[tuple[str, tuple[int, str, str] | None]] = []
     if w == "bottleneck" and k >= 2 and toks[k - 1][0] == "the":
         if toks[k - 2][0] in _VERBS and not _closes(toks[k - 2][1]):
             found.append((HOLDS, _before(toks, k - 1)))  # "the GPU is the bottleneck"
@@ -176,7 +180,7 @@ def _read(toks: list[tuple[str, str]], k: int) -> list[Holdup]:
         thing = content_stems(said[1])
         head = content_stems(said[1].rsplit(" ", 1)[-1])
         if thing and len(head) == 1:
-            out.append(Holdup(role, thing, said[1], next(iter(head))))
+            out.append(Holdup(role, thing, said[2], next(iter(head))))
     return out
 
 

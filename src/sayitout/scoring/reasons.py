@@ -96,8 +96,11 @@ def replacement(point: Replacement) -> str:
 
 def holdup(point: Holdup) -> str:
     """The answer gives ``point``'s thing the other role."""
-    said, needed = ("waiting", "the hold-up") if point.role == HOLDS else ("the hold-up", "waiting")
-    return f"You said it the other way round; this point says {point.text} is {needed}, not {said}."
+    if point.role == HOLDS:
+        says = f"{point.text} holds the rest up, not that it waits"
+    else:
+        says = f"{point.text} waits, not that it holds the rest up"
+    return f"You said it the other way round; this point says {says}."
 
 
 def schedule(point: Schedule) -> str:
