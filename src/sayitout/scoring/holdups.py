@@ -9,20 +9,25 @@ ones the answer names (``Matcher._contradiction``).
 Rules (documented for reviewers and candidates):
 
 * A *hold-up* is a thing said to hold the others up: "X is the bottleneck", "the
-  bottleneck is X", "X can't keep up" (or "cannot", "isn't keeping up"), "X is too slow";
-  and what something waits for or on ("waiting on the data loader": the data loader).
+  bottleneck is X", "X can't keep up" (or "cannot"), "X is too slow"; what something
+  waits for or on ("waiting on the data loader": the data loader); what starves
+  something ("the pipeline is starving the card", "starved by the pipeline").
 * A thing *held up* is one said to wait: "X is waiting", "X waits", "X is starved", "X
-  sits idle" (or "is", "stays", "goes idle").
+  sits idle" (or "is", "stays", "goes idle"), and what is starved ("... starving the
+  card"). A "waiting" or "starved" with no verb before it is said of no one ("..., or
+  waiting on other GPUs to swap gradients").
 * X is the words of the clause before the cue's verb ("is", "sits", ...), back to a
   determiner, a linking word or a clause's end, at most four; after "the bottleneck is"
   or "waiting for", the words after it, up to the same ends. A pronoun names nothing
   ("it's too slow" states no hold-up), nor does a side with no content word.
 * A negation before the cue in its clause ("the GPU isn't the bottleneck", "the
   bottleneck is not the GPU") states nothing; "can't keep up" is itself the cue.
-* Two things are the same when their content words meet ("the data loader", "your data").
 * An answer states a rubric sentence the other way round when it names as the hold-up a
   thing the sentence names as held up, or as held up a thing the sentence names as the
-  hold-up, and never names any of them the sentence's way.
+  hold-up, and never names any of them the sentence's way. A thing given the sentence's
+  role only has to share a content word with it ("your data" for "the data pipeline");
+  one given the other role has to name it: its last word is one of the other's words
+  ("the GPU", not "communication across GPUs").
 """
 
 from __future__ import annotations
@@ -67,7 +72,7 @@ _FINITE = wordset("waits waited starves idle idles")
 """Wait cues that say who waits with no verb before them ("the GPU idle", "it waits");
 the others need one ("the GPU *is* waiting": "..., or waiting on other GPUs" says no one
 waits)."""
-_STARVES = wordset("starving starves starve")
+_STARVES = wordset("starving starves")
 """Wait cues that take what is held up as their object ("the pipeline is starving the
 card")."""
 _MAX_THING = 4
@@ -149,10 +154,13 @@ def _read(toks: list[tuple[str, str]], k: int) -> list[Holdup]:
     if w == "bottleneck" and k >= 2 and toks[k - 1][0] == "the":
         if toks[k - 2][0] in _VERBS and not _closes(toks[k - 2][1]):
             found.append((HOLDS, _before(toks, k - 1)))  # "the GPU is the bottleneck"
-        elif nxt in ("is", "was", "'s") and not _closes(toks[k][1]):
-            rest = toks[k + 2 : k + 4]
-            if not any(denies(v) for v, _ in rest[:1]):
-                found.append((HOLDS, _after(toks, k + 2)))  # "the bottleneck is the data"
+        elif (
+            nxt in ("is", "was", "'s")
+            and not _closes(toks[k][1])
+            and k + 2 < len(toks)
+            and not denies(toks[k + 2][0])
+        ):
+            found.append((HOLDS, _after(toks, k + 2)))  # "the bottleneck is the data"
     elif w == "keep" and nxt == "up" and k >= 1:
         before = toks[k - 1][0]
         if before in ("can't", "cannot", "couldn't") or (
