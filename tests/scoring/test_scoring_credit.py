@@ -675,10 +675,9 @@ def test_a_two_word_name_may_have_a_word_between() -> None:
     assert first.entity is None and second.entity == "batchnorm"
 
 
-def test_a_clause_that_relates_its_things_the_other_way_neither_binds_nor_swaps() -> None:
-    """ "decoupled from the adaptive scaling" shares its words with "puts the decay into
-    the gradient, where the adaptive scaling rescales it", and says the opposite."""
-    roles = Roles.for_rubric(
+def _adam_roles() -> Roles:
+    """The roles of `dl-adamw-vs-l2`'s swap misconception and its decoupling point."""
+    return Roles.for_rubric(
         ["Adam", "AdamW"],
         [
             "Adam with L2 applies the decay directly to the weights, while AdamW puts the "
@@ -686,6 +685,12 @@ def test_a_clause_that_relates_its_things_the_other_way_neither_binds_nor_swaps(
         ],
         ["AdamW decouples weight decay from the gradient."],
     )
+
+
+def test_a_clause_that_relates_its_things_the_other_way_neither_binds_nor_swaps() -> None:
+    """ "decoupled from the adaptive scaling" shares its words with "puts the decay into
+    the gradient, where the adaptive scaling rescales it", and says the opposite."""
+    roles = _adam_roles()
     mis = roles.clauses(
         "AdamW puts the decay into the gradient, where the adaptive scaling rescales it"
     )
@@ -706,14 +711,7 @@ def test_a_clause_that_relates_its_things_the_other_way_neither_binds_nor_swaps(
 def test_typed_notes_relate_things_with_plus_equals_and_less_coupled() -> None:
     """ "grad += λw" puts the decay into the gradient; "less coupled" keeps things apart:
     the terse right answer binds neither half of the swap."""
-    roles = Roles.for_rubric(
-        ["Adam", "AdamW"],
-        [
-            "Adam with L2 applies the decay directly to the weights, while AdamW puts the "
-            "decay into the gradient, where the adaptive scaling rescales it."
-        ],
-        ["AdamW decouples weight decay from the gradient."],
-    )
+    roles = _adam_roles()
     (adam,) = roles.clauses("Adam + L2: grad += λw, weight decay shrinks")
     assert adam.joined == 1
     (adamw,) = roles.clauses("AdamW: w ← w − η·λ·w applied separately, λ and LR less coupled")
@@ -729,14 +727,7 @@ def test_decay_tangled_with_the_lr_is_joined_into_it(scorer) -> None:
     decoupling point (67)."""
     from sayitout.bank.loader import load_bank
 
-    roles = Roles.for_rubric(
-        ["Adam", "AdamW"],
-        [
-            "Adam with L2 applies the decay directly to the weights, while AdamW puts the "
-            "decay into the gradient, where the adaptive scaling rescales it."
-        ],
-        ["AdamW decouples weight decay from the gradient."],
-    )
+    roles = _adam_roles()
     (adam,) = roles.clauses("Adam + L2: λθ added to grad, decay tangled with LR")
     assert adam.joined == 1
     answer = (
