@@ -35,7 +35,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from sayitout.scoring.lexicon import denies, wordset
-from sayitout.scoring.text import content_stems, ends_sentence, normalise_word
+from sayitout.scoring.text import closes_clause, content_stems, normalise_word
 
 HOLDS, WAITS = "holds", "waits"
 
@@ -82,8 +82,11 @@ _BETWEEN = _VERBS | _ADVERBS | _WAIT_CUES
 """What a thing's verb group may hold: "the loader *is sitting idle* waiting"."""
 
 
+_CLAUSE_MARKS = (",", ";", ":", "—", "–")
+
+
 def _closes(raw: str) -> bool:
-    return raw.rstrip("\"')]”’").endswith((",", ";", ":", "—", "–")) or ends_sentence(raw)
+    return closes_clause(raw, _CLAUSE_MARKS)
 
 
 def _before(toks: list[tuple[str, str]], k: int) -> tuple[int, str, str] | None:

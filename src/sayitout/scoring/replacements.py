@@ -28,7 +28,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from sayitout.scoring.lexicon import wordset
-from sayitout.scoring.text import content_stems, ends_sentence, normalise_word
+from sayitout.scoring.text import closes_clause, content_stems, normalise_word
 
 
 @dataclass(frozen=True)
@@ -69,8 +69,11 @@ def _side(toks: list[tuple[str, str]], i: int) -> tuple[int, str]:
     return end, " ".join(w for w, _ in toks[i:end])
 
 
+_CLAUSE_MARKS = (",", ":", "—", "–")
+
+
 def _closes(raw: str) -> bool:
-    return raw.rstrip("\"')]”’").endswith((",", ":", "—", "–")) or ends_sentence(raw)
+    return closes_clause(raw, _CLAUSE_MARKS)
 
 
 def _make(out: str, into: str) -> Replacement | None:

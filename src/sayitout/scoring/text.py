@@ -120,6 +120,13 @@ def ends_sentence(raw: str) -> bool:
     return raw.rstrip("\"')]").endswith(_SENTENCE_MARKS)
 
 
+def closes_clause(raw: str, marks: tuple[str, ...]) -> bool:
+    """Whether a raw word ends its clause: it ends in one of ``marks`` (behind a closing
+    quote or bracket: "group norm,”") or ends its sentence. Each claim reader passes
+    the marks it cuts at."""
+    return raw.rstrip("\"')]”’").endswith(marks) or ends_sentence(raw)
+
+
 def sentences(text: str) -> list[str]:
     """``text`` cut into sentences: at the space after each sentence end."""
     return [s for s in _SENTENCE_SPLIT.split(text) if s]
