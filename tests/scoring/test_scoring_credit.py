@@ -687,17 +687,17 @@ def _adam_roles() -> Roles:
     )
 
 
-def test_a_clause_that_relates_its_things_the_other_way_neither_binds_nor_swaps() -> None:
+def test_a_clause_that_relates_its_things_the_other_way_contradicts_and_never_binds() -> None:
     """ "decoupled from the adaptive scaling" shares its words with "puts the decay into
-    the gradient, where the adaptive scaling rescales it", and says the opposite."""
+    the gradient, where the adaptive scaling rescales it", and says the opposite: of the
+    same entity, that is the rubric clause turned round."""
     roles = _adam_roles()
     mis = roles.clauses(
         "AdamW puts the decay into the gradient, where the adaptive scaling rescales it"
     )
-    assert (
-        roles.bind(mis, roles.clauses("AdamW: decay decoupled from the adaptive scaling")).bound
-        == 0
-    )
+    turned = roles.bind(mis, roles.clauses("AdamW: decay decoupled from the adaptive scaling"))
+    assert turned.bound == 0
+    assert turned.swapped
     said = roles.clauses("AdamW folds the decay into the gradient, where the adaptive scaling acts")
     assert roles.bind(mis, said).bound > 0
     right = roles.clauses("Adam: the decay term in the gradient gets rescaled by the adaptive step")
@@ -706,6 +706,37 @@ def test_a_clause_that_relates_its_things_the_other_way_neither_binds_nor_swaps(
         "Adam keeps the decay separate from the gradient and the adaptive scaling"
     )
     assert not roles.bind(mis, apart).swapped
+
+
+def test_the_relation_is_the_word_a_turned_clause_shares() -> None:
+    """ "AdamW puts the decay into the gradient" shares only "decay" with "AdamW decouples
+    the decay": how the decay relates to something is the other word they share, said the
+    other way round, so the answer contradicts the point (a reversed answer of the
+    forty-fifth test part said it so). It still binds only what it says the same way."""
+    roles = _adam_roles()
+    point = roles.clauses("AdamW decouples the decay")
+    turned = roles.bind(point, roles.clauses("AdamW puts the decay into the gradient"))
+    assert turned.swapped
+    assert turned.bound == 0
+    other = roles.bind(point, roles.clauses("Adam puts the decay into the gradient"))
+    assert not other.swapped
+    said = roles.bind(point, roles.clauses("AdamW decouples the decay from the gradient"))
+    assert said.bound > 0
+    assert not said.swapped
+
+
+def test_what_follows_instead_of_relates_the_other_way() -> None:
+    """ "applied straight to the weights as its own step, instead of being folded into the
+    gradient" keeps the decay apart: read as folding it in, the partial answer would
+    contradict "AdamW decouples the decay"."""
+    roles = _adam_roles()
+    (clause,) = roles.clauses(
+        "In AdamW the weight decay is applied straight to the weights as its own step, "
+        "instead of being folded into the gradient through the loss."
+    )
+    assert clause.joined == -1
+    (rather,) = roles.clauses("AdamW adds the decay to the weights rather than separately")
+    assert rather.joined == 1
 
 
 def test_typed_notes_relate_things_with_plus_equals_and_less_coupled() -> None:

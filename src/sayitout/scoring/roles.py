@@ -69,7 +69,12 @@ bindings:
   all the examples" against "batch norm normalises across the features") or said to be
   free of what the rubric clause uses ("layer norm uses statistics over each example's
   features, so it's independent of batch size" against "layer norm uses the batch
-  statistics"; ``Clause.free``).
+  statistics"; ``Clause.free``), or about the same entity relating its things the other
+  way round ("AdamW puts the decay into the gradient" against "AdamW decouples the
+  decay": the relation counts as a word they share, whichever way each says it). What
+  follows "instead of" or "rather than" in a clause relates its things the other way
+  ("applied straight to the weights, instead of being folded into the gradient" keeps
+  them apart).
 * Two comparisons ("fp16 has more range than bf16": the other entity named after
   "than") are read by their order and trend: the same claim when both the entities and
   the trend are turned round ("bf16 has less range than fp16"), a swap when only one
@@ -526,6 +531,19 @@ class Roles:
                 compared = r.than and a.than
                 # two comparisons: "more" and "bigger" say the same, the trend which way
                 own = (r.stems - _COMPARATIVES if compared else r.stems) - _NEGATIONS
+                if (
+                    r.joined * a.joined < 0
+                    and not compared
+                    and a.negated == r.negated
+                    and _same_claim(r, a)
+                    and _relates_the_same(own, a.stems)
+                ):
+                    # "AdamW puts the decay into the gradient" against "AdamW decouples
+                    # the decay": how the decay relates to something is the word they
+                    # share, said the other way round
+                    swapped = True
+                    alone = alone or not (a.mixed or r.mixed)
+                    continue
                 shared = len(own & a.stems)
                 if not own or shared < min(2, len(own)) or shared / len(own) < 0.5:
                     continue
@@ -648,17 +666,30 @@ def _leaning(
     two-word phrase), -1 the other way, else 0; joined to ``before``'s (the clause it
     continues): ``Clause.trend`` with ``_UP``/``_DOWN``, ``Clause.joined`` with
     ``_INTO``/``_APART``. One of ``plus`` right after "less" or "not" leans the other way
-    ("λ and LR less coupled")."""
-    turned = [i > 0 and norms[i - 1] in _TURNING for i in range(len(norms))]
-    leans_plus = before > 0 or any(w in plus and not turned[i] for i, w in enumerate(norms))
+    ("λ and LR less coupled"), and so does any word after "instead of" or "rather than"
+    ("applied to the weights instead of folded into the gradient")."""
+    instead = next(
+        (i + 2 for i in range(len(norms) - 1) if " ".join(norms[i : i + 2]) in _INSTEAD),
+        len(norms),
+    )
+    turned = [(i > 0 and norms[i - 1] in _TURNING) != (i >= instead) for i in range(len(norms))]
+    leans_plus = before > 0 or any(
+        (w in plus and not turned[i])
+        or (i >= instead and (w in minus or " ".join(norms[i : i + 2]) in minus))
+        for i, w in enumerate(norms)
+    )
     leans_minus = before < 0 or any(
-        w in minus or " ".join(norms[i : i + 2]) in minus or (w in plus and turned[i])
+        ((w in minus or " ".join(norms[i : i + 2]) in minus) and i < instead)
+        or (w in plus and turned[i])
         for i, w in enumerate(norms)
     )
     return int(leans_plus) - int(leans_minus)
 
 
 _TURNING = frozenset(("less", "not"))
+_INSTEAD = frozenset(("instead of", "rather than"))
+"""What comes after these in a clause is what it does not do ("applied straight to the
+weights, instead of being folded into the gradient"): it leans the other way."""
 
 
 def _aims(norms: Sequence[str]) -> frozenset[tuple[str, int]]:
@@ -691,6 +722,20 @@ _APART = frozenset(
 ) | {"out of", "away from"}
 """Words (and two-word phrases) that keep a thing apart from another ("takes the decay
 out of the gradient")."""
+_RELATING = frozenset(stem(w) for w in _INTO | _APART if " " not in w)
+"""The stems of the relating words themselves: "decouples" and "into" say the same kind
+of thing (how one thing relates to another), not content of their own."""
+
+
+def _relates_the_same(rubric: frozenset[str], answer: frozenset[str]) -> bool:
+    """Whether an answer clause that relates its things (``Clause.joined``) speaks of what
+    a rubric clause that relates its things does: the relation counts as one word they
+    share, and of the rest it holds at least half, one of them heavy ("AdamW puts the
+    decay into the gradient" of "AdamW decouples the decay", which share only "decay")."""
+    rest = rubric - _RELATING
+    shared = len(rest & answer) + 1
+    heavy = rest - _LIGHT
+    return shared >= 2 and shared / (len(rest) + 1) >= 0.5 and bool(not heavy or heavy & answer)
 
 
 def _or_also(norms: Sequence[str], i: int, named_end: int) -> bool:
