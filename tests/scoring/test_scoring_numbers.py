@@ -470,6 +470,15 @@ FC = NumericAnswer(value=16781312, tolerance=2000, unit="", accept_units=["param
             True,
         ),
         (HE, "It's 0.0625. Compared with Xavier's √(1/512) ≈ 0.044, it's √2 bigger.", True),
+        # a share of the result said after it is the part's number, not the answer
+        (
+            GB112,
+            "Sixteen bytes times seven billion is one hundred twelve gigabytes. Of that, "
+            "the optimizer side, master weights plus the two moments, is eighty-four "
+            "gigabytes on its own.",
+            True,
+        ),
+        (GB112, "It's 112 GB. Out of those sixteen bytes, twelve are optimizer state.", True),
         # a check with no result before it is the only answer said
         (LR, "Sanity check: at step 2000 it reaches 3e-4.", False),
         # a lead said again, rounded, after a comma still leads: the working's numbers

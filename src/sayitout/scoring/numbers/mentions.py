@@ -598,13 +598,16 @@ _CHECK = re.compile(
     r"|(?:just\s+)?to\s+(?:double[- ])?check"
     r"|verify(?:ing)?|(?:quick\s+)?check(?:ing)?(?=\s*[:—–])"
     r"|(?:for|by|in)\s+comparison|(?:by|in)\s+contrast|compared?\s+(?:to|with)"
+    r"|(?:out\s+)?of\s+(?:that|this|those|these|which|it|them)"
     r")\b",
     re.IGNORECASE,
 )
 """A sentence that opens as a check of a result ("Sanity: step 1000 -> 1.5e-4", "As a
 check, ...", "Just to check, ...", "Quick check: ...") or as a comparison ("For comparison,
-Xavier would give √(1/512) ≈ 0.044", "By contrast, ...", "Compared with Xavier, ..."):
-its numbers are the check's or the other thing's, not the answer. A bare "check" opens
+Xavier would give √(1/512) ≈ 0.044", "By contrast, ...", "Compared with Xavier, ...")
+or as a share of what was said before ("Of that, the optimizer side ... is eighty-four
+gigabytes", "Out of those sixteen bytes, twelve are optimizer state"): its numbers are
+the check's, the other thing's or the part's, not the answer. A bare "check" opens
 one only before a colon or a dash ("Check the labels" is advice)."""
 
 
