@@ -725,6 +725,26 @@ def test_the_relation_is_the_word_a_turned_clause_shares() -> None:
     assert not said.swapped
 
 
+def test_the_judge_raises_no_swapped_point_in_an_answer_with_a_misconception(scorer) -> None:
+    """The forty-fifth test part's reversed answer: AdamW's decay said to go through the
+    gradient, Adam's straight onto the weights. Its windows for the decoupling point are
+    swaps, and the judge, which reads the whole answer, lifted the next one ("the decay
+    is what makes AdamW better behaved") to full credit (48)."""
+    from sayitout.bank.loader import load_bank
+
+    answer = (
+        "AdamW puts the decay into the gradient, so it's normalised by the second-moment "
+        "estimate along with everything else, while Adam with L2 applies the shrinkage "
+        "straight to the weights outside the adaptive step. Normalising the decay is what "
+        "makes AdamW better behaved."
+    )
+    result = scorer.score(load_bank(user=False).rubric("dl-adamw-vs-l2"), answer)
+    assert {m.id for m in result.misconceptions} == {"swapped-roles"}
+    credit = {k.id: k.credit for k in result.key_points}
+    assert credit["decoupled-weight-decay"] < 1
+    assert result.score <= 30
+
+
 def test_what_follows_instead_of_relates_the_other_way() -> None:
     """ "applied straight to the weights as its own step, instead of being folded into the
     gradient" keeps the decay apart: read as folding it in, the partial answer would

@@ -10,6 +10,7 @@ from sayitout.scoring.polarity import (
     analyse,
     denied_terms,
     direction_conflict,
+    equates,
     negates,
     negates_other_words,
     negation_differs,
@@ -585,3 +586,43 @@ def test_removals_take_the_thing_away(text: str) -> None:
 )
 def test_a_scope_kept_to_one_thing_and_spread_over_all(point: str, said: str, wider: bool) -> None:
     assert widens(analyse(point), analyse(said)) is wider
+
+
+FASTER = "bf16 is just faster to compute than fp16."
+
+
+@pytest.mark.parametrize(
+    ("rubric", "answer", "expected"),
+    [
+        (FASTER, "accelerators run bf16 as fast as fp16", True),
+        ("bf16 matmuls are quicker", "bf16 is as quick as fp16 on an A100", True),
+        ("Layer norm is more stable than batch norm.", "it's as stable as batch norm", True),
+        # an idiom is no equative, and an equative of something else states nothing here
+        ("Train for longer and it will learn.", "as long as the loss keeps falling", False),
+        # "as big as fits" reaches a limit: it still says "the biggest"
+        ("Bigger models are always better.", "as big as fits in GPU memory, always", False),
+        ("Bigger models are always better.", "make it as big as possible", False),
+        (FASTER, "bf16 has as many exponent bits as fp32", False),
+        (FASTER, "bf16 runs faster than fp16", False),
+    ],
+)
+def test_as_fast_as_states_no_comparison(rubric: str, answer: str, expected: bool) -> None:
+    """ "Modern accelerators run bf16 as fast as fp16" says they are the same: it does
+    not state the misconception "bf16 is just faster to compute than fp16" (a strong
+    answer was flagged with it, 74)."""
+    assert equates(rubric, answer) is expected
+
+
+def test_a_strong_answer_that_says_as_fast_as_states_no_misconception(scorer) -> None:
+    from sayitout.bank.loader import load_bank
+
+    answer = (
+        "Because bf16 has the same dynamic range as fp32. It keeps fp32's 8 exponent bits "
+        "and gives up mantissa instead, so large activations don't overflow and small "
+        "gradients don't underflow, and you can drop the loss scaling that fp16 needs. The "
+        "reduced precision hardly hurts training, and modern accelerators run bf16 as fast "
+        "as fp16."
+    )
+    result = scorer.score(load_bank(user=False).rubric("dl-bf16-vs-fp16"), answer)
+    assert not result.misconceptions
+    assert result.score >= 70

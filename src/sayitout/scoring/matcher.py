@@ -211,6 +211,10 @@ class Matcher:
         self.match_matrix = (1 - params.lex_weight) * self.sims + params.lex_weight * self.lex
         self._clauses: list[Clause] | None = None
         self._swaps: dict[tuple[int, int], bool] = {}
+        self._swapped: set[int] = set()
+        """Key points whose closest windows said their content of the other entity: in an
+        answer that states a misconception, the judge, which reads the whole answer,
+        raises none of them."""
         asked = asked_words(answer.text, answer.words, prep.read_back, found, prep.asked_stems)
         said_back = _said_back(said, prep)
         self._asked = [
@@ -314,6 +318,8 @@ class Matcher:
             return False
         if polarity.negates(rt.polarity, rt.stems, narrow):
             return False
+        if is_mis and polarity.equates(rt.text, self.wins[j].text):
+            return False  # "runs bf16 as fast as fp16" against "bf16 is faster"
         if polarity.turns_contrast(rt.polarity, rt.stems, narrow, self._stems[j]):
             return False  # "a generalisation problem, not an optimisation one"
         return numbers_agree(rt.numbers, self._nums[j], require=is_mis)
@@ -375,6 +381,8 @@ class Matcher:
                 self._refused(item, match, j, reasons.widened_words)
                 continue
             if not is_mis and self._swapped_at(item, j):
+                if credit(match, p) > 0:
+                    self._swapped.add(item.index)
                 continue
             if cand.window is None:
                 cand = Candidate(match, cos, j, row)
@@ -791,6 +799,8 @@ class Matcher:
                 self._judged = dict(zip(reach, self.judge(reach).tolist(), strict=True))
             # an answer that states a misconception argues in the key points' words
             self._judge_weight = self.p.judge_weight * (self.p.judge_claimed if claimed else 1)
+            if not claimed:
+                self._swapped.clear()
         kp_results = [
             self._key_point_result(item, c) for item, c in zip(self.kp_items, kp_best, strict=True)
         ]
@@ -821,7 +831,7 @@ class Matcher:
             # the judge read the key point against the whole answer; it never brings back
             # a vetoed window (reversed direction, a wrong number, a role swap)
             said = self._judged[item.index]
-            if said >= p.judge_center:
+            if said >= p.judge_center and item.index not in self._swapped:
                 match += self._judge_weight * (said - p.judge_center)
             else:
                 match -= p.judge_lower * (p.judge_center - said)

@@ -57,6 +57,8 @@ import re
 from bisect import bisect_left, bisect_right
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
+from itertools import pairwise
 
 from sayitout.scoring.lexicon import owns_what_is_lost
 from sayitout.scoring.lexicon import wordset as _wordset
@@ -832,6 +834,40 @@ def about_the_same(rubric: Polarity, answer: Polarity) -> bool:
             if (a.object and a.object in r.context) or (a.object is None and r.context & a.context):
                 return True
     return False
+
+
+_EQUATIVE = re.compile(
+    r"\bas\s+(\w+)\s+as\b(?!\s+(?:possible|can|could|will|would|you|we|i|it|they|fits?|"
+    r"memory|allowed|needed|necessary|feasible|affordable)\b)",
+    re.IGNORECASE,
+)
+"""An equative ("as fast as fp16"), not one that reaches a limit ("as big as fits in
+memory", "as big as possible", "as big as you can"): that one still says "the most"."""
+
+
+def equates(rubric: str, answer: str) -> bool:
+    """Whether the answer says "as fast as" of what the rubric text compares ("bf16 is
+    just faster to compute than fp16", "bf16 matmuls are quicker"): the same, not more,
+    so it does not state the comparison."""
+    said = {
+        stem(m.group(1).lower())
+        for m in _EQUATIVE.finditer(answer)
+        if m.group(1).lower() not in _AS_IDIOMS
+    }
+    return bool(said & _compared(rubric))
+
+
+_AS_IDIOMS = frozenset(("long", "well", "soon", "far"))
+"""The "as ... as" of "as long as", "as well as", "as soon as", "as far as": no equative."""
+
+
+@lru_cache(maxsize=1024)
+def _compared(text: str) -> frozenset[str]:
+    """Stems of what ``text`` compares: "faster", "more stable" (fast, stabl)."""
+    toks = [normalise_word(w) for w in text.split()]
+    out = {stem(w) for w in toks if len(w) > 4 and w.endswith("er") and w not in STOPWORDS}
+    out |= {stem(b) for a, b in pairwise(toks) if a in ("more", "less")}
+    return frozenset(out)
 
 
 def _comparative(word: str) -> bool:
