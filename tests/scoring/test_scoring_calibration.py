@@ -150,9 +150,9 @@ def test_original_bands(scored) -> None:
 # not a measure). Dev grew by the forty-fifth round's test part; the round's start scorer
 # read the grown dev at 0.9295 / 99.37 % / 98.63 % / 97.74 %, the end scorer at 0.9296 /
 # 99.39 % / 98.66 % / 97.75 %: every dev floor holds for the end scorer, none was lowered,
-# and wrong <= 30 and pairwise rose a step. The fortieth round lowered the dev floors, knowingly, for
-# one change: the int8 runtime (``minilm_int8``; docs/design.md, "The model's runtime");
-# the forty-third lowered two as dev grew harder.
+# and wrong <= 30 and pairwise rose a step. The fortieth round lowered the dev floors,
+# knowingly, for one change: the int8 runtime (``minilm_int8``; docs/design.md, "The
+# model's runtime"); the forty-third lowered two as dev grew harder.
 # Test from 2026.12.49's one reading of the fresh test part (19:46 UTC on 2026-12-06,
 # with the round's start scorer beside it: docs/evaluation.md, "forty-sixth round"). The
 # test part is new, so its floors follow it, one answer under each share it reached
