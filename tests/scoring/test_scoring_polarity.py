@@ -8,9 +8,11 @@ from sayitout.scoring.polarity import (
     Reader,
     about_the_same,
     analyse,
+    compared,
     denied_terms,
     direction_conflict,
     equates,
+    equatives,
     negates,
     negates_other_words,
     negation_differs,
@@ -610,7 +612,7 @@ def test_as_fast_as_states_no_comparison(rubric: str, answer: str, expected: boo
     """ "Modern accelerators run bf16 as fast as fp16" says they are the same: it does
     not state the misconception "bf16 is just faster to compute than fp16" (a strong
     answer was flagged with it, 74)."""
-    assert equates(rubric, answer) is expected
+    assert equates(compared(rubric), equatives(answer)) is expected
 
 
 def test_a_strong_answer_that_says_as_fast_as_states_no_misconception(scorer) -> None:

@@ -181,6 +181,7 @@ class Matcher:
         self.sims = np.einsum("ik,jk->ij", prep.emb, win_emb)  # texts x windows
         self._pol: dict[int, polarity.Polarity] = {}
         self._wide: dict[int, polarity.Polarity] = {}
+        self._equal: dict[int, frozenset[str]] = {}
         self._led: dict[int, polarity.Polarity] = {}
         self._whole: polarity.Polarity | None = None
         self._reader: polarity.Reader | None = None
@@ -269,6 +270,13 @@ class Matcher:
             self._pol[j] = self._around(j, 3)
         return self._pol[j]
 
+    def _equatives(self, j: int) -> frozenset[str]:
+        """What window ``j`` says is "as X as" something (``polarity.equatives``), read
+        once a window."""
+        if j not in self._equal:
+            self._equal[j] = polarity.equatives(self.wins[j].text)
+        return self._equal[j]
+
     def wide_polarity(self, j: int) -> polarity.Polarity:
         """Direction words further out: "the first thing I change is the learning rate.
         After a while I would lower it" states its direction after the window."""
@@ -318,7 +326,7 @@ class Matcher:
             return False
         if polarity.negates(rt.polarity, rt.stems, narrow):
             return False
-        if is_mis and polarity.equates(rt.text, self.wins[j].text):
+        if is_mis and rt.compared and polarity.equates(rt.compared, self._equatives(j)):
             return False  # "runs bf16 as fast as fp16" against "bf16 is faster"
         if polarity.turns_contrast(rt.polarity, rt.stems, narrow, self._stems[j]):
             return False  # "a generalisation problem, not an optimisation one"

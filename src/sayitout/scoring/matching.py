@@ -267,6 +267,9 @@ class RubricText:
     holdups: tuple[holdups.Holdup, ...] = ()
     """Which thing it says holds the others up and which one waits ("the GPU is waiting
     for work, so the bottleneck is the data pipeline")."""
+    compared: frozenset[str] = frozenset()
+    """Stems of what it compares ("bf16 is just *faster* to compute": fast;
+    ``polarity.compared``)."""
 
 
 @dataclass
@@ -351,6 +354,7 @@ def make_rubric_text(text: str) -> RubricText:
         replacements=replacements.replacements(text),
         schedules=schedules.schedules(text),
         holdups=holdups.holdups(text),
+        compared=polarity.compared(text),
     )
 
 

@@ -57,7 +57,6 @@ import re
 from bisect import bisect_left, bisect_right
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from functools import lru_cache
 from itertools import pairwise
 
 from sayitout.scoring.lexicon import owns_what_is_lost
@@ -845,29 +844,35 @@ _EQUATIVE = re.compile(
 memory", "as big as possible", "as big as you can"): that one still says "the most"."""
 
 
-def equates(rubric: str, answer: str) -> bool:
-    """Whether the answer says "as fast as" of what the rubric text compares ("bf16 is
-    just faster to compute than fp16", "bf16 matmuls are quicker"): the same, not more,
-    so it does not state the comparison."""
-    said = {
+def equatives(text: str) -> frozenset[str]:
+    """Stems of what ``text`` says is "as X as" something ("run bf16 *as fast as* fp16":
+    fast): the same, not more. Idioms ("as long as", "as well as") and limits ("as big as
+    fits in memory") are none."""
+    return frozenset(
         stem(m.group(1).lower())
-        for m in _EQUATIVE.finditer(answer)
+        for m in _EQUATIVE.finditer(text)
         if m.group(1).lower() not in _AS_IDIOMS
-    }
-    return bool(said & _compared(rubric))
+    )
 
 
 _AS_IDIOMS = frozenset(("long", "well", "soon", "far"))
 """The "as ... as" of "as long as", "as well as", "as soon as", "as far as": no equative."""
 
 
-@lru_cache(maxsize=1024)
-def _compared(text: str) -> frozenset[str]:
-    """Stems of what ``text`` compares: "faster", "more stable" (fast, stabl)."""
+def compared(text: str) -> frozenset[str]:
+    """Stems of what ``text`` compares: "faster", "more stable" (fast, stabl). A noun that
+    ends in "er" ("layer") counts too, harmlessly: no one says "as layer as"."""
     toks = [normalise_word(w) for w in text.split()]
     out = {stem(w) for w in toks if len(w) > 4 and w.endswith("er") and w not in STOPWORDS}
     out |= {stem(b) for a, b in pairwise(toks) if a in ("more", "less")}
     return frozenset(out)
+
+
+def equates(rubric: frozenset[str], answer: frozenset[str]) -> bool:
+    """Whether an answer says "as fast as" (its ``equatives``) of what a rubric sentence
+    compares (its ``compared``: "bf16 is just faster to compute than fp16", "bf16 matmuls
+    are quicker"): the same, not more, so it does not state the comparison."""
+    return bool(rubric & answer)
 
 
 def _comparative(word: str) -> bool:
