@@ -672,17 +672,14 @@ def _leaning(
         (i + 2 for i in range(len(norms) - 1) if " ".join(norms[i : i + 2]) in _INSTEAD),
         len(norms),
     )
-    turned = [(i > 0 and norms[i - 1] in _TURNING) != (i >= instead) for i in range(len(norms))]
-    leans_plus = before > 0 or any(
-        (w in plus and not turned[i])
-        or (i >= instead and (w in minus or " ".join(norms[i : i + 2]) in minus))
-        for i, w in enumerate(norms)
-    )
-    leans_minus = before < 0 or any(
-        ((w in minus or " ".join(norms[i : i + 2]) in minus) and i < instead)
-        or (w in plus and turned[i])
-        for i, w in enumerate(norms)
-    )
+    leans_plus, leans_minus = before > 0, before < 0
+    for i, w in enumerate(norms):
+        after = i >= instead  # what the clause does not do leans the other way
+        if w in plus:
+            turned = (i > 0 and norms[i - 1] in _TURNING) != after
+            leans_plus, leans_minus = leans_plus or not turned, leans_minus or turned
+        if w in minus or " ".join(norms[i : i + 2]) in minus:
+            leans_plus, leans_minus = leans_plus or after, leans_minus or not after
     return int(leans_plus) - int(leans_minus)
 
 
