@@ -527,6 +527,36 @@ def test_a_sentence_that_asks_the_question_again_is_asked(text: str, asked: list
     assert flags == asked
 
 
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Hmm, so the question's basically, if a bigger batch is quicker, why wouldn't you "
+        "push it as high as it goes... like, why not max it out.",
+        "So you're basically asking why we wouldn't just crank the batch size all the way.",
+        "Like, why not just make the batch huge.",
+    ],
+)
+def test_a_read_back_in_the_candidates_own_framing_is_asked(text: str) -> None:
+    """ "The question's basically ...", "you're basically asking ...": the sentence says
+    what the question asks; "why not ..." with only the question's words asks it again,
+    after its lead-in ("like, ...")."""
+    from sayitout.scoring.text import content_stems
+
+    question = "Why not just use a huge batch size?"
+    asked = asked_words(text, words(text), asked_stems=content_stems(question))
+    assert all(asked[:-3]), asked
+
+
+def test_a_suggestion_that_opens_on_why_not_states_it() -> None:
+    from sayitout.scoring.text import content_stems
+
+    text = "Why not use gradient accumulation to reach the same effective batch instead."
+    asked = asked_words(
+        text, words(text), asked_stems=content_stems("Why not just use a huge batch size?")
+    )
+    assert not any(asked)
+
+
 def test_a_read_back_that_says_what_is_asked_earns_nothing(scorer) -> None:
     """A read-back in other words: the key points about the question's situation
     ("validation climbs after epoch five" for overfitting) are not evidence."""

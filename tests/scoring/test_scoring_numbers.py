@@ -70,6 +70,15 @@ def test_spoken_and_written_forms(text: str, value: float, unit: str | None) -> 
     assert m.text.endswith(text.split()[-1])
 
 
+def test_an_and_after_a_comma_adds_no_fraction() -> None:
+    """ "forty-one and two-thirds" is one number; "zero, and one-half times ..." two."""
+    assert [m.value for m in find_numbers("which is zero, and one-half times one")][:2] == [
+        0.0,
+        0.5,
+    ]
+    assert find_numbers("forty-one and two-thirds minutes")[0].value == pytest.approx(41.667, 1e-4)
+
+
 def test_rates_are_not_times() -> None:
     (m,) = find_numbers("fifty thousand tokens a second")
     assert m.quantity == "rate"
@@ -805,7 +814,17 @@ def test_a_near_miss_earns_part_of_the_numbers_share(scorer, minutes_rubric) -> 
             "peak by one-half times one plus the cosine, and at the midpoint that cosine is zero.",
             True,
         ),
+        # a relative clause's "which is" gives the cosine's value, and an "and" after its
+        # comma goes on to the next clause: "zero, and one-half" is not zero and a half
+        (
+            HALFWAY,
+            "Half the peak, so one point five e minus four. The factor is the cosine of pi "
+            "over two, a right angle, which is zero, and one-half times one plus zero leaves "
+            "half the peak.",
+            True,
+        ),
         (HALFWAY, "halfway the cosine is zero, so the rate is zero", False),
+        (HALFWAY, "the rate there is the peak times zero, which is zero", False),
         (HALFWAY, "the cosine of ninety degrees is zero, so the rate is zero", False),
         # a unit's definition after the answer says what the unit is, not the answer
         (

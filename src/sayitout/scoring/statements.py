@@ -73,7 +73,10 @@ is a claim), or tells their own experience instead ("I've only ever trained in f
 "I've always just used AdamW")."""
 _RESTATES = re.compile(
     r"\bthe question (?:is|here is|being|of (?:whether|what|how|why))\b"
-    r"|\b(?:it['’]?s|it is|you['’]?re|you are|they['’]?re|they are|we['’]?re|we are) asking\b"
+    r"|\bthe question['’]s(?=,|\s+(?:basically|really|just|simply|essentially|kind of|sort of"
+    r"|whether|what|why|how|if)\b)"
+    r"|\b(?:it['’]?s|it is|you['’]?re|you are|they['’]?re|they are|we['’]?re|we are) "
+    r"(?:basically |really |just )?asking\b"
     r"|\b(?:you|we|they) (?:want|wanna|['’]d like|would like) to know (?:what|why|how|which)\b"
     r"|\b(?:you|we|they) (?:want|need|['’]re after|are after|['’]re looking for) (?:the|a) "
     r"(?:usual |standard |common |typical |best )?(?:fix|answer|solution|remedy)"
@@ -89,8 +92,9 @@ and "I need to say what's going on and what to do about it".
 Not "you want to know whether it can overfit one batch", nor "you want a fix that keeps the
 batch": advice."""
 _ASKS = re.compile(
-    r"(?:^|(?<=[.!?;]\s))(?:(?:so|and|okay|ok|um|uh|basically)[,\s]+)*"
-    r"(?P<ask>(?P<wh>(?:what|why|how)(?:['’]s|\s+(?:is|are|should|do|does|did|can|could|would|will))\b)"
+    r"(?:^|(?<=[.!?;]\s))(?:(?:so|and|okay|ok|um|uh|hmm|like|well|basically)[,\s]+)*"
+    r"(?P<ask>(?P<wh>(?:what|why|how)(?:['’]s|\s+(?:is|are|should|do|does|did|can|could|would|will))\b"
+    r"|why\s+not\b)"
     r"[^.!?:;]*[.!?]?)",
     re.IGNORECASE,
 )

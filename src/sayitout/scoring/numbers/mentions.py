@@ -515,15 +515,19 @@ _IS = lx.wordset("is = equals gives becomes")
 def _evaluated(text: str, toks: list[Tok], start_i: int) -> bool:
     """The number at ``toks[start_i]`` is said as the value of a cosine or sine taken in
     its own clause ("the cosine of ninety degrees is zero", "cos(pi/2) = 0", "at the
-    midpoint that cosine is zero")."""
+    midpoint that cosine is zero"). A relative clause's "which is" reads back over its
+    commas to the sentence it hangs on ("the cosine of pi over two, a ninety-degree
+    angle, which is zero")."""
     if start_i == 0 or toks[start_i - 1].text not in _IS:
         return False
     lo = start_i - 1
+    relative = start_i >= 2 and toks[start_i - 2].text == "which"
+    breaks = _SENTENCE_BREAK if relative else _CLAUSE_BREAK
     while (
-        lo > max(0, start_i - 9)
+        lo > max(0, start_i - (15 if relative else 9))
         and toks[lo - 1].text not in _IS
         and toks[lo - 1].text not in lx.STRONG_CUES
-        and not _CLAUSE_BREAK.search(text[toks[lo - 1].end : toks[lo].start])
+        and not breaks.search(text[toks[lo - 1].end : toks[lo].start])
     ):
         lo -= 1
     words = [t.text for t in toks[lo : start_i - 1]]

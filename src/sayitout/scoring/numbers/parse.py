@@ -237,9 +237,11 @@ def _base(toks: list[Tok], i: int) -> tuple[float, int] | None:
 
 def _mixed_fraction(toks: list[Tok], j: int) -> tuple[float, int] | None:
     """The fraction of a mixed number after a whole one: "and a half", "and a quarter",
-    "and two thirds" ("forty-one and two-thirds minutes") -> (fraction, index after)."""
+    "and two thirds" ("forty-one and two-thirds minutes") -> (fraction, index after). An
+    "and" after a comma or a break goes on to the next clause ("which is zero, and
+    one-half times one plus zero ..."): no fraction."""
     n = len(toks)
-    if j + 2 >= n or toks[j].text != "and":
+    if j + 2 >= n or toks[j].text != "and" or _paused(toks[j]):
         return None
     num, k = toks[j + 1].text, j + 2
     count = 1.0 if num in ("a", "an", "one") else lx.SMALL_NUMBERS.get(num)
