@@ -1658,6 +1658,24 @@ def test_the_verdict_names_a_point_made_only_when_prompted() -> None:
     assert line.endswith("(2 more when prompted); made only when prompted: point b.")
 
 
+@pytest.mark.parametrize(
+    ("text", "shown"),
+    [
+        ("Adam with L2 folds the decay into the gradient.", "Adam with L2 folds the decay"),
+        ("AdamW decouples the decay.", "AdamW decouples the decay"),
+        ("He initialisation keeps the variance.", "He initialisation keeps"),
+        ("Dropout is on during training.", "dropout is on during training"),
+    ],
+)
+def test_the_verdict_keeps_a_name_that_opens_a_point(text: str, shown: str) -> None:
+    """A point follows "you missed:" in lower case, but a name keeps its capital."""
+    from sayitout.scoring.result import KeyPointResult
+    from sayitout.scoring.verdict import verdict
+
+    points = [KeyPointResult("a", text, 1.0, "missed", 0.0, None)]
+    assert f"you missed: {shown}" in verdict("x", points, None, [])
+
+
 def test_a_full_marks_verdict_does_not_say_missed() -> None:
     """Under 100/100, "you missed" reads as a contradiction: the point not made is one to
     go further with."""

@@ -45,9 +45,24 @@ def overall_score(
     return int(max(0, min(100, round(raw))))
 
 
+_NAMES = frozenset(
+    "Adam He Xavier Glorot Kaiming Chinchilla Nesterov Kaplan Gaussian Bernoulli Python".split()  # noqa: SIM905
+)
+"""Names a rubric sentence may open with ("Adam with L2 ...", "He initialisation ...")."""
+
+
 def _lower_first(text: str) -> str:
+    """``text`` to follow a colon: its first letter in lower case, unless its first word
+    is a name (an acronym, ``_NAMES``, or a word the text capitalises again later on)."""
     text = text.strip().rstrip(".")
-    if len(text) > 1 and text[0].isupper() and not text[1].isupper():
+    first = re.match(r"[\w-]+", text)
+    word = first.group() if first else ""
+    named = (
+        word in _NAMES
+        or any(c.isupper() or c.isdigit() for c in word[1:])  # "AdamW", "ReLU", "GPT-3"
+        or re.search(rf"(?<=[^.!?]\s){re.escape(word)}\b", text[1:])
+    )
+    if len(text) > 1 and text[0].isupper() and not text[1].isupper() and not named:
         text = text[0].lower() + text[1:]
     return text
 
