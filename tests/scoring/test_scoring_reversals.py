@@ -117,6 +117,61 @@ def test_a_switch_the_other_way_in_a_phase(text: str, contradicted: bool) -> Non
     assert contradicts(DROPOUT, settings(text)) is contradicted
 
 
+BN_STATISTICS = settings(
+    "The running averages used at evaluation don't match the noisy per-batch statistics "
+    "seen in training, so test performance suffers."
+)
+
+
+@pytest.mark.parametrize(
+    ("text", "contradicted"),
+    [
+        (
+            "In training it normalises with the running mean, and at test time with the "
+            "current batch's own statistics.",
+            True,
+        ),
+        ("Batch norm relies on the stored running stats during training.", True),
+        ("In eval mode it takes each batch's statistics, not the running averages.", True),
+        (
+            "During training each batch's statistics are used; at test time the running averages.",
+            False,
+        ),
+        (
+            "In train mode it uses the batch statistics and keeps updating its running mean.",
+            False,
+        ),
+        ("In eval mode it uses the running mean rather than the batch statistics.", False),
+        # running averages kept up to date are not the ones used
+        ("During training it keeps updating the running averages.", False),
+        ("In train mode the running stats even get updated from the validation data.", False),
+        # the two kinds compared, in one phase or in none, say which is used nowhere
+        ("Running stats ≠ batch stats at eval, hence the gap.", False),
+        ("Noisy batch stats don't match the running stats at all.", False),
+    ],
+)
+def test_batch_norm_statistics_the_other_way_in_a_phase(text: str, contradicted: bool) -> None:
+    """Which statistics batch norm uses in a phase is a setting: each batch's own on, the
+    running averages off."""
+    assert BN_STATISTICS
+    assert contradicts(BN_STATISTICS, settings(text)) is contradicted
+
+
+def test_a_phase_swap_of_batch_norm_statistics_loses_the_point(scorer) -> None:
+    from sayitout.bank.loader import load_bank
+
+    rubric = load_bank(user=False).rubric("dl-small-batch-norm")
+    swapped = (
+        "Two images per GPU is the trouble: batch norm normalises with its running "
+        "averages while training and with the per-batch statistics at test time, so "
+        "the two disagree."
+    )
+    said = scorer.score(rubric, swapped)
+    point = next(k for k in said.key_points if k.id == "train-eval-mismatch")
+    assert point.status == "missed"
+    assert "running averages" in (point.reason or "")
+
+
 @pytest.mark.parametrize(
     ("text", "contradicted"),
     [

@@ -50,6 +50,15 @@ Rules (documented for reviewers and candidates):
   "off during validation"). Training runs in train mode, so a setting of the mode is one
   of training too ("dropout is only applied in eval mode" against "on during
   training"); evaluation may run in either mode, so it is not one of evaluation.
+* Which statistics batch norm normalises with is a setting too, of one thing
+  (``STATISTICS``): each batch's own ("the current batch's statistics", "per-batch
+  statistics") on, the running averages ("the stored running mean") off, each bound to
+  the phase or mode word nearest it in its clause, else to the sentence's opening one:
+  "during validation it uses the current batch's statistics, and during training the
+  stored running averages" contradicts "the running averages used at evaluation don't
+  match the per-batch statistics seen in training". A negation or "instead of" right
+  before one turns it over; running averages kept up to date ("keeps updating its
+  running averages") are not the ones used, and set nothing.
 * An answer contradicts a rubric sentence when one of its settings contradicts one of the
   sentence's and none agrees with any of them.
 """
@@ -112,6 +121,80 @@ class Setting:
     phase: str
     about: str
     """The stem of what is switched ("dropout")."""
+
+
+STATISTICS = "statistics"
+"""What a setting of batch norm's statistics is about: on for each batch's own statistics,
+off for the running averages."""
+_RUNNING = wordset("running moving stored population")
+_BATCH_OWN = wordset("batch batch's batches' per-batch minibatch mini-batch minibatch's")
+_STAT_NOUNS = wordset("""average averages avg mean means stat stats statistics estimate
+    estimates variance variances""")
+_KEEPING = wordset("""update updates updating updated track tracks tracking tracked keep
+    keeps keeping kept accumulate accumulates accumulating compute computes computing
+    computed collect collects collecting estimate estimated estimates""")
+"""Verbs that keep the running averages up to date rather than use them ("keeps updating
+its running averages" in train mode)."""
+_INSTEAD = (("instead", "of"), ("rather", "than"))
+_DETERMINERS = wordset("the its their a each current stored own")
+
+
+def _statistics(clause: list[str]) -> list[tuple[int, int, int]]:
+    """Where ``clause`` names which statistics batch norm normalises with, and which
+    (``ON``: each batch's own, "the current batch's statistics", "per-batch statistics";
+    ``OFF``: the running averages, "the stored running mean"): (word index, switch). A
+    negation in the three words before turns it over ("not the running averages"), and
+    so does "instead of" / "rather than" right before it; the running averages kept up
+    to date ("keeps updating its running averages") are not used, so they set nothing.
+    Each as (index of its first word, index of its noun, switch)."""
+    out: list[tuple[int, int, int]] = []
+    i = 0
+    while i < len(clause):
+        w = clause[i]
+        kind = ON if w in _BATCH_OWN else OFF if w in _RUNNING else None
+        noun = next(
+            (j for j in range(i + 1, min(i + 4, len(clause))) if clause[j] in _STAT_NOUNS), None
+        )
+        if kind is None or noun is None or (kind == OFF and clause[i + 1] in _BATCH_OWN):
+            i += 1
+            continue
+        near = clause[max(0, i - 3) : i] + clause[noun + 1 : noun + 4]
+        if kind == OFF and any(v in _KEEPING for v in near):
+            i = noun + 1
+            continue
+        lead = clause[max(0, i - 3) : i]
+        bare = [v for v in lead if v not in _DETERMINERS]
+        if bare[-1:] in (["not"], ["never"], ["no"]) or any(
+            tuple(lead[k : k + 2]) in _INSTEAD for k in range(len(lead) - 1)
+        ):
+            kind = -kind
+        out.append((i, noun, kind))
+        i = noun + 1
+    return out
+
+
+def _phase_near(clause: list[str], i: int, noun: int) -> tuple[str, bool] | None:
+    """The phase or mode word of ``clause`` that binds the statistics named at words
+    ``i``..``noun``, as (phase, whether it is a mode): the nearest within ``_NEAR`` words
+    of them ("the running averages used at evaluation"), or one among the clause's
+    first three words ("during validation it uses the current batch's statistics"). A
+    phase further off is about something else ("the running stats don't match what the
+    model saw in training")."""
+    found: list[tuple[int, int, str, bool]] = []
+    for j, w in enumerate(clause):
+        if w not in _PHASES:
+            continue
+        gap = i - j if j < i else j - noun
+        if gap <= _NEAR or j < 3:
+            mode = j + 1 < len(clause) and clause[j + 1] in _MODE_WORDS
+            found.append((gap, -j, _PHASES[w], mode))
+    if not found:
+        return None
+    _, _, phase, mode = min(found)
+    return phase, mode
+
+
+_NEAR = 4
 
 
 def _clauses(sentence: str) -> tuple[list[list[str]], list[bool]]:
@@ -254,6 +337,7 @@ def settings(text: str) -> tuple[Setting, ...]:
                 about = _subject(clause, i)
             if switch is None:
                 switch, about = _doing(clause)
+            out.extend(_statistics_settings(clause, opening))
             subject = about or subject
             then = clauses[k + 1] if k + 1 < len(clauses) else []
             wanted = _wanted_mode(clause, phases, modes, then)
@@ -281,6 +365,37 @@ def settings(text: str) -> tuple[Setting, ...]:
         if said[0] or said[1]:
             before = said
     return tuple(out)
+
+
+def _statistics_settings(clause: list[str], opening: tuple[set[str], set[str]]) -> list[Setting]:
+    """The settings of batch norm's statistics ``clause`` states (``_statistics``), each
+    bound to the phase or mode word nearest it, else to the sentence's opening one; none
+    when the clause names both kinds and binds them to no two phases (it compares them).
+    """
+    out: list[Setting] = []
+    found = _statistics(clause)
+    for i, noun, switch in found:
+        near = _phase_near(clause, i, noun)
+        if near is None and any(w in _PHASES for w in clause):
+            continue  # the clause's phase is about something else
+        if near is None:
+            if len(opening[0]) == 1:
+                near = (next(iter(opening[0])), False)
+            elif len(opening[1]) == 1:
+                near = (next(iter(opening[1])), True)
+            else:
+                continue
+        phase, mode = near
+        if mode:
+            out.append(Setting(switch if phase == TRAINING else -switch, MODE, STATISTICS))
+        else:
+            out.append(Setting(switch, phase, STATISTICS))
+    kinds = {switch for _, _, switch in found}
+    if len({(x.phase, x.switch) for x in out}) > len({x.phase for x in out}) or (
+        len(kinds) == 2 and len({x.phase for x in out}) < 2
+    ):
+        return []  # the two compared ("running stats ≠ batch stats at eval")
+    return out
 
 
 def _joint_subject(before: list[str], clause: list[str]) -> str | None:

@@ -56,6 +56,13 @@ def switch(point: Setting) -> str:
     if point.about == phases.WANTED_MODE:
         said, needed = ("eval", "train") if point.switch == phases.ON else ("train", "eval")
         return f"You ask for {said} mode during {point.phase}; this point needs {needed} mode then."
+    if point.about == phases.STATISTICS:
+        own, running = "each batch's own statistics", "the running averages"
+        said, needed = (running, own) if point.switch == phases.ON else (own, running)
+        return (
+            f"You have batch norm use {said} during {point.phase}; this point has it use "
+            f"{needed} then."
+        )
     said, needed = ("off", "on") if point.switch == phases.ON else ("on", "off")
     return f"You have it {said} during {point.phase}; this point has it {needed} then."
 
