@@ -547,6 +547,26 @@ def test_a_read_back_in_the_candidates_own_framing_is_asked(text: str) -> None:
     assert all(asked[:-3]), asked
 
 
+@pytest.mark.parametrize(
+    ("text", "asked"),
+    [
+        ("Batch norm or layer norm, which would you go for between the two.", True),
+        ("Batch normalisation versus layer normalisation, which one.", True),
+        ("Which one would you pick, batch norm or layer norm?", True),
+        # "which is" goes on to say something
+        ("Layer norm, which is what transformers use.", False),
+        ("Which one I'd pick depends on the batch size you can afford.", False),
+    ],
+)
+def test_a_choice_asked_back_is_asked(text: str, asked: bool) -> None:
+    """ "..., which would you pick", "..., which one": the question's choice asked back."""
+    from sayitout.scoring.text import content_stems
+
+    stems = content_stems("Batch norm or layer norm?")
+    flags = asked_words(text, words(text), asked_stems=stems)
+    assert all(flags) is asked, flags
+
+
 def test_a_suggestion_that_opens_on_why_not_states_it() -> None:
     from sayitout.scoring.text import content_stems
 

@@ -101,7 +101,19 @@ _ASKS = re.compile(
 """A sentence in the form of a question: a question word and a verb before its subject
 ("so what's going on", "why would the validation loss be lower"), after a full stop or a
 semicolon ("...; why is that and what would you do?")."""
-_ASK_WORDS = frozenset(content_stems("going happening done doing handle deal wrong there"))
+_WHICH = re.compile(
+    r"(?:^|(?<=[,.!?;]\s))(?:(?:so|and|okay|ok|um|uh|hmm|like|well|basically)[,\s]+)*"
+    r"(?P<ask>(?P<wh>which\s+(?:one|of the two|would you|should (?:i|we|you)|do you|"
+    r"would i|do i)\b)[^.!?:;]*[.!?]?)",
+    re.IGNORECASE,
+)
+"""A choice asked back, after a comma too ("Batch norm or layer norm, which would you
+pick", "..., which one."): the question's words and one more at most make the sentence a
+restatement (``_restating``). "Use layer norm, which is what transformers do" is no
+question: "which" asks only as "which one", "which would you", "which should I"..."""
+_ASK_WORDS = frozenset(
+    content_stems("going happening done doing handle deal wrong there pick choose go")
+)
 """Content words any question asks with ("what's going on there", "what should be done
 about it", "how do I handle it"): a question-form sentence may hold them besides the
 question's own."""
@@ -291,7 +303,7 @@ def _restating(text: str, asked_stems: frozenset[str]) -> list[tuple[int, int]]:
     words and one more at most."""
     found = [m.span() for m in _RESTATES.finditer(text)]
     if asked_stems:
-        for m in _ASKS.finditer(text):
+        for m in (*_ASKS.finditer(text), *_WHICH.finditer(text)):
             ask = m.group("ask")
             extra = content_stems(ask) - asked_stems - _ASK_WORDS
             if not _ANSWERED.search(ask[len(m.group("wh")) :]) and len(extra) <= 1:
