@@ -145,22 +145,24 @@ def test_original_bands(scored) -> None:
 # Floors a little under what the scorer reached. Raise them as the scorer improves; never
 # lower them to let a change through. The parts were remade every round on 2026-12-01/06:
 # each time the test part, once read, joined development and a fresh test part was
-# written. The forty-sixth round's floors: dev from SCORER_VERSION 2026.12.49 scoring
-# the 11,417 dev answers with the shipped judge (fitted on 442 of them: a regression guard,
-# not a measure). Dev grew by the forty-fifth round's test part; the round's start scorer
-# read the grown dev at 0.9295 / 99.37 % / 98.63 % / 97.74 %, the end scorer at 0.9296 /
-# 99.39 % / 98.66 % / 97.75 %: every dev floor holds for the end scorer, none was lowered,
-# and wrong <= 30 and pairwise rose a step. The fortieth round lowered the dev floors,
-# knowingly, for one change: the int8 runtime (``minilm_int8``; docs/design.md, "The
-# model's runtime"); the forty-third lowered two as dev grew harder.
-# Test from 2026.12.49's one reading of the fresh test part (19:46 UTC on 2026-12-06,
-# with the round's start scorer beside it: docs/evaluation.md, "forty-sixth round"). The
+# written. The forty-seventh round's floors: dev from SCORER_VERSION 2026.12.50 scoring
+# the 11,681 dev answers with the shipped judge (fitted on 442 of them: a regression guard,
+# not a measure). Dev grew by the forty-sixth round's test part; the round's start scorer
+# read the grown dev at 0.9295 / 99.37 % / 98.64 % / 97.73 %, the end scorer at 0.9299 /
+# 99.38 % / 98.71 % / 97.76 %: every dev floor holds for the end scorer, none was lowered,
+# and wrong <= 30 rose a step. The fortieth round lowered the dev floors, knowingly, for
+# one change: the int8 runtime (``minilm_int8``; docs/design.md, "The model's runtime");
+# the forty-third lowered two as dev grew harder.
+# Test from 2026.12.50's one reading of the fresh test part (22:03 UTC on 2026-12-06,
+# with the round's start scorer beside it: docs/evaluation.md, "forty-seventh round"). The
 # test part is new, so its floors follow it, one answer under each share it reached
-# (98.5 % >= 70 and 98.0 % <= 30; a read-back at 47 misses the non-answers' target).
-DEV_FLOOR = {"spearman": 0.929, "strong_ge70": 0.993, "wrong_le30": 0.986, "pairwise": 0.977}
-TEST_FLOOR = {"spearman": 0.923, "strong_ge70": 0.977, "wrong_le30": 0.969, "pairwise": 0.969}
-MEAN_WRONG_MAX = {"dev": 6.7, "test": 8.8}
-"""The highest mean score of a part's wrong answers (dev 6.2, test 8.2 in 2026.12.49)."""
+# (98.5 % >= 70 and 93.9 % <= 30, which misses the target: six wrong answers over 30).
+DEV_FLOOR = {"spearman": 0.929, "strong_ge70": 0.993, "wrong_le30": 0.987, "pairwise": 0.977}
+TEST_FLOOR = {"spearman": 0.924, "strong_ge70": 0.977, "wrong_le30": 0.929, "pairwise": 0.966}
+MEAN_WRONG_MAX = {"dev": 6.7, "test": 8.9}
+"""The highest mean score of a part's wrong answers (dev 6.2, test 8.3 in 2026.12.50)."""
+# 2026.12.50 read the forty-seventh round's test part (264) at 0.9248 / 98.5 % / 93.9 % / 96.7 %
+# (its start scorer, 2026.12.49, alike: no test answer's score moved);
 # 2026.12.49 read the forty-sixth round's test part (264) at 0.9235 / 98.5 % / 98.0 % / 97.0 %
 # (its start scorer, 2026.12.48: 0.9225 / 98.5 % / 97.0 % / 97.0 %; one answer moved, 35 -> 0);
 # 2026.12.48 read the forty-fifth round's test part (264) at 0.929 / 97.0 % / 99.0 % / 98.4 %
@@ -284,9 +286,12 @@ def test_part_keeps_its_quality(scored, part: str, floor: dict[str, float]) -> N
     "plain-words accumulation and a terse dl-val-below-train answer; wrong <= 30 at 92.9 %, "
     "92 of 99: four reversed, two confident-wrong answers and an off-topic one over 30) or "
     "the forty-third's (wrong <= 30 at 94.9 %, 94 of 99: three reversed answers, an "
-    "off-topic one and a read-back over 30) or the forty-sixth's (a read-back at 47, over "
+    "off-topic one and a read-back over 30), the forty-sixth's (a read-back at 47, over "
     "the non-answers' 40: 'why wouldn't we just turn the batch size way up... like, why "
-    "not make it huge'); non-strict until fresh parts keep meeting them",
+    "not make it huge') or the forty-seventh's (wrong <= 30 at 93.9 %, 93 of 99: three "
+    "reversed answers, one of them gradient accumulation 'the other way round' at 100, two "
+    "confident-wrong answers and a read-back over 30); non-strict until fresh parts keep "
+    "meeting them",
     strict=False,
 )
 def test_targets_on_the_test_part(scored) -> None:
