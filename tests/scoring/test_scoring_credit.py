@@ -544,7 +544,7 @@ def test_a_read_back_in_the_candidates_own_framing_is_asked(text: str) -> None:
 
     question = "Why not just use a huge batch size?"
     asked = asked_words(text, words(text), asked_stems=content_stems(question))
-    assert all(asked[:-3]), asked
+    assert all(asked), asked
 
 
 @pytest.mark.parametrize(

@@ -53,12 +53,15 @@ Rules (documented for reviewers and candidates):
 * Which statistics batch norm normalises with is a setting too, of one thing
   (``STATISTICS``): each batch's own ("the current batch's statistics", "per-batch
   statistics") on, the running averages ("the stored running mean") off, each bound to
-  the phase or mode word nearest it in its clause, else to the sentence's opening one:
+  the phase or mode word within four words of it or among its clause's first three,
+  else (when its clause names no phase) to the sentence's opening one:
   "during validation it uses the current batch's statistics, and during training the
   stored running averages" contradicts "the running averages used at evaluation don't
-  match the per-batch statistics seen in training". A negation or "instead of" right
+  match the per-batch statistics seen in training". A "not" or "instead of" right
   before one turns it over; running averages kept up to date ("keeps updating its
-  running averages") are not the ones used, and set nothing.
+  running averages") are not the ones used, and set nothing; nor does a clause that
+  names both kinds and binds them to no two phases ("running stats ≠ batch stats at
+  eval" compares them).
 * An answer contradicts a rubric sentence when one of its settings contradicts one of the
   sentence's and none agrees with any of them.
 """
@@ -137,16 +140,20 @@ _KEEPING = wordset("""update updates updating updated track tracks tracking trac
 its running averages" in train mode)."""
 _INSTEAD = (("instead", "of"), ("rather", "than"))
 _DETERMINERS = wordset("the its their a each current stored own")
+"""Words a "not" may stand before the statistics across ("not the stored running mean")."""
+_NEAR = 4
+"""How many words from the statistics a phase word binds them ("used at evaluation")."""
 
 
 def _statistics(clause: list[str]) -> list[tuple[int, int, int]]:
     """Where ``clause`` names which statistics batch norm normalises with, and which
     (``ON``: each batch's own, "the current batch's statistics", "per-batch statistics";
-    ``OFF``: the running averages, "the stored running mean"): (word index, switch). A
-    negation in the three words before turns it over ("not the running averages"), and
-    so does "instead of" / "rather than" right before it; the running averages kept up
-    to date ("keeps updating its running averages") are not used, so they set nothing.
-    Each as (index of its first word, index of its noun, switch)."""
+    ``OFF``: the running averages, "the stored running mean"), each as (index of its
+    first word, index of its noun, switch). A "not" right before it turns it over ("not
+    the running averages"; "they don't match the running averages" denies the match, not
+    the use), and so does "instead of" / "rather than" right before it; the running
+    averages kept up to date ("keeps updating its running averages") are not used, so
+    they set nothing."""
     out: list[tuple[int, int, int]] = []
     i = 0
     while i < len(clause):
@@ -192,9 +199,6 @@ def _phase_near(clause: list[str], i: int, noun: int) -> tuple[str, bool] | None
         return None
     _, _, phase, mode = min(found)
     return phase, mode
-
-
-_NEAR = 4
 
 
 def _clauses(sentence: str) -> tuple[list[list[str]], list[bool]]:

@@ -60,7 +60,7 @@ def _lower_first(text: str) -> str:
     named = (
         word in _NAMES
         or any(c.isupper() or c.isdigit() for c in word[1:])  # "AdamW", "ReLU", "GPT-3"
-        or re.search(rf"(?<=[^.!?]\s){re.escape(word)}\b", text[1:])
+        or (word and re.search(rf"(?<=[^.!?]\s){re.escape(word)}\b", text[1:]))
     )
     if len(text) > 1 and text[0].isupper() and not text[1].isupper() and not named:
         text = text[0].lower() + text[1:]
