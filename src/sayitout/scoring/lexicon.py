@@ -32,6 +32,17 @@ def denies(word: str) -> bool:
     return word in NOT_WORDS or word.endswith("n't")
 
 
+INSTEAD = frozenset(("instead of", "rather than"))
+"""Two-word phrases after which a clause says what it does not do ("applied straight to
+the weights, instead of being folded into the gradient"; "the running mean rather than
+the batch statistics"): the roles and switch readers turn what follows them over."""
+
+
+def instead_at(words: Sequence[str], i: int) -> bool:
+    """Whether ``words[i]`` and the word after it are one of ``INSTEAD``."""
+    return " ".join(words[i : i + 2]) in INSTEAD
+
+
 NOISE_WORDS = wordset("noise variance randomness jitter")
 """Nouns for the noise (of a gradient, of small batches), which say nothing of its way
 without a word before them."""

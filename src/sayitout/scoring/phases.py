@@ -70,7 +70,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from sayitout.scoring.lexicon import denies, wordset
+from sayitout.scoring.lexicon import denies, instead_at, wordset
 from sayitout.scoring.text import STOPWORDS, clause_words, ends_clause_at, sentences, stem
 
 ON, OFF = 1, -1
@@ -138,7 +138,6 @@ _KEEPING = wordset("""update updates updating updated track tracks tracking trac
     computed collect collects collecting estimate estimated estimates""")
 """Verbs that keep the running averages up to date rather than use them ("keeps updating
 its running averages" in train mode)."""
-_INSTEAD = (("instead", "of"), ("rather", "than"))
 _DETERMINERS = wordset("the its their a each current stored own")
 """Words a "not" may stand before the statistics across ("not the stored running mean")."""
 _NEAR = 4
@@ -172,7 +171,7 @@ def _statistics(clause: list[str]) -> list[tuple[int, int, int]]:
         lead = clause[max(0, i - 3) : i]
         bare = [v for v in lead if v not in _DETERMINERS]
         if bare[-1:] in (["not"], ["never"], ["no"]) or any(
-            tuple(lead[k : k + 2]) in _INSTEAD for k in range(len(lead) - 1)
+            instead_at(lead, k) for k in range(len(lead) - 1)
         ):
             kind = -kind
         out.append((i, noun, kind))
@@ -193,8 +192,7 @@ def _phase_near(clause: list[str], i: int, noun: int) -> tuple[str, bool] | None
             continue
         gap = i - j if j < i else j - noun
         if gap <= _NEAR or j < 3:
-            mode = j + 1 < len(clause) and clause[j + 1] in _MODE_WORDS
-            found.append((gap, -j, _PHASES[w], mode))
+            found.append((gap, -j, _PHASES[w], _names_mode(clause, j)))
     if not found:
         return None
     _, _, phase, mode = min(found)
@@ -293,9 +291,19 @@ def _bound(clause: list[str]) -> tuple[set[str], set[str]]:
         elif w in _PHASES and i and clause[i - 1] == "dot":
             modes.add(_PHASES[w])  # "model dot eval": the call said aloud
         elif w in _PHASES:
-            is_mode = i + 1 < len(clause) and clause[i + 1] in _MODE_WORDS
-            (modes if is_mode else phases).add(_PHASES[w])
+            (modes if _names_mode(clause, i) else phases).add(_PHASES[w])
     return phases, modes
+
+
+def _names_mode(clause: list[str], j: int) -> bool:
+    """Whether the phase word ``clause[j]`` names a mode ("train mode", "eval mode")."""
+    return j + 1 < len(clause) and clause[j + 1] in _MODE_WORDS
+
+
+def _in_mode(switch: int, mode: str, about: str) -> Setting:
+    """A switch said of a mode, as a setting of train mode: the two modes are one switch,
+    so on in eval mode is off in train mode."""
+    return Setting(switch if mode == TRAINING else -switch, MODE, about)
 
 
 def _refers_to_mode(clause: list[str]) -> bool:
@@ -363,9 +371,8 @@ def settings(text: str) -> tuple[Setting, ...]:
                 phase = phases.pop()
                 out.extend(Setting(switch, phase, x) for x in subjects)
             elif not phases and len(modes) == 1:
-                # the two modes are one switch: on in eval mode is off in train mode
-                train_on = switch if modes.pop() == TRAINING else -switch
-                out.extend(Setting(train_on, MODE, x) for x in subjects)
+                mode = modes.pop()
+                out.extend(_in_mode(switch, mode, x) for x in subjects)
         if said[0] or said[1]:
             before = said
     return tuple(out)
@@ -390,10 +397,9 @@ def _statistics_settings(clause: list[str], opening: tuple[set[str], set[str]]) 
             else:
                 continue
         phase, mode = near
-        if mode:
-            out.append(Setting(switch if phase == TRAINING else -switch, MODE, STATISTICS))
-        else:
-            out.append(Setting(switch, phase, STATISTICS))
+        out.append(
+            _in_mode(switch, phase, STATISTICS) if mode else Setting(switch, phase, STATISTICS)
+        )
     kinds = {switch for _, _, switch in found}
     if len({(x.phase, x.switch) for x in out}) > len({x.phase for x in out}) or (
         len(kinds) == 2 and len({x.phase for x in out}) < 2

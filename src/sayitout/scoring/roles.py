@@ -668,10 +668,7 @@ def _leaning(
     ``_INTO``/``_APART``. One of ``plus`` right after "less" or "not" leans the other way
     ("λ and LR less coupled"), and so does any word after "instead of" or "rather than"
     ("applied to the weights instead of folded into the gradient")."""
-    instead = next(
-        (i + 2 for i in range(len(norms) - 1) if " ".join(norms[i : i + 2]) in _INSTEAD),
-        len(norms),
-    )
+    instead = next((i + 2 for i in range(len(norms) - 1) if lx.instead_at(norms, i)), len(norms))
     leans_plus, leans_minus = before > 0, before < 0
     for i, w in enumerate(norms):
         after = i >= instead  # what the clause does not do leans the other way
@@ -684,9 +681,6 @@ def _leaning(
 
 
 _TURNING = frozenset(("less", "not"))
-_INSTEAD = frozenset(("instead of", "rather than"))
-"""What comes after these in a clause is what it does not do ("applied straight to the
-weights, instead of being folded into the gradient"): it leans the other way."""
 
 
 def _aims(norms: Sequence[str]) -> frozenset[tuple[str, int]]:

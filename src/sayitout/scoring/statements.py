@@ -91,10 +91,12 @@ question; so does "and you want the usual fix for that", said as the end of its 
 and "I need to say what's going on and what to do about it".
 Not "you want to know whether it can overfit one batch", nor "you want a fix that keeps the
 batch": advice."""
+_ASK_LEAD = r"(?:(?:so|and|okay|ok|um|uh|hmm|like|well|basically)[,\s]+)*"
+"""What a sentence that asks may open with ("so", "um", "like, ...") before its question
+word (``_ASKS``, ``_WHICH``)."""
 _ASKS = re.compile(
-    r"(?:^|(?<=[.!?;]\s))(?:(?:so|and|okay|ok|um|uh|hmm|like|well|basically)[,\s]+)*"
-    r"(?P<ask>(?P<wh>(?:what|why|how)(?:['’]s|\s+(?:is|are|should|do|does|did|can|could|would|will))\b"
-    r"|why\s+not\b)"
+    r"(?:^|(?<=[.!?;]\s))" + _ASK_LEAD + r"(?P<ask>(?P<wh>(?:what|why|how)"
+    r"(?:['’]s|\s+(?:is|are|should|do|does|did|can|could|would|will))\b|why\s+not\b)"
     r"[^.!?:;]*[.!?]?)",
     re.IGNORECASE,
 )
@@ -102,8 +104,9 @@ _ASKS = re.compile(
 ("so what's going on", "why would the validation loss be lower"), after a full stop or a
 semicolon ("...; why is that and what would you do?")."""
 _WHICH = re.compile(
-    r"(?:^|(?<=[,.!?;]\s))(?:(?:so|and|okay|ok|um|uh|hmm|like|well|basically)[,\s]+)*"
-    r"(?P<ask>(?P<wh>which\s+(?:one|of the two|would you|should (?:i|we|you)|do you|"
+    r"(?:^|(?<=[,.!?;]\s))"
+    + _ASK_LEAD
+    + r"(?P<ask>(?P<wh>which\s+(?:one|of the two|would you|should (?:i|we|you)|do you|"
     r"would i|do i)\b)[^.!?:;]*[.!?]?)",
     re.IGNORECASE,
 )
