@@ -76,6 +76,16 @@ def test_a_rubric_sentence_s_cadences() -> None:
         # every arrow a typed answer uses (text.STEP_ARROWS), as the restating reader does
         ("loss / 4 each micro-step ⇒ backward ⇒ zero_grad every 4th", {(ZERO, ONCE)}),
         ("loss / 4 each micro-step ⟶ backward ⟶ zero_grad every 4th", {(ZERO, ONCE)}),
+        # a count of updates is a step per micro-batch, whatever else the clause says
+        ("split the optimizer step into four smaller updates of a quarter each", {(STEP, EACH)}),
+        ("it spreads one forward pass over several optimizer steps", {(STEP, EACH)}),
+        ("so the four updates add up to one batch of thirty-two", {(STEP, EACH)}),
+        # counts of micro-batches, of updates per epoch, or of what is not done
+        ("accumulate gradients over four steps", set()),
+        ("you make a quarter as many updates per epoch", set()),
+        ("you get one update, instead of four noisy updates", set()),
+        ("one update rather than four small updates", set()),
+        ("you don't take four separate updates", set()),
     ],
 )
 def test_what_cadence_a_text_states(text: str, said: set[tuple[str, str]]) -> None:
@@ -109,6 +119,22 @@ def test_stepping_after_every_micro_batch_earns_no_accumulation_point(reversal_c
         wrong="Gradient accumulation: cut the batch into four micro-batches of eight, take an "
         "optimizer step after every micro-batch, and only clear the gradients every fourth "
         "one, so the effective batch stays thirty-two.",
+        right="Gradient accumulation: four micro-batches of eight, backward on each so the "
+        "gradients add up, divide each loss by four, and only call step and zero_grad after "
+        "the fourth one.",
+        points={"gradient-accumulation", "scale-loss-step-once"},
+        covered=True,
+    )
+
+
+def test_splitting_the_update_into_four_earns_no_accumulation_point(reversal_check) -> None:
+    """ "Keep the forward pass at thirty-two and split the optimizer step into four smaller
+    updates" is gradient accumulation the other way round: four updates, no memory saved."""
+    reversal_check(
+        "dl-oom-keep-batch",
+        wrong="Gradient accumulation the other way round: keep the forward pass at thirty-two "
+        "and split the optimizer step into four smaller updates of a quarter each, so each "
+        "update needs a quarter of the memory.",
         right="Gradient accumulation: four micro-batches of eight, backward on each so the "
         "gradients add up, divide each loss by four, and only call step and zero_grad after "
         "the fourth one.",

@@ -32,6 +32,13 @@ Rules (documented for reviewers and candidates):
   unless "before", "until" or "till" comes between: "let the gradients from each chunk
   add up before you update the weights" does not update at each chunk.
   A negation within the three words before the action takes the cadence back.
+* A count of updates is the step at *each*: "split the optimizer step into four smaller
+  updates", "several optimizer steps", "the four updates add up to 32" take a step per
+  micro-batch, whatever the clause's frequency words. The count must be said before
+  "updates" (or "optimizer steps"), with at most two describing words between ("four
+  smaller", "several noisy"): "accumulate over four steps" counts micro-batches, and
+  "a quarter as many updates per epoch" counts no micro-batches. After a negation,
+  "instead of" or "rather than" the count is what the answer does not do.
 * An answer contradicts a rubric sentence when it does one of the sentence's actions at
   the other frequency, and never at the same one (getting the zeroing right does not make
   up for stepping after every micro-batch).
@@ -93,6 +100,16 @@ _ON_EACH = wordset("on after for")
 _THEN = wordset("and then before")
 _SEVERAL = wordset("few several many couple all two three four eight 2 3 4 8 accumulated")
 _OPT_STEP = ["optimizer", "step"]
+_COUNTS = wordset("two three four eight sixteen several multiple 2 3 4 8 16")
+_DESCRIBING = wordset(
+    """small smaller separate little tiny noisy noisier individual partial distinct mini
+    weight"""
+)
+_UPDATE_NOUNS = wordset("updates")
+_STEP_NOUNS = wordset("steps updates")
+_TURNING = wordset("instead than")
+"""Words before a count that make it what the answer does not do ("rather than four
+updates", "instead of four noisy updates")."""
 _COMPARING = wordset("as like than")
 _WAITS = wordset("before until till")
 """Words after which an action waits for what came before: a frequency before them is
@@ -157,10 +174,30 @@ def _frequency(clause: list[str], i: int) -> str | None:
     return None
 
 
+def _counted_updates(clause: list[str], i: int) -> bool:
+    """Whether a count of updates starts at ``i`` ("four smaller updates", "several
+    optimizer steps") and is said, not turned over ("rather than four updates")."""
+    if clause[i] not in _COUNTS:
+        return False
+    k = i + 1
+    while k < len(clause) and k - i <= 2 and clause[k] in _DESCRIBING:
+        k += 1
+    noun = clause[k : k + 2]
+    if not noun or not (
+        noun[0] in _UPDATE_NOUNS or (noun[0] in _OPTIMIZERS and noun[1:] and noun[1] in _STEP_NOUNS)
+    ):
+        return False
+    before = clause[max(0, i - 3) : i]
+    # a clause cut at "instead" opens on its "of"
+    turned = any(denies(v) or v in _TURNING for v in before) or (clause[0] == "of" and i <= 3)
+    return not turned
+
+
 def cadences(text: str) -> tuple[Cadence, ...]:
     """The cadences ``text`` states (see the module docstring)."""
     out: list[Cadence] = []
     for clause in _clauses(text):
+        out.extend(Cadence(STEP, EACH) for i in range(len(clause)) if _counted_updates(clause, i))
         freqs = [(i, f) for i in range(len(clause)) if (f := _frequency(clause, i))]
         if not freqs:
             continue
