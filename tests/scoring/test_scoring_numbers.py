@@ -50,6 +50,7 @@ from sayitout.scoring.text import looks_english, words
         ("two point three oh three", 2.303, None),
         ("four oh nine six", 4096, None),
         ("two point three, two point three oh", 2.3, None),
+        ("about two point three — two-point-three-oh-two", 2.302, None),
         ("about thirty three and a half million parameters", 33.5e6, "parameters"),
         ("five twelve", 512, None),
         # a hesitation after "and" does not end the number; a sentence break does
@@ -566,6 +567,12 @@ FC = NumericAnswer(value=16781312, tolerance=2000, unit="", accept_units=["param
         (LR, "The fraction done times the peak: step 500 over 2,000 steps, times 3e-4.", False),
         # digits said one at a time end at a comma: 2.3 said twice, not 2.32 then 0.3
         (LOSS, "So it's about two point three, two point three oh.", True),
+        # and at a dash: 2.3, then 2.302 to three places, not 2.32 then 0.302
+        (
+            LOSS,
+            "it's ln ten, about two point three — two-point-three-oh-two to three places.",
+            True,
+        ),
         # a loss is always per example: "nats per example" is its unit, not an amount each
         (LOSS, "p = 0.1 each → loss = log 10 ≈ 2.30 nats per example", True),
         # "a loss of ..." says the result; "log of 0.1" is an operand
@@ -771,6 +778,9 @@ def test_a_near_miss_earns_part_of_the_numbers_share(scorer, minutes_rubric) -> 
         # a computation followed by a comma goes on; it does not lead as the answer
         (FC, "so it's 4096 times 4096, which is 2 to the 24, plus the biases, so 16,781,312", True),
         (FC, "4096 times 4096. Each output has its weights, then plus the biases.", False),
+        # so does a power ("4096 squared, which is ...")
+        (FC, "It's 4096 squared, which is 16,777,216, plus 4096 biases, so 16,781,312.", True),
+        (FC, "It's 4096 squared, which is 16,777,216, minus one per output, so 16,773,120", False),
         # a number said of something the answer is not ("aren't near zero"), and which
         # one of a series ("on batch 1", "at step five hundred"), never displace it
         (

@@ -8,11 +8,13 @@ rubric's unit (or, failing that, the numbers with no unit):
    112": the unit forgotten, the reason says to say it);
 2. else, when the answer *leads* with a number ("Fourteen gigabytes. Each parameter
    takes two bytes in bf16, times seven billion"; "14 GB because ..."), that number:
-   the numbers of the justification after it never displace it, unless one is said
-   after a correction ("no wait, it's 112") or, when the lead was approximate ("about
-   forty minutes. ... which is 41.7 minutes"), a later result in the same unit refines it
-   (the first within 10 % of the lead: "About 16.8 million — exactly 16,781,312. ...
-   4,096 squared = 16,777,216" is 16,781,312);
+   the numbers of the justification after it never displace it (a computation or a
+   power that a comma follows does not lead: "It's 4096 squared, which is 16,777,216,
+   plus the biases, so ..." goes on), unless one is said after a correction ("no wait,
+   it's 112") or, when the lead was approximate ("about forty minutes. ... which is
+   41.7 minutes"), a later result in the same unit refines it (the first within 10 % of
+   the lead: "About 16.8 million — exactly 16,781,312. ... 4,096 squared = 16,777,216"
+   is 16,781,312);
 3. else the last one introduced by an answer cue ("so", "that's", "which gives", "=")
    or said as a result rather than an operand (a number right after an operator, as in
    "so plus 128", is an operand), else the last one. Passed over: numbers in a reason's

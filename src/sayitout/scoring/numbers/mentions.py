@@ -890,7 +890,8 @@ def _read_numbers(text: str) -> list[NumberMention]:
                     explicit=_explicit(toks, i),
                     vague=vague,
                     hypothetical=_is_hypothetical(toks, start_i),
-                    lead=not (vague or operand) and _is_lead(text, toks, start_i, after, preamble),
+                    lead=not (vague or operand)
+                    and _is_lead(text, toks, start_i, after, preamble, computed=expr.power),
                     approximate=start_i < i or roughly,
                     corrected=_corrected(text, toks, start_i),
                     justifying=not cued and _justifying(text, toks, start_i),

@@ -48,6 +48,8 @@ class Reading:
     end: int
     note: str = ""
     """How it was read when that is not obvious ("half of 0.0003", "√(2/512)")."""
+    power: bool = False
+    """Read as a power ("4096 squared", "2^24"): a working, as a chain of operations is."""
 
 
 def _cardinal(toks: list[Tok], i: int) -> tuple[float, int] | None:
@@ -527,7 +529,7 @@ def expression(toks: list[Tok], i: int, depth: int = 0) -> Reading | None:
             shown = note or format_number(value)
             note = f"{shown} over {format_number(d[0])}"
             value, j = bounded(value / d[0]), d[1]
-    return Reading(value, j, note)
+    return Reading(value, j, note, power=powered is not None)
 
 
 def _function(toks: list[Tok], i: int, depth: int) -> Reading | None:

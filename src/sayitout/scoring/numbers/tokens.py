@@ -28,6 +28,7 @@ _TOKEN_RE = re.compile(
     r"|(?P<sym>[%/^×*·÷=~≈+()√−⁻¹²³⁴⁵⁶⁷⁸⁹⁰-])"
 )
 _BREAK = re.compile(r"[.!?;:…]")
+_PAUSE = re.compile(r"[,—–]")
 _SUPERSCRIPTS = str.maketrans("⁰¹²³⁴⁵⁶⁷⁸⁹", "0123456789")
 _SUPER = "⁻¹²³⁴⁵⁶⁷⁸⁹⁰"
 _CARDINAL_WORDS = frozenset({*lx.SMALL_NUMBERS, *lx.TENS, "hundred", *lx.SCALE_WORDS})
@@ -48,8 +49,9 @@ class Tok:
     """A sentence break (". ", "? ", ";") comes right before it: a number said one word
     at a time does not run on across it ("about two point three. Two point three zero")."""
     after_comma: bool = False
-    """A comma comes right before it: digits said one at a time do not run on across it
-    either ("two point three, two point three oh" is 2.3 said twice, not 2.32)."""
+    """A comma or a dash comes right before it: digits said one at a time do not run on
+    across it either ("two point three, two point three oh" and "about two point three —
+    two-point-three-oh-two" say 2.3, not 2.32)."""
 
 
 def tokenise(text: str) -> list[Tok]:
@@ -60,7 +62,7 @@ def tokenise(text: str) -> list[Tok]:
     toks: list[Tok] = []
     for m in _TOKEN_RE.finditer(text):
         gap = text[toks[-1].end : m.start()] if toks else ""
-        brk, comma = bool(_BREAK.search(gap)), "," in gap
+        brk, comma = bool(_BREAK.search(gap)), bool(_PAUSE.search(gap))
         if m.group("num") or m.group("frac"):
             raw = m.group("num").replace(",", "") or "0"
             try:
