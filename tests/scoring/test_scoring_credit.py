@@ -16,6 +16,7 @@ from sayitout.scoring.matching import Params, credit, make_rubric_text
 from sayitout.scoring.roles import Clause, Roles, contrasted
 from sayitout.scoring.statements import asked_words, is_keyword_list, read_back_grams
 from sayitout.scoring.text import (
+    call_stems,
     content_stems,
     looks_english,
     name_terms,
@@ -405,6 +406,23 @@ def test_a_question_mark_asks_only_in_a_question(text: str, asks: bool) -> None:
     flags = asked_words(text, words(text))
     ends = [i for i, w in enumerate(words(text)) if text[w.start : w.end].endswith("?")]
     assert all(flags[i] is asks for i in ends)
+
+
+@pytest.mark.parametrize(
+    ("text", "asks"),
+    [
+        # the question's own choice put back asks, however it is opened
+        ("Hmm, batch norm or layer norm?", True),
+        ("Batch norm or layer norm?", True),
+        # a choice with words of the candidate's own, or a check with no "or", states
+        ("Group norm or synced batch norm?", False),
+        ("Batch norm per example?", False),
+    ],
+)
+def test_an_elliptical_choice_of_the_question_s_own_asks(text: str, asks: bool) -> None:
+    stems = content_stems("Batch norm or layer norm?")
+    flags = asked_words(text, words(text), asked_stems=stems)
+    assert all(flags) is asks and any(flags) is asks
 
 
 @pytest.mark.parametrize(
@@ -897,6 +915,11 @@ def test_a_clause_with_its_own_subject_is_not_about_the_entity_before() -> None:
     # a clause with no subject of its own, or a restart after a comma, still is
     said = "The shortcut adds the input, so learns nothing. The shortcut is, uh, the identity."
     assert [c.entity for c in roles.clauses(said)] == ["shortcut", "shortcut"]
+    # a pronoun after "each block ... a shortcut" may be the block: about no entity
+    said = "Give each block a shortcut that adds its input, so it only has to learn a residual"
+    assert [c.entity for c in roles.clauses(said)] == ["shortcut", None]
+    said = "The shortcut adds the block's input, so it learns nothing"
+    assert [c.entity for c in roles.clauses(said)] == ["shortcut"]
     # "then" after the clause's own subject is an adverb, not a link that ends it
     said = "Shortcuts add each block's input, because each block then only learns a residual"
     clauses = roles.clauses(said)
@@ -905,6 +928,50 @@ def test_a_clause_with_its_own_subject_is_not_about_the_entity_before() -> None:
     # "then" after more than a subject still links two clauses
     said = "The shortcut adds the input then the stacked layers learn the rest"
     assert [c.entity for c in roles.clauses(said)] == ["shortcut", "stackedlay"]
+
+
+def test_a_call_says_its_words_to_key_points_only(scorer) -> None:
+    """ "torch.isfinite(x)" says "is finite", "torch.no_grad()" "no grad": a typed check
+    of the data earns the key point it names. Named as advice ("wrap the loop in
+    torch.no_grad()"), a call states no misconception: a call names a thing to do, not a
+    cause."""
+    assert call_stems("torch.no_grad()") == {"torch", "no", "grad"}
+    assert call_stems("e.g.") == call_stems("3.5") == frozenset()
+    typed = (
+        "1) Data: assert torch.isfinite(x).all(); labels in [0, C). 2) LR: 3e-4 → 1e-4, add "
+        "warmup, clip_grad_norm_(params, 1.0)."
+    )
+    assert _credit(scorer, _bank_rubric("dl-loss-nan"), typed, "check-data-values") > 0
+    advised = (
+        "model.eval(). Without it dropout is still active, so every forward pass samples a "
+        "different mask, and batch norm normalises with the current batch's statistics. "
+        "Call model.eval() (and wrap the loop in torch.no_grad()), and keep the val loader "
+        "free of random augmentation."
+    )
+    said = scorer.score(_bank_rubric("dl-eval-nondeterministic"), advised)
+    assert not said.misconceptions
+
+
+def test_a_cleft_is_about_the_entity_it_puts_first() -> None:
+    """ "it's group norm that pools statistics across the batch" is about group norm, not
+    the entity before."""
+    roles = Roles({"batchnorm", "groupnorm"})
+    said = "Batch norm takes each image on its own; it's group norm that pools across the batch"
+    assert [c.entity for c in roles.clauses(said)] == ["batchnorm", "groupnorm"]
+    said = "Batch norm takes each image on its own; it pools across the batch"
+    assert [c.entity for c in roles.clauses(said)] == ["batchnorm"]
+
+
+def test_a_thing_used_in_another_is_said_of_that_other() -> None:
+    """ "use batch norm in transformers" names transformers after batch norm: it says the
+    rubric's "transformers use layer norm" of another thing (a confident-wrong answer
+    earned that key point and scored 35)."""
+    roles = Roles({"batchnorm", "layernorm", "transform"})
+    rubric = roles.clauses("transformers use layer norm")
+    swap = roles.bind(rubric, roles.clauses("you should use batch norm in transformers too"))
+    assert swap.swapped_alone
+    same = roles.bind(rubric, roles.clauses("you should use layer norm in transformers"))
+    assert not same.swapped_alone
 
 
 def test_an_entity_a_verb_lets_do_something_is_not_the_subject() -> None:

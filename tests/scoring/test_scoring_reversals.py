@@ -157,6 +157,31 @@ def test_batch_norm_statistics_the_other_way_in_a_phase(text: str, contradicted:
     assert contradicts(BN_STATISTICS, settings(text)) is contradicted
 
 
+EVAL_ONLY = settings(
+    "Batch norm behaves differently in training and evaluation, where it uses running averages."
+)
+
+
+@pytest.mark.parametrize(
+    ("text", "contradicted"),
+    [
+        # the statistics of one phase say those of the other: one switch between them
+        ("Batch norm uses its running averages during training too.", True),
+        ("At test time it normalises with each batch's own statistics.", True),
+        ("During training it uses each batch's own statistics.", False),
+        ("In eval mode it uses the stored running mean.", False),
+    ],
+)
+def test_batch_norm_statistics_of_one_phase_bear_on_the_other(
+    text: str, contradicted: bool
+) -> None:
+    """A relative clause ("..., where it uses running averages") is in the phase that
+    ends the clause before it; what batch norm normalises with in one phase says what it
+    uses in the other."""
+    assert EVAL_ONLY
+    assert contradicts(EVAL_ONLY, settings(text)) is contradicted
+
+
 def test_a_phase_swap_of_batch_norm_statistics_loses_the_point(scorer) -> None:
     from sayitout.bank.loader import load_bank
 
@@ -527,6 +552,22 @@ def test_the_shortcut_learning_the_mapping_is_the_roles_swapped(misconception_ch
         "optimisation problem, not overfitting: the stacked layers learn the residual and "
         "the shortcut carries the identity, so a block can fall back to passing its input "
         "through, and gradients get a direct path back.",
+    )
+
+
+def test_a_cleft_is_about_the_entity_it_names(misconception_check) -> None:
+    """In "it's group norm that pools statistics across the batch" the "it" refers to
+    nothing before: the clause is about group norm, and with batch norm taking each image
+    alone the answer states the misconception."""
+    misconception_check(
+        "dl-small-batch-norm",
+        "bn-per-example",
+        wrong="Batch norm normalises each image on its own across its channels, so batch size "
+        "doesn't matter to it; it's group norm that pools statistics across the batch.",
+        right="Batch norm takes its mean and variance across the batch, and two images give "
+        "very noisy statistics that also don't match the running averages used at test "
+        "time. It's group norm that avoids this: it normalises within each image. Or use "
+        "synced batch norm across the GPUs.",
     )
 
 

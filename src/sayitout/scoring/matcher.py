@@ -53,6 +53,7 @@ from sayitout.scoring.text import (
     Span,
     Window,
     breaks_sentence,
+    call_stems,
     content_stems,
     ends_sentence,
     said_terms,
@@ -209,6 +210,21 @@ class Matcher:
             for j, w in enumerate(self.wins)
         ]
         self.lex = lexical_matrix(prep.lexicon, self._stems)
+        calls = [call_stems(answer.text[w.start : w.end]) for w in answer.words]
+        if any(calls):
+            # a call names a thing to do ("optimizer.step()", "torch.no_grad()"): it says
+            # a key point's words, no misconception's ("wrap the loop in torch.no_grad()"
+            # is advice, not "you forgot no grad"), so misconceptions keep the plain reading
+            plain = self.lex
+            self.lex = lexical_matrix(
+                prep.lexicon,
+                [
+                    s | frozenset().union(*calls[w.first : w.last + 1])
+                    for s, w in zip(self._stems, self.wins, strict=True)
+                ],
+            )
+            mis_rows = [r for i in prep.items if i.kind == "mis" for r in i.text_rows]
+            self.lex[mis_rows] = plain[mis_rows]
         self.match_matrix = (1 - params.lex_weight) * self.sims + params.lex_weight * self.lex
         self._clauses: list[Clause] | None = None
         self._swaps: dict[tuple[int, int], bool] = {}

@@ -61,7 +61,12 @@ Rules (documented for reviewers and candidates):
   before one turns it over; running averages kept up to date ("keeps updating its
   running averages") are not the ones used, and set nothing; nor does a clause that
   names both kinds and binds them to no two phases ("running stats ≠ batch stats at
-  eval" compares them).
+  eval" compares them). A relative clause ("where", "when") that names no phase is in
+  the phase among the last two words of the clause before it ("in training and
+  evaluation, where it uses running averages"). The statistics are one switch between
+  the phases, as the two modes are: "the running averages used at evaluation" says each
+  batch's own are used in training, so "it uses its running averages during training
+  too" contradicts it.
 * An answer contradicts a rubric sentence when one of its settings contradicts one of the
   sentence's and none agrees with any of them.
 """
@@ -135,12 +140,14 @@ _STAT_NOUNS = wordset("""average averages avg mean means stat stats statistics e
     estimates variance variances""")
 _KEEPING = wordset("""update updates updating updated track tracks tracking tracked keep
     keeps keeping kept accumulate accumulates accumulating compute computes computing
-    computed collect collects collecting estimate estimated estimates""")
+    computed collect collects collecting collected accumulated gathered estimate estimated
+    estimates""")
 """Verbs that keep the running averages up to date rather than use them ("keeps updating
 its running averages" in train mode)."""
 _DETERMINERS = wordset("the its their a each current stored own")
 """Words a "not" may stand before the statistics across ("not the stored running mean")."""
 _NEAR = 4
+_RELATIVE = wordset("where when")
 """How many words from the statistics a phase word binds them ("used at evaluation")."""
 
 
@@ -349,7 +356,7 @@ def settings(text: str) -> tuple[Setting, ...]:
                 about = _subject(clause, i)
             if switch is None:
                 switch, about = _doing(clause)
-            out.extend(_statistics_settings(clause, opening))
+            out.extend(_statistics_settings(clause, opening, clauses[k - 1] if k else []))
             subject = about or subject
             then = clauses[k + 1] if k + 1 < len(clauses) else []
             wanted = _wanted_mode(clause, phases, modes, then)
@@ -378,17 +385,25 @@ def settings(text: str) -> tuple[Setting, ...]:
     return tuple(out)
 
 
-def _statistics_settings(clause: list[str], opening: tuple[set[str], set[str]]) -> list[Setting]:
+def _statistics_settings(
+    clause: list[str], opening: tuple[set[str], set[str]], before: list[str]
+) -> list[Setting]:
     """The settings of batch norm's statistics ``clause`` states (``_statistics``), each
-    bound to the phase or mode word nearest it, else to the sentence's opening one; none
-    when the clause names both kinds and binds them to no two phases (it compares them).
-    """
+    bound to the phase or mode word nearest it; in a relative clause ("where", "when")
+    with none, to the phase among the last two words of the clause ``before`` it ("in
+    training and evaluation, where it uses running averages"; "at test time, when");
+    else to the sentence's opening one.
+    None when the clause names both kinds and binds them to no two phases (it compares
+    them)."""
     out: list[Setting] = []
     found = _statistics(clause)
     for i, noun, switch in found:
         near = _phase_near(clause, i, noun)
         if near is None and any(w in _PHASES for w in clause):
             continue  # the clause's phase is about something else
+        ends = [j for j in range(max(0, len(before) - 2), len(before)) if before[j] in _PHASES]
+        if near is None and clause[0] in _RELATIVE and ends:
+            near = (_PHASES[before[ends[-1]]], _names_mode(before, ends[-1]))
         if near is None:
             if len(opening[0]) == 1:
                 near = (next(iter(opening[0])), False)
@@ -443,13 +458,24 @@ def contradiction(rubric: tuple[Setting, ...], answer: tuple[Setting, ...]) -> S
     if not contradicts(rubric, answer):
         return None
     return next(
-        r
+        said
         for r in rubric
-        if any(
-            _same_phase(a.phase, r.phase) and a.about == r.about and a.switch != r.switch
-            for a in answer
-        )
+        for a in answer
+        if _same_phase(a.phase, (said := _said_of(r, a.phase)).phase)
+        and a.about == said.about
+        and a.switch != said.switch
     )
+
+
+def _said_of(setting: Setting, phase: str) -> Setting:
+    """``setting`` as it bears on ``phase``: batch norm's statistics are one switch
+    between the phases (each batch's own in training, the running averages in
+    evaluation), so "the running averages used at evaluation" says each batch's own
+    statistics are used in training; any other setting, or one of a mode, says nothing
+    of another phase."""
+    if setting.about != STATISTICS or {setting.phase, phase} != {TRAINING, EVALUATION}:
+        return setting  # evaluation may run in train mode: the mode says nothing of it
+    return Setting(-setting.switch, phase, setting.about)
 
 
 def _same_phase(a: str, b: str) -> bool:
@@ -471,8 +497,9 @@ def _compare(rubric: tuple[Setting, ...], answer: tuple[Setting, ...]) -> tuple[
     """(some answer setting agrees with one of the rubric's, some puts the opposite switch
     on the same phase about the same thing)."""
     agree = opposite = False
-    for r in rubric:
+    for setting in rubric:
         for a in answer:
+            r = _said_of(setting, a.phase)
             if not _same_phase(a.phase, r.phase) or a.about != r.about:
                 continue
             if a.switch == r.switch:

@@ -29,7 +29,11 @@ bindings:
   names none belongs to no entity unless a pronoun opens it ("It needs big batches"). A
   clause that "it" or "they" opens, after its linking word if it has one, is about the
   entity before it, even when it names another in passing ("AdamW decouples it: it takes
-  the Adam step on the loss alone", "..., so it uses half the memory of Adam"), and so
+  the Adam step on the loss alone", "..., so it uses half the memory of Adam"), unless
+  the "it" opens a cleft ("it's group norm that pools statistics across the batch" is
+  about group norm), and a clause that "it" opens after a clause that names "each" or
+  "every" something before its entity ("give each block a shortcut that adds its input,
+  so it only learns a residual": the "it" may be the block) is about no entity; and so
   is a clause whose only entity comes after "than", the thing compared with ("AdamW is
   used because it's faster and uses less memory than Adam"). An "it" or "them" after a
   clause's own entity is the entity before it, as an object ("Batch norm averages over
@@ -65,6 +69,8 @@ bindings:
   each image alone, and layer norm pools over the batch"), or about the same entity
   with other objects and none in common ("transformers use batch norm" against
   "transformers use layer norm": the entities a clause names after its own), or about
+  another entity that names the rubric clause's own after it ("use batch norm in
+  transformers" against "transformers use layer norm"), or about
   the same entity taken across another thing ("batch norm rescales each feature over
   all the examples" against "batch norm normalises across the features") or said to be
   free of what the rubric clause uses ("layer norm uses statistics over each example's
@@ -297,6 +303,34 @@ class Roles:
                 found |= named
         return found
 
+    def _cleft(self, norms: list[str], a: int, named_at: int) -> bool:
+        """Whether the clause from ``a`` puts its entity in a cleft ("it's group norm that
+        pools statistics across the batch"): the "it" opens no reference to the entity
+        before, the clause is about the one it names."""
+        o = a + 1 if norms[a] in _LINKS else a
+        if norms[o] not in ("it", "it's") or any(
+            w not in _CLEFT_BETWEEN for w in norms[o + 1 : named_at]
+        ):
+            return False
+        hit = self._entity_at(norms, named_at)
+        after = named_at + hit[1] if hit else len(norms)
+        return after < len(norms) and norms[after] in _CLEFT_AFTER
+
+    def _each_before_entity(
+        self, norms: list[str], ws: Sequence[Span], start: int, stop: int
+    ) -> bool:
+        """Whether the clause that starts at character ``start`` (its words end before
+        ``stop``) names "each" or "every" something before its first entity ("give each
+        block a shortcut"): a pronoun after it may be that thing, not the entity."""
+        for k in range(stop):
+            if ws[k].start < start:
+                continue
+            if norms[k] in _EACH:
+                return True
+            if self._entity_at(norms, k) is not None:
+                return False
+        return False
+
     def _entity_at(self, norms: list[str], i: int) -> tuple[str, int] | None:
         if norms[i] in self.initials:
             return self.initials[norms[i]], 1
@@ -388,6 +422,7 @@ class Roles:
                 and _opener(norms, a, z) in _SUBJECT_PRONOUNS
                 and out
                 and out[-1].entity not in (None, entity)
+                and not self._cleft(norms, a, named_at)
             ):
                 # "AdamW decouples it: it takes the Adam step ...": the clause is about
                 # the entity before it, and names another in passing
@@ -436,11 +471,17 @@ class Roles:
                 and (
                     _own_subject(norms[a : z + 1])
                     or (_each_after(norms, a, z) and _after_frame(text, ws, norms, ranges[:n]))
+                    or (
+                        _opener(norms, a, z) in _SUBJECT_PRONOUNS
+                        and self._each_before_entity(norms, ws, out[-1].start, a)
+                    )
                 )
             ):
                 # "give every block a shortcut ..., so each block only learns a residual
                 # correction", "With a shortcut, um, each block only learns a residual":
-                # the clause names its own subject, not the entity before
+                # the clause names its own subject, not the entity before; in "give each
+                # block a shortcut that adds its input to its output, so it only has to
+                # learn a residual" the "it" is the block
                 out.append(
                     Clause(
                         None, stems, neg, ws[a].start, ws[z].end, over, trend=trend, joined=joined
@@ -570,9 +611,12 @@ class Roles:
                         swapped = True
                         alone = alone or not (a.mixed or r.mixed)
                     continue
-                if same and r.objects and a.objects and not r.objects & a.objects:
+                if (same and r.objects and a.objects and not r.objects & a.objects) or (
+                    not same and r.objects and r.entity in a.objects and a.entity not in r.objects
+                ):
                     # "transformers use batch norm" against "transformers use layer norm":
-                    # the same words, said of another thing
+                    # the same words, said of another thing; so is "use batch norm in
+                    # transformers", the rubric's entity named after another one
                     swapped = alone = True
                 elif same:
                     # "bf16 has more mantissa bits" is not "seven mantissa bits"
@@ -884,6 +928,10 @@ def _then_after_subject(before: Sequence[str]) -> bool:
 
 _TOLD_NOT = frozenset("avoid don't dont never".split())  # noqa: SIM905
 """Words that open an instruction not to do something ("..., so avoid that")."""
+
+
+_CLEFT_BETWEEN = frozenset("is was really actually only just".split())  # noqa: SIM905
+_CLEFT_AFTER = frozenset(("that", "which", "who"))
 
 
 def _opener(norms: Sequence[str], a: int, z: int) -> str:

@@ -20,7 +20,9 @@ to the key points. Here:
   so on") adds none either; both are set aside.
 * A word is *asked* when its sentence ends with a question mark and is a question (it
   holds a question word, or opens with an auxiliary or a guess's "maybe": an elliptical
-  check in typed notes, "grads all zero? opt.step() called?", states what to check),
+  check in typed notes, "grads all zero? opt.step() called?", states what to check,
+  but one that puts the question's own choice back, "Hmm, batch norm or layer norm?",
+  asks: it holds "or" and no content word the question does not say),
   or when it is part of a run of at least ``READ_BACK_RUN`` words that the question
   itself says in that order
   (numbers compared by value, "fifty-layer" as "50-layer"; a read-back in speech often
@@ -238,7 +240,9 @@ def asked_words(
             first = i + 1  # "inspect the batch → grad norms exploding?": one step asks
             continue
         if ends_sentence(chunk) or i == len(ws) - 1:
-            if chunk.endswith("?") and _asks(ws, first, i):
+            if chunk.endswith("?") and (
+                _asks(ws, first, i) or _choice_asked_back(text, ws, first, i, asked_stems)
+            ):
                 for k in range(first, i + 1):
                     out[k] = True
             first = i + 1
@@ -298,6 +302,18 @@ def _asks(ws: list[Span], first: int, last: int) -> bool:
         return True
     opening = next((w for w in said if w not in _LEAD_INS), None)
     return opening is None or opening in _QUESTION_OPENERS
+
+
+def _choice_asked_back(
+    text: str, ws: list[Span], first: int, last: int, asked_stems: frozenset[str]
+) -> bool:
+    """Whether the elliptical sentence of words ``first``..``last`` (it ends with a
+    question mark) puts the question's own choice back ("Hmm, batch norm or layer
+    norm?"): it holds "or" and no content word the question does not say. A note of what
+    to check ("grads all zero? labels shuffled?") holds no "or"."""
+    if not asked_stems or not any(w.norm == "or" for w in ws[first : last + 1]):
+        return False
+    return content_stems(text[ws[first].start : ws[last].end]) <= asked_stems
 
 
 def _restating(text: str, asked_stems: frozenset[str]) -> list[tuple[int, int]]:

@@ -738,6 +738,20 @@ def _identifier_parts(chunks: list[str]) -> list[str]:
     return out
 
 
+_CALL = re.compile(r"[a-z]\.[a-z]")
+
+
+def call_stems(raw: str) -> frozenset[str]:
+    """Stems of the words a dotted call names, read as they are said ("torch.no_grad()"
+    -> "torch", "no", "grad"; "model.eval()" -> "model", "eval"); none for a word that is
+    no call ("e.g.", "3.5")."""
+    word = normalise_word(raw)
+    if not _CALL.search(word):
+        return frozenset()
+    parts = re.split(r"[._()=]+", word)
+    return frozenset(stem(p) for p in parts if len(p) > 1 and p not in STOPWORDS and p.isalpha())
+
+
 def content_stems(text: str) -> frozenset[str]:
     """Stems of the words that carry meaning (no stopwords or fillers); a short form
     (``SHORT_FORMS``) adds the stems of the words it stands for."""
