@@ -147,8 +147,10 @@ its running averages" in train mode)."""
 _DETERMINERS = wordset("the its their a each current stored own")
 """Words a "not" may stand before the statistics across ("not the stored running mean")."""
 _NEAR = 4
-_RELATIVE = wordset("where when")
 """How many words from the statistics a phase word binds them ("used at evaluation")."""
+_RELATIVE = wordset("where when")
+"""Words that open a relative clause, in the phase named right before it ("in training
+and evaluation, where it uses running averages")."""
 
 
 def _statistics(clause: list[str]) -> list[tuple[int, int, int]]:

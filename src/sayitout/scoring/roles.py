@@ -931,7 +931,9 @@ _TOLD_NOT = frozenset("avoid don't dont never".split())  # noqa: SIM905
 
 
 _CLEFT_BETWEEN = frozenset("is was really actually only just".split())  # noqa: SIM905
+"""Words a cleft may put between its "it" and its entity ("it's really group norm that")."""
 _CLEFT_AFTER = frozenset(("that", "which", "who"))
+"""Words that follow a cleft's entity ("it's group norm *that* pools ...")."""
 
 
 def _opener(norms: Sequence[str], a: int, z: int) -> str:
