@@ -209,8 +209,10 @@ class Matcher:
             frozenset().union(*per_word[w.first : w.last + 1]) | number_tokens(self._nums[j])
             for j, w in enumerate(self.wins)
         ]
+        self.kp_items = [i for i in prep.items if i.kind == "kp"]
+        self.mis_items = [i for i in prep.items if i.kind == "mis"]
         self.lex = lexical_matrix(prep.lexicon, self._stems)
-        calls = [call_stems(answer.text[w.start : w.end]) for w in answer.words]
+        calls = [call_stems(w.norm) for w in answer.words]
         if any(calls):
             # a call names a thing to do ("optimizer.step()", "torch.no_grad()"): it says
             # a key point's words, no misconception's ("wrap the loop in torch.no_grad()"
@@ -223,7 +225,7 @@ class Matcher:
                     for s, w in zip(self._stems, self.wins, strict=True)
                 ],
             )
-            mis_rows = [r for i in prep.items if i.kind == "mis" for r in i.text_rows]
+            mis_rows = [r for item in self.mis_items for r in item.text_rows]
             self.lex[mis_rows] = plain[mis_rows]
         self.match_matrix = (1 - params.lex_weight) * self.sims + params.lex_weight * self.lex
         self._clauses: list[Clause] | None = None
@@ -244,8 +246,6 @@ class Matcher:
             # mostly the question read back: the judge reads the question's own words as
             # an answer (its key points are about them), so its reading is not evidence
             self.judge = None
-        self.kp_items = [i for i in prep.items if i.kind == "kp"]
-        self.mis_items = [i for i in prep.items if i.kind == "mis"]
 
     def _initialism(self, word: Span) -> frozenset[str]:
         """The stems of the rubric's name a word written in capitals abbreviates ("BN"

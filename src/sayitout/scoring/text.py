@@ -744,7 +744,8 @@ _CALL = re.compile(r"[a-z]\.[a-z]")
 def call_stems(raw: str) -> frozenset[str]:
     """Stems of the words a dotted call names, read as they are said ("torch.no_grad()"
     -> "torch", "no", "grad"; "model.eval()" -> "model", "eval"); none for a word that is
-    no call ("e.g.", "3.5")."""
+    no call ("e.g.", "3.5"). ``raw`` may be a word as written or already normalised
+    (``Span.norm``)."""
     word = normalise_word(raw)
     if not _CALL.search(word):
         return frozenset()
