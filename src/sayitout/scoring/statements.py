@@ -10,8 +10,9 @@ to the key points. Here:
   moments") that hold no function word (but those a listed term holds, which are not
   counted: articles, "of", "and", "per", "in", "out"... as in "log of zero", "half an
   epoch", "bias and variance", "bytes per parameter", "fan in", "out of memory"), no verb
-  cue, no comparative ("more workers", "smaller batch": a remedy, unless it is the only
-  one: "..., early stopping, more data."), no symbol of a
+  cue, no comparative ("more workers", "smaller batch", "lower learning rate": a remedy,
+  unless it is the only one: "..., early stopping, more data."; "lower the LR" is a
+  verb), no symbol of a
   relation (=, →, ×, ≠ ...) and no arithmetic word beside a number ("times 4 GPUs"). A
   number is a term ("3e-4", "2,000 steps", "16,781,312"). Terse notes that state
   relations ("fp16 overflow (max 65504) → inf → NaN") are not lists. A closing remark that
@@ -145,11 +146,16 @@ _ARITHMETIC = re.compile(r"\b(?:times|plus|minus|divided|equals)\b", re.IGNORECA
 """An arithmetic word: with a number beside it ("times 4 GPUs") it states a working, not
 a term ("inputs times outputs" is a term)."""
 _VERB_CUES = frozenset(
-    """not never no use uses using make makes keep keeps check lower raise add clip
+    """not never no use uses using make makes keep keeps check raise add clip
     is are was were be means cause causes""".split()  # noqa: SIM905
 )
+_VERB_OR_COMPARATIVE = frozenset(("lower",))
+"""A word that is a verb cue before a determiner ("lower the LR") and a comparative
+before a bare noun ("lower learning rate")."""
+_OBJECT_OPENERS = frozenset("the a an your its it their them that this".split())  # noqa: SIM905
+"""Words that open what a verb acts on."""
 _COMPARATIVES = frozenset(
-    "more fewer less bigger smaller larger higher faster slower longer shorter".split()  # noqa: SIM905
+    "more fewer less bigger smaller larger higher lower faster slower longer shorter".split()  # noqa: SIM905
 )
 """Words that make a fragment a remedy ("more workers", "smaller batch") when the list
 holds two such fragments or more; one among terms is a term ("..., early stopping, more
@@ -188,7 +194,11 @@ def is_keyword_list(text: str) -> bool:
         ws = f.lower().split()
         total += len(ws)
         core = [w for w in ws if w not in _NOUN_PHRASE_WORDS]
-        if len(core) > _TERM_WORDS or _RELATION.search(f) or any(_states(w) for w in ws):
+        if (
+            len(core) > _TERM_WORDS
+            or _RELATION.search(f)
+            or any(_states(w, ws[k + 1 : k + 2]) for k, w in enumerate(ws))
+        ):
             continue
         if _ARITHMETIC.search(f) and numbers.find_numbers(f):
             continue  # a working: "times 4 GPUs"
@@ -201,10 +211,14 @@ def is_keyword_list(text: str) -> bool:
     return total > 0 and listed / total >= 0.8
 
 
-def _states(word: str) -> bool:
+def _states(word: str, after: list[str]) -> bool:
     """A word that makes a fragment more than a listed term: a verb cue or a function word
-    other than a noun phrase's."""
+    other than a noun phrase's. "Lower" is a verb only before what it lowers ("lower the
+    LR"); before a bare noun it compares ("lower learning rate"). ``after``: the word
+    after it, if any."""
     bare = word.strip("'\"")
+    if word in _VERB_OR_COMPARATIVE:
+        return bool(after) and after[0] in _OBJECT_OPENERS
     return word in _VERB_CUES or (bare in STOPWORDS and bare not in _NOUN_PHRASE_WORDS)
 
 
