@@ -58,6 +58,7 @@ def _cardinal(toks: list[Tok], i: int) -> tuple[float, int] | None:
     current = 0.0
     j = i
     last = None  # kind of the last word: unit | teen | tens | hundred | scale
+    floor = math.inf  # the smallest scale word said so far
     used = False
     n = len(toks)
     if (
@@ -76,6 +77,16 @@ def _cardinal(toks: list[Tok], i: int) -> tuple[float, int] | None:
             break  # "twelve. Five-twelve" is twelve, then 512
         if j > i and toks[j].after_comma and last in ("unit", "teen", "tens"):
             break  # "forty-one, forty-one and two thirds": said again, not 4,141
+        if j > i and (toks[j].after_comma or t in lx.HESITATIONS) and last in ("hundred", "scale"):
+            # after a pause, "sixteen million, uh, seven hundred eighty-one thousand" goes
+            # on with the number; "sixteen million, sixteen million" says it again
+            k = _after_hesitation(toks, j)
+            rest = _cardinal(toks, k) if k < n and not toks[k].after_break else None
+            if rest is None or rest[0] >= (floor if last == "scale" else 100):
+                break
+            if k > j:
+                j = k
+                continue
         if t in lx.SMALL_NUMBERS:
             v = lx.SMALL_NUMBERS[t]
             if last == "unit" and v >= 10 and current < 10:
@@ -116,6 +127,7 @@ def _cardinal(toks: list[Tok], i: int) -> tuple[float, int] | None:
             if not used or (last == "scale" and current == 0):
                 break
             total += (current or 1) * lx.SCALE_WORDS[t]
+            floor = min(floor, lx.SCALE_WORDS[t])
             current = 0
             last = "scale"
         elif t == "and" and used and last in ("hundred", "scale"):
