@@ -56,6 +56,17 @@ from sayitout.scoring.text import looks_english, words
         # a hesitation after "and" does not end the number; a sentence break does
         ("five hundred and, uh, twelve", 512, None),
         ("twelve. Five-twelve", 512, None),
+        # nor after a scale word or "hundred", where a smaller number goes on; a number
+        # as large as the scale said after a pause is the number said again
+        (
+            "sixteen million, uh, seven hundred eighty-one thousand three hundred twelve",
+            16781312,
+            None,
+        ),
+        ("five hundred, um, twelve", 512, None),
+        ("sixteen million, sixteen million", 16e6, None),
+        ("two thousand, uh, two thousand steps", 2000, "steps"),
+        ("two hundred, two hundred and fifty", 250, None),
         # a transcript may write the unit's prefix as a word of its own
         ("so the answer is 112 Giga bytes", 112, "GB"),
         ("three hundred milli seconds", 300, "milliseconds"),
@@ -768,6 +779,14 @@ def test_a_near_miss_earns_part_of_the_numbers_share(scorer, minutes_rubric) -> 
         (GB14, "7e9 × 2 B = 14 GB, so it won't fit a 12 GB card but fits a 24 GB one.", True),
         (GB14, "seven billion times two bytes, so you need a 14 GB card", True),
         (GB14, "it needs 28 GB, so a 14 GB card won't do", False),
+        # ... nor does a part of it said after it
+        (
+            GB112,
+            "Sixteen bytes a parameter, so a hundred and twelve gigabytes. Broken down, "
+            "eighty-four gigabytes of that is the master weights and the two moments.",
+            True,
+        ),
+        (GB112, "It's eighty-four gigabytes of that, so the answer is 84 GB.", False),
         # the end of a range after the result does not replace it; a range alone may
         (LR, "at step 500: 7.5e-5. Afterwards it keeps rising from 7.5e-5 to 3e-4", True),
         (LR, "it's 7.5e-5 at that point, as it climbs from 0 to 3e-4", True),

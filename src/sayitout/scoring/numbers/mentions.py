@@ -67,7 +67,8 @@ class NumberMention:
     """Said in a reason's clause, even as an equation's result ("2.303, since p = 0.1 for
     the true class"): never displaces a result stated before the reason."""
     attributive: bool = False
-    """Said as a description of some other thing ("it won't fit a 12 GB card"): never
+    """Said as a description of some other thing ("it won't fit a 12 GB card") or as a
+    part of what was said before ("84 GB of that is the master weights"): never
     displaces a result stated before it."""
     aside: bool = False
     """Said inside parentheses ("= 512 samples (8 × 16 = 128 per GPU, × 4 GPUs)") or in a
@@ -557,6 +558,21 @@ def _share_of(text: str, toks: list[Tok], after: int) -> bool:
     )
 
 
+_BACK = lx.wordset("that it this which those these them")
+
+
+def _part_of_said(text: str, toks: list[Tok], after: int) -> bool:
+    """The number ending at ``toks[after - 1]`` is a part of something said before it
+    ("112 GB. Broken down, eighty-four gigabytes of that is the master weights"): a
+    breakdown of a result, not a result."""
+    return (
+        after + 1 < len(toks)
+        and toks[after].text == "of"
+        and toks[after + 1].text in _BACK
+        and not _CLAUSE_BREAK.search(text[toks[after - 1].end : toks[after + 1].start])
+    )
+
+
 _PER = frozenset(("a", "an", "per", "each", "every"))
 
 
@@ -905,7 +921,8 @@ def _read_numbers(text: str) -> list[NumberMention]:
                             or (quantity not in ("count", "loss") and _per_item(text, toks, after))
                         )
                     )
-                    or (not unit and 0 < value < 1 and _share_of(text, toks, after)),
+                    or (not unit and 0 < value < 1 and _share_of(text, toks, after))
+                    or _part_of_said(text, toks, after),
                     aside=in_parentheses(toks[start_i].start) or in_check(toks[start_i].start),
                     evaluated=_evaluated(text, toks, start_i),
                     number_span=(toks[i].start, toks[expr.end - 1].end),
