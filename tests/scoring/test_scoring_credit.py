@@ -344,6 +344,9 @@ def test_the_english_note_reads_the_rubric(scorer, lr_rubric) -> None:
         ("Input-bound. More workers, pin memory, faster storage, bigger batch.", False),
         # ... unless the list holds only one
         ("Overfitting, variance, regularisation, dropout, early stopping, more data.", True),
+        # "lower" before a bare noun compares; before what it lowers it is a verb
+        ("Gradient clipping, lower learning rate, warmup, Adam epsilon, bad batches.", True),
+        ("Lower learning rate, longer warmup, clipping, Adam epsilon, bad batches.", False),
         # "out of", "running mean", "He init", "4096 by 4096", "weights only" are terms;
         # a term may have four words
         ("Gradient accumulation, micro-batches, out of memory, activation checkpointing.", True),
@@ -1184,6 +1187,10 @@ def test_a_clause_that_compares_the_other_way_does_not_bind() -> None:
     counted = roles.clauses("bf16 is eight exponent and seven mantissa bits")
     assert not roles.bind(mis, counted).bound
     assert not roles.bind(mis, roles.clauses("bf16 pays in mantissa (7 vs 10 bits)")).bound
+    # ... nor when the clause compares something else
+    stable = "bf16 only has seven mantissa bits versus ten, so it's simpler and more stable"
+    assert not roles.bind(mis, roles.clauses(stable)).bound
+    assert roles.bind(mis, roles.clauses("bf16 has seven, so more mantissa bits")).bound
 
 
 def test_a_clause_that_qualifies_the_same_things_the_other_way_does_not_bind() -> None:

@@ -619,8 +619,12 @@ class Roles:
                     # transformers", the rubric's entity named after another one
                     swapped = alone = True
                 elif same:
-                    # "bf16 has more mantissa bits" is not "seven mantissa bits"
-                    counts = r.trend and not a.trend and r.stems & a.counted
+                    # "bf16 has more mantissa bits" is not "seven mantissa bits", nor
+                    # "seven mantissa bits ..., so it's more stable": that compares
+                    # something else
+                    aimed = {s for s, _ in r.aims}
+                    compares = aimed & {s for s, _ in a.aims} if aimed else a.trend
+                    counts = r.trend and not compares and r.stems & a.counted
                     if a.negated == r.negated and (compared or not _opposite(r, a)) and not counts:
                         sides.add(r.entity)
                         reach = (
