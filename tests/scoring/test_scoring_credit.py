@@ -371,6 +371,21 @@ def test_the_english_note_reads_the_rubric(scorer, lr_rubric) -> None:
         ("Exponent bits, range, overflow, Ampere - those are the pieces of the story.", True),
         ("Dropout, augmentation, eval mode, running averages, and so on.", True),
         ("Use loss scaling - that is the fix, since fp16 overflows past 65504.", False),
+        # a list may be said with hesitations and a lead-in, typed with slashes, dashes
+        # or bullets, end on a hedge, and join its last two terms with "and"
+        ("Okay so, um, overfitting, dropout, uh, early stopping, weight decay.", True),
+        ("Overfitting / regularisation / dropout / early stopping / weight decay", True),
+        ("fp16 - overflow - loss scaling - bf16 - GradScaler", True),
+        ("- overfitting\n- dropout\n- early stopping\n- weight decay", True),
+        ("Overfitting, dropout, early stopping, weight decay, things like that.", True),
+        ("Overfitting, dropout, early stopping, weight decay, I think.", True),
+        ("Overfitting, dropout, early stopping and weight decay.", True),
+        # ... but a number said with "and" is one term, and a dash may join a working
+        ("16 million, 781 thousand, three hundred and twelve.", False),
+        ("Overfitting - so add dropout / weight decay / early stopping.", False),
+        # nothing said is no list
+        ("", False),
+        ("Um, uh.", False),
     ],
 )
 def test_keyword_lists_are_told_from_terse_notes(text: str, listed: bool) -> None:

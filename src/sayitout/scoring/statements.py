@@ -5,20 +5,23 @@ Two kinds of answer say the rubric's words without saying anything: a bare list 
 validation loss lower than training loss?"). Embeddings and shared words rate both close
 to the key points. Here:
 
-* A *keyword list* is an answer of at least four comma-separated fragments, nearly all of
+* A *keyword list* is an answer of at least four fragments (split at commas, semicolons,
+  full stops, line ends, and slashes or dashes between spaces; "..., early stopping and
+  weight decay" counts its last two terms as two), nearly all of
   its words in fragments of at most ``_TERM_WORDS`` words ("Adam first and second
   moments") that hold no function word (but those a listed term holds, which are not
   counted: articles, "of", "and", "per", "in", "out"... as in "log of zero", "half an
   epoch", "bias and variance", "bytes per parameter", "fan in", "out of memory"), no verb
   cue, no comparative ("more workers", "smaller batch", "lower learning rate": a remedy,
   unless it is the only one: "..., early stopping, more data."; "lower the LR" is a
-  verb), no symbol of a
-  relation (=, →, ×, ≠ ...) and no arithmetic word beside a number ("times 4 GPUs"). A
-  number is a term ("3e-4", "2,000 steps", "16,781,312"). Terse notes that state
-  relations ("fp16 overflow (max 65504) → inf → NaN") are not lists. A closing remark that
-  points back at the list ("...: those are the pieces on the table here.", "... — those
-  are the fp16 ingredients here") names it and adds no claim, and an open end ("..., and
-  so on") adds none either; both are set aside.
+  verb), no symbol of a relation (=, →, ×, ≠ ...) and no arithmetic word beside a number
+  ("times 4 GPUs"). A number is a term ("3e-4", "2,000 steps", "16,781,312"). Terse notes
+  that state relations ("fp16 overflow (max 65504) → inf → NaN") are not lists. A closing
+  remark that points back at the list ("...: those are the pieces on the table here.",
+  "... — those are the fp16 ingredients here") names it and adds no claim, and an open
+  end ("..., and so on", "..., things like that", "..., I think") adds none either; both
+  are set aside, as are the words a spoken list opens on ("Okay so ...") and its
+  hesitations ("Um, overfitting, dropout, uh, ..."), and a typed list's bullets.
 * A word is *asked* when its sentence ends with a question mark and is a question (it
   holds a question word, or opens with an auxiliary or a guess's "maybe": an elliptical
   check in typed notes, "grads all zero? opt.step() called?", states what to check,
@@ -50,7 +53,7 @@ from __future__ import annotations
 import re
 
 from sayitout.scoring import numbers
-from sayitout.scoring.lexicon import SMALL_NUMBERS, TENS
+from sayitout.scoring.lexicon import HESITATIONS, SMALL_NUMBERS, TENS
 from sayitout.scoring.text import (
     SENTENCE_END,
     STEP_ARROWS,
@@ -136,9 +139,12 @@ READ_BACK_RUN = 6
 """Words in a row, said as the question says them, that make a read-back. Shorter runs
 are an answer echoing the question's phrasing ("on the very first batch, ln 10")."""
 
-_FRAGMENT_SPLIT = re.compile(r",(?!\d)|;|\.(?=\s|$)")
+_FRAGMENT_SPLIT = re.compile(r",(?!\d)|;|\.(?=\s|$)|\s[/–—-]\s|\n")
 """Where a listed term ends: a comma (not a thousands separator: "16,781,312"), a
-semicolon, a full stop."""
+semicolon, a full stop, a slash or a dash between spaces ("dropout / early stopping",
+"fp16 - overflow"), a line's end."""
+_BULLET = re.compile(r"^\s*[-*•]\s+", re.MULTILINE)
+"""A bullet that opens a line of a typed list."""
 _RELATION = re.compile(r"[=→←↔≠<>×*+()^√%:]|->|(?<![A-Za-z])/|/(?![A-Za-z])")
 """A symbol that relates what a fragment names: an equation, an arrow, a ratio ("2/512").
 A slash between two words joins a term ("train/validation split")."""
@@ -172,12 +178,22 @@ the batch")."""
 _LIST_TAG = re.compile(
     r"(?:[:;—–]|\s-{1,2}\s|[.!?](?=\s))\s*(?:and\s+|so\s+)?(?:those|these|that)(?:['’]s|\s+(?:are|were|is|was))"
     r"\s[^.!?:;]*[.!?]?\s*$"
-    r"|,?\s*\b(?:and so on|and so forth|and the like|among others|etc)\b\.?\s*$",
+    r"|,?\s*\b(?:and so on|and so forth|and the like|among others|etc"
+    r"|(?:and\s+)?(?:things|stuff)\s+like\s+that|that\s+(?:kind|sort)\s+of\s+(?:thing|stuff)"
+    r"|I\s+(?:think|guess)|you\s+know)\b\.?\s*$",
     re.IGNORECASE,
 )
+_LEAD_INS = frozenset(
+    "so and but or then okay ok um uh er erm hmm hm like well right also first".split()  # noqa: SIM905
+)
+"""Words a sentence opens on that say nothing yet ("So, um, why ...?", "Okay so
+overfitting, dropout, ...")."""
+_LEAD_IN = re.compile(r"^\s*(?:(?:" + "|".join(sorted(_LEAD_INS)) + r")\b[,.]?\s*)+", re.IGNORECASE)
+"""``_LEAD_INS`` that open an answer: a list said after them is still a list."""
 """A closing remark about the list itself ("...: those are the pieces on the table here",
 "... Those are the ingredients.", "... — those are the fp16 ingredients here"), after a
-colon, a semicolon, a dash or a sentence end; or a list's open end ("..., and so on")."""
+colon, a semicolon, a dash or a sentence end; or a list's open end ("..., and so on",
+"..., things like that", "..., I think")."""
 
 _TERM_WORDS = 4
 """Content words a listed term may have ("Adam first and second moments")."""
@@ -185,13 +201,26 @@ _TERM_WORDS = 4
 
 def is_keyword_list(text: str) -> bool:
     """True for an answer that only lists terms (see the module docstring)."""
-    fragments = [f.strip() for f in _FRAGMENT_SPLIT.split(_LIST_TAG.sub("", text)) if f.strip()]
-    if len(fragments) < 4:
+    fragments = []
+    said = _BULLET.sub("", _LIST_TAG.sub("", _LEAD_IN.sub("", text)))
+    for f in _FRAGMENT_SPLIT.split(said):
+        # a hesitation is no word of a term ("Um, overfitting, dropout, uh, early stopping")
+        ws = [w for w in f.lower().split() if w.strip(".,;:!?") not in HESITATIONS]
+        if ws:
+            fragments.append((f, ws))
+    # "..., early stopping and weight decay": the last two terms joined by "and" (not a
+    # number's: "three hundred and twelve")
+    if not fragments:
+        return False
+    last, last_words = fragments[-1]
+    joined = (
+        len(last_words) >= 3 and last_words.count("and") == 1 and not numbers.find_numbers(last)
+    )
+    if len(fragments) + joined < 4:
         return False
     listed = total = 0
     compared: list[int] = []
-    for f in fragments:
-        ws = f.lower().split()
+    for f, ws in fragments:
         total += len(ws)
         core = [w for w in ws if w not in _NOUN_PHRASE_WORDS]
         if (
@@ -301,9 +330,6 @@ _QUESTION_OPENERS = frozenset(
 too many?"): a sentence with a question mark that opens with none of them is elliptical
 ("grads all zero? opt.step() called? labels matched to inputs?"), a note of what to
 check, which states it."""
-_LEAD_INS = frozenset(
-    "so and but or then okay ok um uh er erm hmm hm like well right also first".split()  # noqa: SIM905
-)
 
 
 def _asks(ws: list[Span], first: int, last: int) -> bool:
