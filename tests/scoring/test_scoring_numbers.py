@@ -29,6 +29,10 @@ from sayitout.scoring.text import looks_english, words
             None,
         ),
         ("16,781,312", 16781312, None),
+        # thousands grouped by spaces: a thin or no-break space, or two plain-space groups
+        ("16 781 312", 16781312, None),
+        ("73\u202f856", 73856, None),
+        ("8 16 4", 4, None),
         ("about forty one point seven minutes", 41.7, "minutes"),
         ("a hundred and twelve gigs", 112, "GB"),
         ("fourteen gigabytes", 14, "GB"),

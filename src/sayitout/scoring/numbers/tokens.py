@@ -1,6 +1,6 @@
 """Text -> tokens for reading numbers: numbers, words and the symbols that matter.
 
-Digits with thousands separators ("16,781,312"), decimals, exponents ("3e-4"), glued
+Digits with thousands separators ("16,781,312", "16 781 312"), decimals, exponents ("3e-4"), glued
 scales ("7B", "50k") and ordinal endings ("16th") are one ``num`` token whose value is
 bounded to a float's range; words are lower-cased; superscripts ("10⁻⁵") are ``sup``
 tokens; a hyphenated number ("forty-one", "one-and-a-half") loses its hyphens.
@@ -16,9 +16,14 @@ from sayitout.scoring import lexicon as lx
 from sayitout.scoring.numbers.values import bounded
 
 _NUMBER = (
-    r"(?:\d{1,3}(?:,\d{3})+(?!\d)|\d+)(?:\.\d+)?(?:[eE][-+]?\d+)?"  # 16,781,312 / 3e-4
+    r"(?:\d{1,3}(?:,\d{3})+(?!\d)"  # 16,781,312
+    r"|\d{1,3}(?:[\u00a0\u2009\u202f]\d{3})+(?!\d)"  # 16 781 312, a no-break or thin space
+    r"|\d{1,3}(?: \d{3}){2,}(?!\d|\.\d)"  # 16 781 312, two groups at least
+    r"|\d+)(?:\.\d+)?(?:[eE][-+]?\d+)?"  # 3e-4
     r"|\.\d+"  # .5
 )
+_GROUPING = re.compile(r"[,\s]")
+"""What groups a number's thousands: commas, and spaces of any width."""
 _VULGAR = "½⅓⅔¼¾⅕⅖⅗⅘⅙⅚⅛⅜⅝⅞"
 """Vulgar fractions, alone ("½") or after a whole number ("41⅔"): one number."""
 _TOKEN_RE = re.compile(
@@ -64,7 +69,7 @@ def tokenise(text: str) -> list[Tok]:
         gap = text[toks[-1].end : m.start()] if toks else ""
         brk, comma = bool(_BREAK.search(gap)), bool(_PAUSE.search(gap))
         if m.group("num") or m.group("frac"):
-            raw = m.group("num").replace(",", "") or "0"
+            raw = _GROUPING.sub("", m.group("num")) or "0"
             try:
                 value = float(raw)
             except ValueError:  # pragma: no cover - the pattern only matches floats
