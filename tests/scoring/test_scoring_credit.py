@@ -383,6 +383,12 @@ def test_the_english_note_reads_the_rubric(scorer, lr_rubric) -> None:
         # ... but a number said with "and" is one term, and a dash may join a working
         ("16 million, 781 thousand, three hundred and twelve.", False),
         ("Overfitting - so add dropout / weight decay / early stopping.", False),
+        # a parenthesis after a space holds more terms, a plus between words joins two,
+        # and a call is the name of a function
+        ("Overfitting, regularisation (dropout, weight decay), early stopping.", True),
+        ("Adam + L2, AdamW, decoupled weight decay, adaptive learning rate.", True),
+        ("model.eval(), dropout, batch norm, running stats, torch.no_grad().", True),
+        ("Accumulation (4 × 8), fp16 (loss scaling), checkpointing, ZeRO.", False),
         # nothing said is no list
         ("", False),
         ("Um, uh.", False),

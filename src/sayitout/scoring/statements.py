@@ -21,7 +21,10 @@ to the key points. Here:
   "... — those are the fp16 ingredients here") names it and adds no claim, and an open
   end ("..., and so on", "..., things like that", "..., I think") adds none either; both
   are set aside, as are the words a spoken list opens on ("Okay so ...") and its
-  hesitations ("Um, overfitting, dropout, uh, ..."), and a typed list's bullets.
+  hesitations ("Um, overfitting, dropout, uh, ..."), and a typed list's bullets. A
+  parenthesis after a space holds more terms ("regularisation (dropout, weight
+  decay)"), a plus between two words joins them ("Adam + L2"), and a call with no
+  argument or a named one names a function ("model.eval()", "DataLoader(num_workers)").
 * A word is *asked* when its sentence ends with a question mark and is a question (it
   holds a question word, or opens with an auxiliary or a guess's "maybe": an elliptical
   check in typed notes, "grads all zero? opt.step() called?", states what to check,
@@ -145,6 +148,15 @@ semicolon, a full stop, a slash or a dash between spaces ("dropout / early stopp
 "fp16 - overflow"), a line's end."""
 _BULLET = re.compile(r"^\s*[-*•]\s+", re.MULTILINE)
 """A bullet that opens a line of a typed list."""
+_ASIDE = re.compile(r"\s\(([^()]*)\)")
+"""A parenthesis after a space: what it holds are more terms ("regularisation (dropout,
+weight decay)"), or a relation of their own ("(4 × 8)")."""
+_JOINED = re.compile(r"(?<=[A-Za-z])\s*\+\s*(?=[A-Za-z])")
+"""A plus between two words joins them as "and" does ("Adam + L2"); beside a number it
+is arithmetic."""
+_CALL = re.compile(r"([A-Za-z_][\w.]*)\((?:[A-Za-z_]\w*)?\)")
+"""A call with no argument or a named one is the name of a function, a term
+("model.eval()", "DataLoader(num_workers)"); "ln(10)", "sqrt(2/n)" compute."""
 _RELATION = re.compile(r"[=→←↔≠<>×*+()^√%:]|->|(?<![A-Za-z])/|/(?![A-Za-z])")
 """A symbol that relates what a fragment names: an equation, an arrow, a ratio ("2/512").
 A slash between two words joins a term ("train/validation split")."""
@@ -203,6 +215,7 @@ def is_keyword_list(text: str) -> bool:
     """True for an answer that only lists terms (see the module docstring)."""
     fragments = []
     said = _BULLET.sub("", _LIST_TAG.sub("", _LEAD_IN.sub("", text)))
+    said = _CALL.sub(r"\1", _JOINED.sub(" and ", _ASIDE.sub(r", \1,", said)))
     for f in _FRAGMENT_SPLIT.split(said):
         # a hesitation is no word of a term ("Um, overfitting, dropout, uh, early stopping")
         ws = [w for w in f.lower().split() if w.strip(".,;:!?") not in HESITATIONS]
