@@ -45,6 +45,9 @@ def test_a_rubric_sentence_s_cadences() -> None:
         ),
         ("call optimizer dot step every fourth iteration", {(STEP, ONCE)}),
         ("only zero the gradients every four micro-batches", {(ZERO, ONCE)}),
+        # a count of examples says nothing of the micro-batches
+        ("have the optimizer step every 8 examples instead", set()),
+        ("step every 8 examples, so over several optimizer steps", {(STEP, EACH)}),
         ("zero_grad() at the end", {(ZERO, ONCE)}),
         # no frequency of the micro-batches, or no action
         ("zero the grads after every optimizer step", set()),

@@ -19,7 +19,8 @@ Rules (documented for reviewers and candidates):
 * A *frequency* is *each* ("after each micro-batch", "after every one", "every chunk",
   "per micro-batch") or *once* ("after the last one", "after the fourth", "every fourth",
   "every four micro-batches", "once", "only at the end", "a single step", "one
-  optimizer step", "one big backward pass"). "Each" after "on", "after" or "for" that
+  optimizer step", "one big backward pass"). "Every 8 examples" counts examples, which
+  says nothing of the micro-batches: no frequency. "Each" after "on", "after" or "for" that
   ends its clause or comes before "and", "then" or "before" ("backward on each, then
   step once") is *each*. "After each optimizer step" is no frequency of the
   micro-batches, and "the same as one step on 32" compares, it does not say how often
@@ -91,6 +92,8 @@ _UNITS = wordset(
 )
 """What the micro-batches are called; "after each *step*" is not one of them."""
 _EACH_WORDS = wordset("each every per")
+_EXAMPLES = wordset("examples samples images sequences inputs items")
+"""What a batch holds: "every 8 examples" is no count of micro-batches."""
 _LAST_WORDS = wordset(
     """last final fourth 4th eighth second third fourth 4 2 8 two four eight sixteen 16
     all"""
@@ -162,6 +165,8 @@ def _frequency(clause: list[str], i: int) -> str | None:
     if w in _EACH_WORDS and i and clause[i - 1] in _ON_EACH and (not nxt or nxt[0] in _THEN):
         return EACH  # "backward on each, then step once"
     if w in _EACH_WORDS and nxt:
+        if nxt[1:2] and nxt[1] in _EXAMPLES:
+            return None  # "every 8 examples" counts examples, not micro-batches
         if nxt[0] in _LAST_WORDS and nxt[0] not in ("one", "all"):
             return ONCE  # "every fourth", "every four micro-batches"
         if nxt[0] in _UNITS or (nxt[0] == "single" and nxt[1:2] and nxt[1] in _UNITS):
