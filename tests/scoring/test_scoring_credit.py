@@ -2121,3 +2121,22 @@ def test_an_item_of_notes_earns_its_point(scorer) -> None:
     )
     assert next(k for k in said.key_points if k.id == "augment-train-only").credit > 0
     assert said.score >= 70
+
+
+def test_a_possessive_subject_names_its_entity() -> None:
+    """ "Batch norm's statistics come from each image alone" is about batch norm; "it goes
+    through Adam's adaptive scaling" is about what goes, not about Adam."""
+    roles = Roles.for_rubric(
+        [],
+        ["Batch norm takes its statistics from each image alone."],
+        ["Batch norm pools statistics across the batch.", "Group norm works per example."],
+        "Batch norm or group norm?",
+    )
+    said = roles.clauses("Batch norm's statistics come from each image alone.")
+    assert [c.entity for c in said] == ["batchnorm"]
+    assert roles.clauses("while BN's running mean lags")[0].entity == "batchnorm"
+    adam = Roles.for_rubric(
+        [], [], ["AdamW decouples the decay.", "Adam scales L2."], "AdamW or Adam?"
+    )
+    assert adam.clauses("so it goes through Adam's adaptive scaling")[0].entity is None
+    assert adam.clauses("while Adam's scaling shrinks it")[0].entity == "adam"

@@ -331,12 +331,19 @@ class Roles:
                 return False
         return False
 
-    def _entity_at(self, norms: list[str], i: int) -> tuple[str, int] | None:
-        if norms[i] in self.initials:
-            return self.initials[norms[i]], 1
+    def _entity_at(
+        self, norms: list[str], i: int, possessive: bool = False
+    ) -> tuple[str, int] | None:
+        """The entity named at ``norms[i]`` and how many words name it. ``possessive``:
+        a name's last word may be possessive ("batch norm's statistics", "BN's"), as a
+        clause's subject may say it; after the subject, "Adam's adaptive scaling" is
+        about the scaling."""
+        bare = _bare if possessive else str
+        if bare(norms[i]) in self.initials:
+            return self.initials[bare(norms[i])], 1
         for k in range(_MAX_NAME_WORDS, 0, -1):
             if i + k <= len(norms):
-                key = _canon(norms[i : i + k])
+                key = _canon([*norms[i : i + k - 1], bare(norms[i + k - 1])])
                 if key in self.entities:
                     return key, k
         if i + 3 <= len(norms) and norms[i + 1] not in STOPWORDS:
@@ -382,7 +389,9 @@ class Roles:
             named_end = -1  # the index after the last entity named
             while i <= z:
                 lent = lent or (entity is not None and _lets_do(norms, i, z))
-                hit = self._entity_at(norms, i)
+                # a possessive names the subject only where a subject opens the clause
+                opening = i == a or (i == a + 1 and norms[a] in _OPENERS)
+                hit = self._entity_at(norms, i, possessive=entity is None and opening)
                 if hit is not None:
                     compared = "than" in norms[max(a, i - 3) : i]  # the thing compared with
                     if entity is None and compared:
@@ -650,6 +659,15 @@ _DOWN = frozenset("less fewer smaller lower narrower shorter slower".split())  #
 
 
 _COMPARATIVES = frozenset(stem(w) for w in _UP | _DOWN)
+
+
+_OPENERS = lx.wordset("the and but so while whereas then")
+"""Words a clause may open on before its subject ("while fp16's exponent ...")."""
+
+
+def _bare(word: str) -> str:
+    """``word`` without a possessive ending ("norm's" -> "norm")."""
+    return word[:-2] if word.endswith(("'s", "’s")) and len(word) > 2 else word
 
 
 def _at_a_time(norms: Sequence[str], i: int) -> bool:
