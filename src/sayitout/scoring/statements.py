@@ -195,6 +195,10 @@ _LIST_TAG = re.compile(
     r"|I\s+(?:think|guess)|you\s+know)\b\.?\s*$",
     re.IGNORECASE,
 )
+"""A closing remark about the list itself ("...: those are the pieces on the table here",
+"... Those are the ingredients.", "... — those are the fp16 ingredients here"), after a
+colon, a semicolon, a dash or a sentence end; or a list's open end ("..., and so on",
+"..., things like that", "..., I think")."""
 _LEAD_INS = frozenset(
     "so and but or then okay ok um uh er erm hmm hm like well right also first".split()  # noqa: SIM905
 )
@@ -202,10 +206,6 @@ _LEAD_INS = frozenset(
 overfitting, dropout, ...")."""
 _LEAD_IN = re.compile(r"^\s*(?:(?:" + "|".join(sorted(_LEAD_INS)) + r")\b[,.]?\s*)+", re.IGNORECASE)
 """``_LEAD_INS`` that open an answer: a list said after them is still a list."""
-"""A closing remark about the list itself ("...: those are the pieces on the table here",
-"... Those are the ingredients.", "... — those are the fp16 ingredients here"), after a
-colon, a semicolon, a dash or a sentence end; or a list's open end ("..., and so on",
-"..., things like that", "..., I think")."""
 
 _TERM_WORDS = 4
 """Content words a listed term may have ("Adam first and second moments")."""
@@ -221,10 +221,10 @@ def is_keyword_list(text: str) -> bool:
         ws = [w for w in f.lower().split() if w.strip(".,;:!?") not in HESITATIONS]
         if ws:
             fragments.append((f, ws))
-    # "..., early stopping and weight decay": the last two terms joined by "and" (not a
-    # number's: "three hundred and twelve")
     if not fragments:
         return False
+    # "..., early stopping and weight decay": the last two terms joined by "and" (not a
+    # number's: "three hundred and twelve")
     last, last_words = fragments[-1]
     joined = (
         len(last_words) >= 3 and last_words.count("and") == 1 and not numbers.find_numbers(last)

@@ -1,9 +1,10 @@
 """Text -> tokens for reading numbers: numbers, words and the symbols that matter.
 
-Digits with thousands separators ("16,781,312", "16 781 312"), decimals, exponents ("3e-4"), glued
-scales ("7B", "50k") and ordinal endings ("16th") are one ``num`` token whose value is
-bounded to a float's range; words are lower-cased; superscripts ("10⁻⁵") are ``sup``
-tokens; a hyphenated number ("forty-one", "one-and-a-half") loses its hyphens.
+Digits with thousands separators ("16,781,312", "16 781 312"), decimals, exponents
+("3e-4"), glued scales ("7B", "50k") and ordinal endings ("16th") are one ``num`` token
+whose value is bounded to a float's range; words are lower-cased; superscripts ("10⁻⁵")
+are ``sup`` tokens; a hyphenated number ("forty-one", "one-and-a-half") loses its
+hyphens.
 """
 
 from __future__ import annotations
