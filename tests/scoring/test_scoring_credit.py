@@ -22,6 +22,7 @@ from sayitout.scoring.text import (
     name_terms,
     said_terms,
     stem,
+    unmarked,
     words,
 )
 
@@ -2140,3 +2141,13 @@ def test_a_possessive_subject_names_its_entity() -> None:
     )
     assert adam.clauses("so it goes through Adam's adaptive scaling")[0].entity is None
     assert adam.clauses("while Adam's scaling shrinks it")[0].entity == "adam"
+
+
+def test_markdown_marks_are_not_words(scorer, lr_rubric) -> None:
+    """A typed answer may carry Markdown: its marks go, an asterisk between numbers stays."""
+    plain = "Lower the learning rate first, then clip the gradient norm."
+    marked = "**Lower the learning rate** first, then clip the *gradient norm*."
+    assert scorer.score(lr_rubric, marked).score == scorer.score(lr_rubric, plain).score
+    kept = "2**24, 4096*4096, 3 * 3"
+    assert unmarked(f"`model.eval()`, {kept}") == f"model.eval(), {kept}"
+    assert unmarked("**bold with *italic* inside**") == "bold with italic inside"

@@ -50,6 +50,7 @@ from sayitout.scoring.text import (
     looks_english,
     name_terms,
     sentences,
+    unmarked,
     windows,
     words,
 )
@@ -525,7 +526,7 @@ def _number_units(ws: list[Span], found: list[numbers.NumberMention]) -> list[Sp
 
 def _answer_text(answer: Transcript | str) -> AnswerText:
     transcript = answer if isinstance(answer, Transcript) else Transcript.typed(answer)
-    text = clean_text(transcript.text)
+    text = unmarked(clean_text(transcript.text))
     found = numbers.find_numbers(text)
     ws = _number_units(words(text), found)
     wins, truncated = windows(text, ws)

@@ -89,6 +89,22 @@ def clean_text(text: str) -> str:
     return unicodedata.normalize("NFC", text)
 
 
+_MARKUP = re.compile(
+    r"\*\*(?=[^\W\d])([^*\n]+?)\*\*"  # **bold**, not 2**24
+    r"|(?<![\w*])\*(?=[^\W\d])([^*\n]+?)(?<=\S)\*(?![\w*])"  # *italic*, not 3 * 3 or 4096*4096
+    r"|`([^`\n]*)`"  # `code`
+)
+
+
+def unmarked(text: str) -> str:
+    """``text`` without the marks a typed answer may carry from Markdown: bold, italic
+    and code marks ("**Lower the learning rate**", "`model.eval()`") go, their words
+    stay. An asterisk between numbers multiplies and stays ("4096*4096", "2**24")."""
+    for _ in range(2):  # "**bold with *italic* inside**"
+        text = _MARKUP.sub(lambda m: next(g for g in m.groups() if g is not None), text)
+    return text
+
+
 @dataclass(frozen=True)
 class Span:
     """One word of the answer: its normalised form and character offsets."""
