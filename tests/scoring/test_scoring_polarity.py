@@ -135,6 +135,12 @@ def test_negation_scope_blocks_credit() -> None:
     kp = "the data has changed since training"
     said = "the data hasn't changed since training"
     assert negates(analyse(kp), content_stems(kp), analyse(said))
+    # a negated equative compares: "doesn't generalise as well" generalises worse
+    kp = "very large batches may generalise a little worse"
+    for said in ("huge batches don't generalise as well", "the update isn't as noisy"):
+        assert not negates(analyse(kp), content_stems(kp + " noisy update"), analyse(said))
+    said = "don't treat it as noise: huge batches don't generalise"
+    assert negates(analyse(kp), content_stems(kp), analyse(said))
 
 
 def test_negation_parity_for_misconceptions() -> None:

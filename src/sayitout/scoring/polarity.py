@@ -158,6 +158,34 @@ _UNDONE = _wordset("forgot forget forgets forgetting forgotten neglected failed"
 _LIKENESS = _wordset("like same identical match matches similar equal")
 """A negation of a likeness says two things differ ("isn't distributed like the training
 data"): it negates none of the words around it."""
+_AS_MUCH = _wordset(
+    """well good much many fast quick quickly high large big accurate accurately often far
+    long stable smooth smoothly reliable reliably efficient efficiently easy easily"""
+)
+"""Words an equative puts after "as": "doesn't generalise as well" says it generalises
+worse, a comparison, not that it does not generalise."""
+
+
+def _equative(scope: list[str]) -> bool:
+    """Whether a negation's ``scope`` holds an equative ("as well", "as much", "as
+    noisy"): the negation compares, it negates none of the words around it. The word
+    after "as" must be one of ``_AS_MUCH`` or read as an adjective or adverb ("noisy",
+    "stable", "precisely"); "don't treat it as noise" names what it is treated as."""
+    return any(
+        w == "as" and i + 1 < len(scope) and _describing(scope[i + 1]) for i, w in enumerate(scope)
+    )
+
+
+def _describing(word: str) -> bool:
+    return word in _AS_MUCH or (
+        word not in STOPWORDS and word.endswith(_DESCRIBING_ENDINGS) and len(word) > 4
+    )
+
+
+_DESCRIBING_ENDINGS = ("y", "ly", "ble", "ful", "ous", "ive", "ent", "ant")
+"""Endings of adjectives and adverbs ("noisy", "stable", "useful", "precise" aside)."""
+
+
 _WHEN_AFTER_OFF = _wordset("in at during for when while on")
 """After "off", these begin when something is off ("off in eval", "off during validation"),
 not what is taken away."""
@@ -433,10 +461,14 @@ def _analyse(
             # "don't raise the learning rate" is a direction, judged by direction_conflict;
             # "isn't distributed like the training data" says they differ, not that
             # nothing is distributed; "forgot to turn off dropout" leaves it on
-            if not any(
-                w in _UP_WORDS or w in _DOWN_WORDS or w in _SAME_WORDS or w in _LIKENESS
-                for w in scope
-            ) and not any(w in _UNDONE for w in toks[max(0, k - 3) : k]):
+            if (
+                not any(
+                    w in _UP_WORDS or w in _DOWN_WORDS or w in _SAME_WORDS or w in _LIKENESS
+                    for w in scope
+                )
+                and not any(w in _UNDONE for w in toks[max(0, k - 3) : k])
+                and not _equative(scope)
+            ):
                 stems = {stem(w) for w in scope if w not in STOPWORDS | _NEGATIONS}
                 scoped.update(stems)
                 if toks[k] in _REMOVALS or toks[k] in _NEEDS_NEXT or _told_not_to_use(toks, k):
