@@ -145,22 +145,24 @@ def test_original_bands(scored) -> None:
 # Floors a little under what the scorer reached. Raise them as the scorer improves; never
 # lower them to let a change through. The parts were remade every round on 2026-12-01/06:
 # each time the test part, once read, joined development and a fresh test part was
-# written. The forty-eighth round's floors: dev from SCORER_VERSION 2026.12.51 scoring
-# the 11,945 dev answers with the shipped judge (fitted on 442 of them: a regression guard,
-# not a measure). Dev grew by the forty-seventh round's test part; the round's start scorer
-# read the grown dev at 0.9298 / 99.36 % / 98.60 % / 97.74 %, the end scorer at 0.9304 /
-# 99.40 % / 98.74 % / 97.78 %: every dev floor holds for the end scorer, none was lowered,
-# and the Spearman floor rose a step. The fortieth round lowered the dev floors, knowingly,
-# for one change: the int8 runtime (``minilm_int8``; docs/design.md, "The model's
-# runtime"); the forty-third lowered two as dev grew harder.
-# Test from 2026.12.51's one reading of the fresh test part (23:59 UTC on 2026-12-06,
-# with the round's start scorer beside it: docs/evaluation.md, "forty-eighth round"). The
+# written. The forty-ninth round's floors: dev from SCORER_VERSION 2026.12.52 scoring
+# the 12,209 dev answers with the shipped judge (fitted on 442 of them: a regression guard,
+# not a measure). Dev grew by the forty-eighth round's test part; the round's start scorer
+# read the grown dev at 0.9303 / 99.34 % / 98.70 % / 97.77 %, the end scorer at 0.9308 /
+# 99.39 % / 98.74 % / 97.81 %: every dev floor holds for the end scorer, none was lowered.
+# The fortieth round lowered the dev floors, knowingly, for one change: the int8 runtime
+# (``minilm_int8``; docs/design.md, "The model's runtime"); the forty-third lowered two as
+# dev grew harder.
+# Test from 2026.12.52's one reading of the fresh test part (02:30 UTC on 2026-12-07,
+# with the round's start scorer beside it: docs/evaluation.md, "forty-ninth round"). The
 # test part is new, so its floors follow it, one answer under each share it reached
-# (97.0 % >= 70 and 97.0 % <= 30; a keyword list at 75 misses the non-answers' target).
+# (99.2 % >= 70 and 94.9 % <= 30, which misses the wrong answers' target).
 DEV_FLOOR = {"spearman": 0.930, "strong_ge70": 0.993, "wrong_le30": 0.987, "pairwise": 0.977}
-TEST_FLOOR = {"spearman": 0.924, "strong_ge70": 0.962, "wrong_le30": 0.959, "pairwise": 0.972}
-MEAN_WRONG_MAX = {"dev": 6.6, "test": 8.2}
-"""The highest mean score of a part's wrong answers (dev 6.1, test 7.7 in 2026.12.51)."""
+TEST_FLOOR = {"spearman": 0.928, "strong_ge70": 0.984, "wrong_le30": 0.939, "pairwise": 0.969}
+MEAN_WRONG_MAX = {"dev": 6.6, "test": 8.4}
+"""The highest mean score of a part's wrong answers (dev 6.1, test 7.9 in 2026.12.52)."""
+# 2026.12.52 read the forty-ninth round's test part (264) at 0.9285 / 99.2 % / 94.9 % / 97.0 %
+# (its start scorer, 2026.12.51, alike: no test answer's score moved);
 # 2026.12.51 read the forty-eighth round's test part (264) at 0.9245 / 97.0 % / 97.0 % / 97.3 %
 # (its start scorer, 2026.12.50, alike: no test answer's score moved);
 # 2026.12.50 read the forty-seventh round's test part (264) at 0.9248 / 98.5 % / 93.9 % / 96.7 %
@@ -292,9 +294,11 @@ def test_part_keeps_its_quality(scored, part: str, floor: dict[str, float]) -> N
     "the non-answers' 40: 'why wouldn't we just turn the batch size way up... like, why "
     "not make it huge'), the forty-seventh's (wrong <= 30 at 93.9 %, 93 of 99: three "
     "reversed answers, one of them gradient accumulation 'the other way round' at 100, two "
-    "confident-wrong answers and a read-back over 30) or the forty-eighth's (a keyword "
+    "confident-wrong answers and a read-back over 30), the forty-eighth's (a keyword "
     "list at 75, over the non-answers' 40: 'Gradient clipping, lower learning rate, warmup, "
-    "Adam epsilon, beta2, bad batches, loss spikes.'); non-strict until fresh parts keep "
+    "Adam epsilon, beta2, bad batches, loss spikes.') or the forty-ninth's (wrong <= 30 at "
+    "94.9 %, 94 of 99: three reversed answers, a confident-wrong one and an off-topic one "
+    "over 30); non-strict until fresh parts keep "
     "meeting them",
     strict=False,
 )
