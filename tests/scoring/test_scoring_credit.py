@@ -2151,3 +2151,4 @@ def test_markdown_marks_are_not_words(scorer, lr_rubric) -> None:
     kept = "2**24, 4096*4096, 3 * 3"
     assert unmarked(f"`model.eval()`, {kept}") == f"model.eval(), {kept}"
     assert unmarked("**bold with *italic* inside**") == "bold with italic inside"
+    assert unmarked("It's **4096 × 4096** weights, 2 ** 24") == "It's 4096 × 4096 weights, 2 ** 24"
