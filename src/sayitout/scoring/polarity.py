@@ -177,13 +177,15 @@ def _equative(scope: list[str]) -> bool:
 
 
 def _describing(word: str) -> bool:
+    """Whether ``word`` reads as an adjective or adverb after "as" (``_AS_MUCH``, or a
+    content word with one of ``_DESCRIBING_ENDINGS``)."""
     return word in _AS_MUCH or (
         word not in STOPWORDS and word.endswith(_DESCRIBING_ENDINGS) and len(word) > 4
     )
 
 
 _DESCRIBING_ENDINGS = ("y", "ly", "ble", "ful", "ous", "ive", "ent", "ant")
-"""Endings of adjectives and adverbs ("noisy", "stable", "useful", "precise" aside)."""
+"""Endings of adjectives and adverbs ("noisy", "stable", "useful", "precisely")."""
 
 
 _WHEN_AFTER_OFF = _wordset("in at during for when while on")

@@ -559,6 +559,7 @@ def _share_of(text: str, toks: list[Tok], after: int) -> bool:
 
 
 _BACK = lx.wordset("that it this which those these them")
+"""Words that point back at something said before ("of that", "of which")."""
 
 
 def _part_of_said(text: str, toks: list[Tok], after: int) -> bool:
