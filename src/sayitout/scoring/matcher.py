@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
+from functools import cached_property
 from typing import NamedTuple
 
 import numpy as np
@@ -125,9 +126,10 @@ class AnswerText:
     windows: list[Window]
     truncated: bool
 
-    @property
+    @cached_property
     def listed(self) -> bool:
-        """The answer only lists terms (``statements.is_keyword_list``)."""
+        """The answer only lists terms (``statements.is_keyword_list``); read once, as
+        the scorer and the matcher both ask."""
         return is_keyword_list(self.text)
 
 

@@ -399,13 +399,18 @@ def _statistics_settings(
     them)."""
     out: list[Setting] = []
     found = _statistics(clause)
+    ends = [j for j in range(max(0, len(before) - 2), len(before)) if before[j] in _PHASES]
+    relative = (
+        (_PHASES[before[ends[-1]]], _names_mode(before, ends[-1]))
+        if found and clause[0] in _RELATIVE and ends
+        else None
+    )
     for i, noun, switch in found:
         near = _phase_near(clause, i, noun)
         if near is None and any(w in _PHASES for w in clause):
             continue  # the clause's phase is about something else
-        ends = [j for j in range(max(0, len(before) - 2), len(before)) if before[j] in _PHASES]
-        if near is None and clause[0] in _RELATIVE and ends:
-            near = (_PHASES[before[ends[-1]]], _names_mode(before, ends[-1]))
+        if near is None:
+            near = relative
         if near is None:
             if len(opening[0]) == 1:
                 near = (next(iter(opening[0])), False)

@@ -303,11 +303,11 @@ class Roles:
                 found |= named
         return found
 
-    def _cleft(self, norms: list[str], a: int, named_at: int) -> bool:
-        """Whether the clause from ``a`` puts its entity in a cleft ("it's group norm that
-        pools statistics across the batch"): the "it" opens no reference to the entity
-        before, the clause is about the one it names."""
-        o = a + 1 if norms[a] in _LINKS else a
+    def _cleft(self, norms: list[str], a: int, z: int, named_at: int) -> bool:
+        """Whether the clause ``norms[a : z + 1]`` puts its entity in a cleft ("it's group
+        norm that pools statistics across the batch"): the "it" opens no reference to the
+        entity before, the clause is about the one it names."""
+        o = _opening_at(norms, a, z)
         if norms[o] not in ("it", "it's") or any(
             w not in _CLEFT_BETWEEN for w in norms[o + 1 : named_at]
         ):
@@ -431,7 +431,7 @@ class Roles:
                 and _opener(norms, a, z) in _SUBJECT_PRONOUNS
                 and out
                 and out[-1].entity not in (None, entity)
-                and not self._cleft(norms, a, named_at)
+                and not self._cleft(norms, a, z, named_at)
             ):
                 # "AdamW decouples it: it takes the Adam step ...": the clause is about
                 # the entity before it, and names another in passing
@@ -961,7 +961,12 @@ _CLEFT_AFTER = frozenset(("that", "which", "who"))
 def _opener(norms: Sequence[str], a: int, z: int) -> str:
     """The word that opens the clause ``norms[a : z + 1]``, after its linking word ("so
     it uses half the memory of Adam": "it")."""
-    return norms[a + 1] if norms[a] in _LINKS and a < z else norms[a]
+    return norms[_opening_at(norms, a, z)]
+
+
+def _opening_at(norms: Sequence[str], a: int, z: int) -> int:
+    """Where the word that opens the clause ``norms[a : z + 1]`` is (``_opener``)."""
+    return a + 1 if norms[a] in _LINKS and a < z else a
 
 
 def _own_subject(norms: Sequence[str]) -> bool:

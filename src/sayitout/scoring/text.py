@@ -100,6 +100,8 @@ def unmarked(text: str) -> str:
     """``text`` without the marks a typed answer may carry from Markdown: bold, italic
     and code marks ("**Lower the learning rate**", "`model.eval()`") go, their words
     stay. An asterisk between numbers multiplies and stays ("4096*4096", "2**24")."""
+    if "*" not in text and "`" not in text:
+        return text  # most answers: nothing to look for
     for _ in range(2):  # "**bold with *italic* inside**"
         text = _MARKUP.sub(lambda m: next(g for g in m.groups() if g is not None), text)
     return text
