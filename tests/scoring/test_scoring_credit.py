@@ -348,6 +348,9 @@ def test_the_english_note_reads_the_rubric(scorer, lr_rubric) -> None:
         # "lower" before a bare noun compares; before what it lowers it is a verb
         ("Gradient clipping, lower learning rate, warmup, Adam epsilon, bad batches.", True),
         ("Lower learning rate, longer warmup, clipping, Adam epsilon, bad batches.", False),
+        # "check" closing a term is its noun; opening one it acts
+        ("Softmax, logits, log-likelihood, uniform prior, random init, sanity check.", True),
+        ("Check the labels, check the loss, clip gradients, use warmup.", False),
         # "out of", "running mean", "He init", "4096 by 4096", "weights only" are terms;
         # a term may have four words
         ("Gradient accumulation, micro-batches, out of memory, activation checkpointing.", True),

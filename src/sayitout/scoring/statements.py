@@ -170,6 +170,9 @@ _VERB_CUES = frozenset(
 _VERB_OR_COMPARATIVE = frozenset(("lower",))
 """A word that is a verb cue before a determiner ("lower the LR") and a comparative
 before a bare noun ("lower learning rate")."""
+_VERB_OR_NOUN = frozenset("check clip use cause".split())  # noqa: SIM905
+"""Verb cues that are also nouns: a term's head when they close a fragment of two words
+or more ("sanity check", "gradient clip", "root cause"); "check the labels" acts."""
 _OBJECT_OPENERS = frozenset("the a an your its it their them that this".split())  # noqa: SIM905
 """Words that open what a verb acts on."""
 _COMPARATIVES = frozenset(
@@ -239,7 +242,7 @@ def is_keyword_list(text: str) -> bool:
         if (
             len(core) > _TERM_WORDS
             or _RELATION.search(f)
-            or any(_states(w, ws[k + 1 : k + 2]) for k, w in enumerate(ws))
+            or any(_states(w, ws[k + 1 : k + 2], k > 0) for k, w in enumerate(ws))
         ):
             continue
         if _ARITHMETIC.search(f) and numbers.find_numbers(f):
@@ -253,14 +256,17 @@ def is_keyword_list(text: str) -> bool:
     return total > 0 and listed / total >= 0.8
 
 
-def _states(word: str, after: list[str]) -> bool:
+def _states(word: str, after: list[str], inside: bool) -> bool:
     """A word that makes a fragment more than a listed term: a verb cue or a function word
     other than a noun phrase's. "Lower" is a verb only before what it lowers ("lower the
-    LR"); before a bare noun it compares ("lower learning rate"). ``after``: the word
-    after it, if any."""
+    LR"); before a bare noun it compares ("lower learning rate"). "Check" closing a term
+    is its noun ("sanity check"). ``after``: the word after it, if any; ``inside``:
+    whether a word comes before it."""
     bare = word.strip("'\"")
     if word in _VERB_OR_COMPARATIVE:
         return bool(after) and after[0] in _OBJECT_OPENERS
+    if bare in _VERB_OR_NOUN and inside and not after:
+        return False
     return word in _VERB_CUES or (bare in STOPWORDS and bare not in _NOUN_PHRASE_WORDS)
 
 
