@@ -373,6 +373,40 @@ def test_a_texts_act_is_its_way() -> None:
 
 
 @pytest.mark.parametrize(
+    ("text", "said", "reverses"),
+    [
+        # a particle after what a verb acts on is about that thing
+        ("Lower Adam's beta two to 0.95.", "push Adam's beta2 up toward 0.9999", True),
+        ("Lower Adam's beta two to 0.95.", "bring Adam's beta2 down to 0.95", False),
+        ("Lower the learning rate.", "scale the learning rate up", True),
+        ("Lower the learning rate.", "turn the LR down a notch", False),
+        ("Raise the learning rate.", "turn the LR down a notch", True),
+        # after its verb, or after a verb of motion, the particle acts on nothing held
+        ("Lower the learning rate.", "scale up the learning rate", True),
+        ("Lower the batch size.", "the loss goes up", False),
+    ],
+)
+def test_a_particle_is_about_what_it_follows(text: str, said: str, reverses: bool) -> None:
+    assert reverses_object(analyse(text), analyse(said, plain_words=True)) is reverses
+
+
+@pytest.mark.parametrize(
+    ("text", "qualified"),
+    [
+        # what a direction word qualifies comes before a clause break
+        ("make it bigger and train longer", None),
+        ("lower the learning rate", "learn"),
+        # a typed arrow qualifies what it follows; an arrow between steps breaks a clause
+        ("B ↑ → grad noise ↓", "b"),
+        # "up" after a verb of motion acts on nothing
+        ("the validation curve turns up", None),
+    ],
+)
+def test_what_a_direction_qualifies(text: str, qualified: str | None) -> None:
+    assert analyse(text, plain_words=True).mentions[0].object == qualified
+
+
+@pytest.mark.parametrize(
     ("text", "removed"),
     [
         ("take gradient clipping off so the big gradients", {"gradient", "clip"}),
@@ -386,6 +420,12 @@ def test_a_texts_act_is_its_way() -> None:
         ("drop dropout", {"dropout"}),
         ("drop the learning rate to 1e-4", set()),
         ("drop it", set()),
+        # "cut" too; the practice closes its phrase ("cut activation memory" lowers it)
+        ("I'd make it bigger, cut the dropout and weight decay", {"dropout"}),
+        ("cut the weight decay", {"weight", "decay"}),
+        ("drop gradient clipping entirely", {"gradient", "clip"}),
+        ("cut activation memory with checkpointing", set()),
+        ("cut training short", set()),
         # a negation that takes nothing away
         ("it won't fit in memory", set()),
         # "off" before a thing, after no switch verb, says where from

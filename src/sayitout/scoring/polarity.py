@@ -10,9 +10,11 @@ Rules (documented for reviewers and candidates):
 * A *direction word* says up (raise, increase, higher, bigger, more, double,
   multiply, ramp unless "down" follows...), down (lower, decrease, reduce, smaller,
   less, halve, divide...) or no change (same, unchanged, leave, constant).
-* "Drop" followed by a practice (a phrase ending in a gerund, a noun of a process,
-  "dropout" or "warmup": "drop gradient clipping", "drop the regularisation") takes it
-  away, as "remove" does; "drop the learning rate" lowers it. "Skip" followed by a check
+* "Drop" or "cut" followed by a practice (a phrase ending in a gerund, a noun of a
+  process, "dropout", "warmup" or "decay": "drop gradient clipping", "drop the
+  regularisation", "cut the dropout and weight decay") takes it away, as "remove" does;
+  "drop the learning rate" lowers it, and so does "cut activation memory", whose
+  practice does not close the phrase. "Skip" followed by a check
   or by "dropout" or "warmup" takes it away too ("skip the overfit-a-batch test"); "skip
   that step" and "skip connections" take nothing away. A hyphenated name taken away
   takes its words away ("overfit-a-batch").
@@ -30,7 +32,11 @@ Rules (documented for reviewers and candidates):
   *precision*, but a smaller *range*" says nothing up about range; "LR" is the learning
   rate); when the candidate qualifies no such word, the content words within four words
   of the direction word, in its sentence; when none is shared either, all the
-  candidate's directions. A direction word that closes a clause ("As time *increases*,
+  candidate's directions. What a direction word qualifies comes before a clause
+  break ("make it bigger and train longer" qualifies nothing). A particle after what its
+  verb acts on is about that ("push *Adam's beta2* up", "turn *the LR* down"), not
+  after a verb of motion ("the curve turns up"); a typed arrow is about what it follows
+  ("B ↑"). A direction word that closes a clause ("As time *increases*,
   the speed of light stays the same") is about that clause's words only: it qualifies
   nothing after the comma.
 * A key point is not credited by words that negate it: a content word of the key
@@ -140,9 +146,9 @@ def _told_not_to_use(toks: list[str], k: int) -> bool:
     return toks[k] in _DO_NOT and k + 1 < len(toks) and toks[k + 1] in _USE
 
 
-_DROPS = _wordset("drop drops dropping dropped")
+_DROPS = _wordset("drop drops dropping dropped cut cuts cutting")
 """Down, or a removal when what follows is a practice ("drop gradient clipping", "drop the
-shuffling"): see ``_dropped``."""
+shuffling", "cut the dropout"): see ``_dropped``."""
 _SKIPS = _wordset("skip skips skipping skipped")
 """A removal when what follows is a check or a named practice ("skip the sanity check",
 "skip warmup"): see ``_dropped``."""
@@ -192,7 +198,7 @@ _WHEN_AFTER_OFF = _wordset("in at during for when while on")
 """After "off", these begin when something is off ("off in eval", "off during validation"),
 not what is taken away."""
 _CLAUSE_BREAKS = _wordset("""but so and because then which although though i'd i you'd we
-    you however while whereas""")
+    you however while whereas → -> =>""")
 # "instead", "rather" and "take" negate only as "instead of X" / "rather than X" /
 # "take out X" ("take out the dropout").
 _NEEDS_NEXT = {
@@ -390,18 +396,23 @@ def _off_a_place(toks: list[str], k: int) -> bool:
 _PRACTICE_ENDINGS = ("ing", "ation")
 """How the name of a practice ends: a gerund ("clipping") or a noun of a process
 ("regularisation", "normalization")."""
-_PRACTICES = _wordset("dropout warmup")
+_PRACTICES = _wordset("dropout warmup decay")
 """Practices whose names end otherwise."""
+_NOT_PRACTICES = _wordset("learning training")
+"""Gerunds that are no practice taken away: "drop the learning rate" lowers it, "cut
+training short" stops early."""
 
 
-def _dropped(toks: list[str], sentences: list[int], k: int) -> list[str]:
-    """The words of the practice a "drop" or a "skip" at ``k`` takes away, if it takes
-    one: a phrase of at most two words that ends in a gerund or a noun of a process
+def _dropped(toks: list[str], sentences: list[int], closes: list[bool], k: int) -> list[str]:
+    """The words of the practice a "drop", a "cut" or a "skip" at ``k`` takes away, if it
+    takes one: a phrase of at most two words that ends in a gerund or a noun of a process
     ("drop gradient clipping", "drop the shuffling", "drop the regularisation"), or in
-    "dropout" or "warmup"; a "skip" takes away only a check ("skip the overfit-a-batch
-    test") or one of those two. "Drop the learning rate" lowers it, and so does "drop it
-    to 1e-4"; "skip that step" and "skip bad batches" are remedies, "it skips computing
-    the penalty" says how something works, and a skip connection is a thing."""
+    "dropout", "warmup" or "decay" ("cut the weight decay"); a "skip" takes away only a
+    check ("skip the overfit-a-batch test") or one of those three. "Drop the learning
+    rate" lowers it, and so does "drop it to 1e-4"; "skip that step" and "skip bad
+    batches" are remedies, "it skips computing the penalty" says how something works,
+    and a skip connection is a thing. The practice closes its phrase, but for an adverb
+    ("drop gradient clipping entirely"): "cut activation memory" lowers the memory."""
     if toks[k] not in _DROPS and toks[k] not in _SKIPS:
         return []
     i = k + 1
@@ -413,9 +424,22 @@ def _dropped(toks: list[str], sentences: list[int], k: int) -> list[str]:
             return []
         if toks[k] in _SKIPS:
             # "it skips computing the penalty" says how, "skip connections" names a thing
-            if w in _CHECKS or w in _PRACTICES:
-                return toks[i : j + 1]
-        elif w in _PRACTICES or (len(w) > 5 and w.endswith(_PRACTICE_ENDINGS) and w != "learning"):
+            named = w in _CHECKS or w in _PRACTICES
+        else:
+            named = w in _PRACTICES or (
+                len(w) > 5 and w.endswith(_PRACTICE_ENDINGS) and w not in _NOT_PRACTICES
+            )
+        if named:
+            after = j + 1
+            if (
+                after < len(toks)
+                and sentences[after] == sentences[k]
+                and not closes[j]
+                and toks[after] not in STOPWORDS
+                and toks[after] not in _NOT_PLACES
+                and not toks[after].endswith("ly")
+            ):
+                return []  # the head comes after: "cut activation memory"
             return toks[i : j + 1]
     return []
 
@@ -435,7 +459,7 @@ def _analyse(
     removed: set[str] = set()
     drops: set[int] = set()
     for k in range(len(toks)):
-        practice = _dropped(toks, sentences, k)
+        practice = _dropped(toks, sentences, closes, k)
         if practice:
             # "drop gradient clipping": do without it
             drops.add(k)
@@ -559,12 +583,10 @@ def _analyse(
         )
         if plain_words and ctx & _STEPS:
             ctx |= frozenset(_SIZE_OF_A_STEP)
+        # what it qualifies comes before a clause break: "start small and grow the
+        # model" says nothing small about growing
         obj = next(
-            (
-                stem(w)
-                for w in toks[k + 1 : k + 3]
-                if w not in STOPWORDS and w not in _UP_WORDS and w not in _DOWN_WORDS
-            ),
+            (stem(toks[i]) for i in _places_after(toks, sentences, closes, k, 2, _qualified)),
             None,
         )
         if ends_clause:
@@ -577,6 +599,15 @@ def _analyse(
         acts = t in _ACTING and not (t in _ALSO_ADJECTIVES and k and toks[k - 1] in _DESCRIBING)
         on_pronoun = acts and k + 1 < len(toks) and toks[k + 1] in _PRONOUNS
         phrase, head = (frozenset(), None) if ends_clause else _phrase(toks, sentences, closes, k)
+        held = _held(toks, sentences, closes, k) if t in _PARTICLES else []
+        if t in _ARROWS:
+            # "B ↑", "N/B ↓": a typed arrow qualifies what it follows, if anything
+            held = _run_before(toks, sentences, closes, k)
+            obj, phrase, head = None, frozenset(), None
+        if held:
+            # "push Adam's beta2 up toward 0.9999": about what the particle follows
+            obj, head = stem(toks[held[0]]), stem(toks[held[-1]])
+            phrase = frozenset(stem(toks[i]) for i in held)
         mentions.append(
             Mention(frozenset(dirs), ctx, obj, acts and obj is not None, on_pronoun, phrase, head)
         )
@@ -591,6 +622,48 @@ def _analyse(
         every,
         _contrasted(toks, sentences, closes),
     )
+
+
+def _held(toks: list[str], sentences: list[int], closes: list[bool], k: int) -> list[int]:
+    """The named words a particle at ``k`` follows, in its clause, when a verb put them
+    before it: a noun phrase opened by a determiner ("scale *the learning rate* up",
+    "turn *the LR* down") or by a possessive ("push *Adam's beta2* up"), up to three
+    words. None where the particle follows its verb ("scale up the batch", "I'd scale
+    up") or a verb of motion ("the loss goes up")."""
+    if k == 0 or toks[k - 1] in _MOTIONS:
+        return []
+    run = _run_before(toks, sentences, closes, k)
+    if not run:
+        return []
+    before = run[0] - 1
+    if before >= 0 and sentences[before] == sentences[k] and toks[before] in _DETERMINERS:
+        return run
+    owner = next((n for n, i in enumerate(run) if toks[i].endswith(("'s", "’s"))), None)
+    return [] if owner is None else run[owner:]
+
+
+def _run_before(toks: list[str], sentences: list[int], closes: list[bool], k: int) -> list[int]:
+    """The named words, up to three, right before ``toks[k]`` in its clause."""
+    run: list[int] = []
+    for i in range(k - 1, max(-1, k - 4), -1):
+        if sentences[i] != sentences[k] or closes[i] or not _named(toks[i]):
+            break
+        if not any(c.isalnum() for c in toks[i]):
+            break  # "N/B = ..." : a symbol is no word
+        run.insert(0, i)
+    return run
+
+
+_PARTICLES = frozenset(("up", "down"))
+_ARROWS = frozenset(("↑", "↓"))
+_MOTIONS = _wordset(
+    """go goes going went gone come comes coming came shoot shoots shooting shot jump jumps
+    jumping jumped climb climbs climbing climbed creep creeps creeping crept tick ticks
+    ticking ticked move moves moving moved spike spikes spiking spiked head heads turn turns
+    turned turning drift drifts drifting drifted creep bounce bounces bounced float floats
+    inch inches inched swing swings swung kick kicks kicked"""
+)
+"""Verbs a thing moves by on its own: "up" after them is no act on a thing."""
 
 
 def _contrasted(toks: list[str], sentences: list[int], closes: list[bool]) -> bool:
@@ -647,6 +720,11 @@ def _places_after(
         if closes[i]:
             break
     return out
+
+
+def _qualified(word: str) -> bool:
+    """A word a direction word may qualify: no stopword, and no direction itself."""
+    return word not in STOPWORDS and word not in _UP_WORDS and word not in _DOWN_WORDS
 
 
 def _content(word: str) -> bool:
@@ -955,8 +1033,11 @@ def _related(r: Mention, a: Mention) -> bool:
 
 def _split(phrase: frozenset[str]) -> frozenset[str]:
     """A phrase's stems with each hyphenated one also in its parts: "data-loader workers"
-    names the "data loader workers"."""
-    return phrase.union(*(w.split("-") for w in phrase if "-" in w))
+    names the "data loader workers"; a short form also its words ("beta2" names the
+    "beta two")."""
+    return phrase.union(
+        *(w.split("-") for w in phrase if "-" in w), *(SHORT_FORMS.get(w, ()) for w in phrase)
+    )
 
 
 def _objects(m: Mention) -> frozenset[str]:

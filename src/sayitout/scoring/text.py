@@ -413,6 +413,8 @@ SHORT_FORMS: dict[str, tuple[str, ...]] = {
     "init": ("initial",),
     "aug": ("augment",),
     "augs": ("augment",),
+    "beta1": ("beta",),
+    "beta2": ("beta",),
 }
 
 
