@@ -9,6 +9,7 @@ import pytest
 from sayitout.bank.models import Rubric
 from sayitout.scoring.phases import EVALUATION, OFF, ON, TRAINING, agrees, contradicts, settings
 from sayitout.scoring.sequence import Order, orders, reversed_order
+from sayitout.scoring.statements import verdicts
 
 SPLIT_FIRST = orders("Split by original image before augmenting, so every copy lands in one set.")
 
@@ -600,6 +601,39 @@ def test_a_negation_of_other_words_does_not_hide_a_misconception(misconception_c
         "the training set. Use early stopping at the best validation checkpoint and add "
         "weight decay and dropout.",
     )
+
+
+def test_a_verdict_states_that_a_choice_always_holds(misconception_check) -> None:
+    """ "Batch norm, always." picks batch norm outright: it states "batch norm is always
+    better" though the sentences after it read closer to a key point about batch
+    statistics; "Layer norm, always, for transformers" picks the other."""
+    misconception_check(
+        "dl-batchnorm-vs-layernorm",
+        "bn-always-better",
+        wrong="Batch norm, always. It's strictly better because it uses statistics from many "
+        "examples instead of one, so it's more accurate, and transformers only use layer "
+        "norm for historical reasons.",
+        right="Layer norm, always, for transformers. Batch norm normalises with the batch's "
+        "mean and variance, so it breaks down with tiny batches and variable-length "
+        "sequences; layer norm normalises each example across its features. CNNs with big "
+        "batches still use batch norm.",
+    )
+
+
+@pytest.mark.parametrize(
+    ("text", "picked"),
+    [
+        ("Batch norm, always. It's strictly better.", [{"batch", "norm"}]),
+        ("Always batch norm: it uses more statistics.", [{"batch", "norm"}]),
+        ("Biggest model, every time.", [{"biggest", "model"}]),
+        # a sentence that says more is no verdict
+        ("I always start with a small model and grow it.", []),
+        ("Always.", []),
+        ("Not always batch norm.", []),
+    ],
+)
+def test_verdicts(text: str, picked: list[set[str]]) -> None:
+    assert [v.stems for v in verdicts(text)] == picked
 
 
 def test_a_lone_hyphen_is_a_dash_to_every_clause_reader() -> None:

@@ -49,7 +49,13 @@ from sayitout.scoring.matching import (
 )
 from sayitout.scoring.result import KeyPointResult, MisconceptionResult, Status
 from sayitout.scoring.roles import NO_BINDING, Binding, Clause, Roles
-from sayitout.scoring.statements import asked_words, is_keyword_list
+from sayitout.scoring.statements import (
+    ABSOLUTES,
+    Verdict,
+    asked_words,
+    is_keyword_list,
+    verdicts,
+)
 from sayitout.scoring.text import (
     Span,
     Window,
@@ -187,6 +193,7 @@ class Matcher:
         self._equal: dict[int, frozenset[str]] = {}
         self._led: dict[int, polarity.Polarity] = {}
         self._whole: polarity.Polarity | None = None
+        self._verdicts: list[Verdict] | None = None
         self._reader: polarity.Reader | None = None
         self._answer_claims: Claims | None = None
         self._why: dict[int, str] = {}
@@ -599,6 +606,17 @@ class Matcher:
             self._whole = self._reader.analyse(0, len(self.answer.text))
         return polarity.states_direction(own, self._whole)
 
+    def _picked(self, item: Item) -> Verdict | None:
+        """The answer's verdict (``statements.verdicts``: "Batch norm, always.") whose
+        words one of the item's texts says hold always ("Batch norm is always better, so
+        use it everywhere"), if it gives one."""
+        if self._verdicts is None:
+            self._verdicts = verdicts(self.answer.text)
+        texts = [self.prep.texts[r].stems for r in item.text_rows]
+        return next(
+            (v for v in self._verdicts for t in texts if t & ABSOLUTES and v.stems <= t), None
+        )
+
     def _swapped_at(self, item: Item, j: int) -> bool:
         """Whether window ``j`` states the item's content about the other entity (a role
         swap: "batch norm works per example" against "layer norm works per sample") and
@@ -706,6 +724,13 @@ class Matcher:
                 asserted = switched or b.sides >= 2 or b.shared >= 3
                 extra = {"roles": True, "reach": b.reach, "asserted": asserted}
                 return Candidate(1.0, bound, j, None, extra), self._quote_span(span)
+        verdict = self._picked(item)
+        j = None if verdict is None else self._window_for(verdict.span)
+        if j is not None and verdict is not None:
+            # "Batch norm, always.": stated outright, whatever key point the window reads
+            cos = float(self.sims[item.text_rows[0]][j])
+            extra = {"picked": True}
+            return Candidate(1.0, cos, j, None, extra), self._quote_span(verdict.span)
         c = c or self.best(item, True)
         if c.window is not None and switched:
             extra = {"asserted": True}
@@ -755,7 +780,7 @@ class Matcher:
                 continue
             c, w = found
             # The same words explain a key point better: topical overlap, not a misconception.
-            if any(self._kp_beats(c, k, 0.03) for k in kp_best):
+            if not c.extra.get("picked") and any(self._kp_beats(c, k, 0.03) for k in kp_best):
                 continue
             claimed.append(c)
             claimed_items.append(item)

@@ -45,6 +45,10 @@ to the key points. Here:
   it."): a transcript loses the question mark. "What's happening is a bad batch" (the
   answer after a "what ... is") and "What's the latency budget, and how much data do I
   have" (questions of the candidate's own) state things.
+* A *verdict* is a sentence, or what opens one before a colon, that names a choice and
+  says it holds always and nothing more ("Batch norm, always.", "Always batch norm: ...",
+  "Biggest model, every time."): two or three content words and an absolute word.
+  A misconception that says the choice is always right is stated by it (``verdicts``).
 * Words that say the speaker does not know ("I'm not sure", "I don't know what the fix
   would be", "I have no idea"), up to the end of their clause, are asked words too: they
   hedge, they state nothing. "I'm not sure of the exact rule, but double it" still states
@@ -54,6 +58,7 @@ to the key points. Here:
 from __future__ import annotations
 
 import re
+from typing import NamedTuple
 
 from sayitout.scoring import numbers
 from sayitout.scoring.lexicon import HESITATIONS, SMALL_NUMBERS, TENS
@@ -434,4 +439,33 @@ def _tokens(ws: list[Span], found: list[numbers.NumberMention]) -> list[tuple[st
                 out.append((f"#{float(digits):g}", i))
             else:
                 out.append((stem(part), i))
+    return out
+
+
+ABSOLUTES = frozenset(("alway", "everywher"))
+"""Stems of the words that say a choice always holds (``verdicts``); "every time" too."""
+_VERDICT = re.compile(r"[^.!?:;–—]+")
+"""A sentence, or what opens one before a colon, a semicolon or a dash."""
+_EVERY_TIME = re.compile(r"\bevery\s+(?:single\s+)?time\b", re.IGNORECASE)
+_NEGATED = re.compile(r"\b(?:not|never|no)\b|n['’]t\b", re.IGNORECASE)
+
+
+class Verdict(NamedTuple):
+    """A choice the answer makes outright (``verdicts``)."""
+
+    stems: frozenset[str]
+    """Its content stems, the absolute word left out."""
+    span: tuple[int, int]
+    """Where it is said in the text."""
+
+
+def verdicts(text: str) -> list[Verdict]:
+    """Each verdict the text gives (see the module docstring): "Batch norm, always. It's
+    strictly better ..." gives {batch, norm}; "Not always batch norm" gives none."""
+    out = []
+    for m in _VERDICT.finditer(text):
+        part = m.group()
+        said = content_stems(_EVERY_TIME.sub(" always ", part))
+        if said & ABSOLUTES and 2 <= len(said - ABSOLUTES) <= 3 and not _NEGATED.search(part):
+            out.append(Verdict(said - ABSOLUTES, m.span()))
     return out
