@@ -442,7 +442,7 @@ PLAIN_FORMS: tuple[PlainForm, ...] = tuple(
         # the learning rate, as the size of a step
         (
             rf"step ?sizes?|size of {_DETERMINERS}(?:steps?|updates?)"
-            rf"|(?:smaller|bigger|larger|tiny|small|big|large|huge) (?:steps|updates)"
+            rf"|(?:smaller|bigger|larger|tiny|small|big|large|huge) (?:overall )?(?:steps|updates)"
             rf"|{_DETERMINERS}(?:steps?|updates?) (?:are |is )?(?:too |way too )?"
             rf"(?:big|large|small|smaller|bigger|larger)"
             rf"|how (?:big|large|far) {_DETERMINERS}(?:steps?|updates?)",
@@ -476,7 +476,8 @@ PLAIN_FORMS: tuple[PlainForm, ...] = tuple(
         ),
         (
             rf"(?:cap|limit|clamp|ceiling|maximum)\w* (?:on )?{_DETERMINERS}"
-            rf"(?:how (?:big|large|far) {_DETERMINERS})?(?:updates?|gradients?|steps?)",
+            rf"(?:how (?:big|large|far) {_DETERMINERS})?(?:updates?|gradients?|steps?"
+            r"|push(?:es)?|nudges?|shoves?|kicks?|jolts?|jumps?|moves?)",
             ("gradient", "clip"),
             "gradient clipping",
         ),
@@ -499,7 +500,11 @@ PLAIN_FORMS: tuple[PlainForm, ...] = tuple(
             ("skip", "connection", "residual"),
             "residual skip connections",
         ),
-        (r"ramp\w* up", ("warmup",), "warmup"),
+        (
+            r"ramp\w* up|(?:gentle|gentler|gradual|softer|slower) (?:start|beginning|opening)",
+            ("warmup",),
+            "warmup",
+        ),
         # the learning rate named too: MiniLM puts "start with tiny steps warmup" at 0.48
         # from "start with a small learning rate, raise it slowly", and at 0.69 with it
         (
@@ -537,7 +542,7 @@ PLAIN_FORMS: tuple[PlainForm, ...] = tuple(
         (
             r"(?:add|adds|adding|sum|sums|summing|collect\w*|pil\w*) up (?:the )?"
             r"(?:corrections|gradients|updates|changes)"
-            r"|(?:corrections|gradients|updates|changes) (?:add|pile|build) up",
+            r"|(?:corrections|gradients|updates|changes) (?:\w+ ){0,3}(?:add|pile|build) up",
             ("gradient", "accumul"),
             "gradient accumulation",
         ),
@@ -588,9 +593,17 @@ PLAIN_FORMS: tuple[PlainForm, ...] = tuple(
             r"labels? (?:got |get |are |were |being )?(?:scrambled|shuffled|mixed up|misaligned)"
             r"|(?:right|correct) answers? (?:still )?(?:lined|line) up"
             r"|(?:answers?|labels?) (?:are |is )?(?:still |actually )?(?:attached|matched|paired"
-            r"|tied) (?:to|with) (?:the )?(?:right|correct)",
+            r"|tied) (?:to|with) (?:the )?(?:right|correct)"
+            r"|answers? (?:\w+ ){0,3}(?:paired|matched|lined up|line up|belongs? to|c[oa]me apart"
+            r" from) (?:\w+ ){0,3}(?:inputs?|pictures?|images?|examples?)"
+            r"|(?:examples|inputs|images|pictures) next to their answers",
             ("label",),
             "labels",
+        ),
+        (
+            r"handful of (?:\w+ )?(?:examples|samples|images|inputs|pictures)",
+            ("small", "batch"),
+            "small batch",
         ),
         (
             r"(?:decent|healthy|reasonable|reasonably (?:big|large)|sizeable|sizable"
