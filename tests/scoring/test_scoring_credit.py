@@ -113,6 +113,18 @@ def test_typed_calls_earn_their_points(scorer) -> None:
     assert {"split-by-original", "augment-train-only"} <= earned
 
 
+@pytest.mark.parametrize("typed", ["-ln(0.1)", "-log(0.1)", "− ln(1/10)", "ln(10)"])
+def test_a_typed_function_says_what_its_spoken_form_says(scorer, typed: str) -> None:
+    """ "-ln(0.1)" states what "minus ln 0.1" states: the words "minus ln" (lexical
+    support and the embedder) and the 0.1 it is called on (``numbers_agree``). It earned
+    nothing of "minus log of one tenth" (70 against the spoken form's 86)."""
+    from sayitout.bank.loader import load_bank
+
+    rubric = load_bank(user=False).rubric("dl-initial-loss")
+    said = scorer.score(rubric, f"It should be around 2.3, which is {typed}.")
+    assert "minus-log-one-tenth" in {k.id for k in said.key_points if k.credit > 0}
+
+
 def test_short_words_keep_their_stems() -> None:
     # the family suffixes need a real stem left: "rise", "noise", "size", "rate" stay apart
     assert len({stem(w) for w in ("rise", "raise", "noise", "size", "rate", "state")}) == 6

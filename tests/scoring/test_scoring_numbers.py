@@ -1045,3 +1045,11 @@ def test_an_operand_named_again_is_no_result() -> None:
     assert again.value == 2 and again.operand
     result = find_numbers("ln 10 is 2.303, so the answer is the 2.303 figure")[-1]
     assert result.value == pytest.approx(2.303) and not result.operand
+
+
+@pytest.mark.parametrize(
+    ("text", "argument"),
+    [("-ln(0.1)", 0.1), ("ln(10)", 10.0), ("exp(-1)", -1.0), ("2.303", None)],
+)
+def test_a_typed_function_keeps_what_it_was_called_on(text: str, argument: float | None) -> None:
+    assert find_numbers(text)[0].argument == argument

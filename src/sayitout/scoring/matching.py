@@ -39,7 +39,15 @@ from sayitout.scoring import (
     sequence,
     trends,
 )
-from sayitout.scoring.text import STOPWORDS, Span, content_stems, normalise_word, stem, words
+from sayitout.scoring.text import (
+    STOPWORDS,
+    Span,
+    called_words,
+    content_stems,
+    normalise_word,
+    stem,
+    words,
+)
 from sayitout.scoring.trends import Trend
 
 #: Generic answers with no content: a rubric sentence's similarity to them is its
@@ -305,7 +313,9 @@ def word_stems(
         # the last number span that starts before the word ends overlaps it if any does
         k = bisect.bisect_left(starts, w.end) - 1
         inside = k >= 0 and spans[k][1] > w.start
-        out.append(frozenset() if inside else content_stems(text[w.start : w.end]))
+        raw = text[w.start : w.end]
+        # a typed call keeps the words it says: "-ln(0.1)" says "minus ln"
+        out.append(content_stems(called_words(raw)) if inside else content_stems(raw))
     return out
 
 
@@ -451,7 +461,8 @@ def numbers_agree(
 
     The rubric sentence's last number is its result ("... so 8 times 4 is 32"). A window
     that states numbers must state that one: the same value at the precision of the less
-    precise of the two, and the same unit when both say one. With ``require``
+    precise of the two, and the same unit when both say one; a typed function states
+    what it is called on too ("-ln(0.1)" states 0.1). With ``require``
     (misconceptions) the window must state it even if it states no number at all;
     otherwise a window with no numbers is neutral.
     """
@@ -461,7 +472,8 @@ def numbers_agree(
         return not require
     r = rubric_nums[-1]
     for w in window_nums:
-        if not numbers.same_number(r.value, w.value):
+        stated = (w.value,) if w.argument is None else (w.value, w.argument)
+        if not any(numbers.same_number(r.value, v) for v in stated):
             continue
         if r.unit and w.unit and r.unit != w.unit:
             continue

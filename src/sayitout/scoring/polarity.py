@@ -15,7 +15,7 @@ Rules (documented for reviewers and candidates):
   regularisation", "cut the dropout and weight decay") takes it away, as "remove" does;
   "drop the learning rate" lowers it, and so does "cut activation memory", whose
   practice does not close the phrase. "Skip" followed by a check
-  or by "dropout" or "warmup" takes it away too ("skip the overfit-a-batch test"); "skip
+  or by "dropout", "warmup" or "decay" takes it away too ("skip the overfit-a-batch test"); "skip
   that step" and "skip connections" take nothing away. A hyphenated name taken away
   takes its words away ("overfit-a-batch").
 * A direction word is *negated* when a negation cue (not, n't, never, no, don't,

@@ -733,6 +733,8 @@ def name_terms(text: str) -> Respelling:
         if start >= end:  # plain words inside others already named name nothing more
             edits.append((stop, stop, f" {term}"))
             end = stop
+    for m in _CALLED.finditer(text):  # "-ln(0.1)": "minus ln of (0.1)"
+        edits.append((m.start(), m.end(), f"{_called(m)} of ("))
     for m in _ARROWS.finditer(text):  # "LR ↓", "↑N": the embedder reads the word too
         word = _ARROW_WORDS[m.group()]
         if m.end() < len(text) and text[m.end()].isalnum():
@@ -740,6 +742,25 @@ def name_terms(text: str) -> Respelling:
         else:
             edits.append((m.end(), m.end(), f" {word}"))
     return respell(text, edits)
+
+
+_FUNCTION_WORDS = {"ln": "ln", "log": "log", "sqrt": "square root", "exp": "exp"}
+_CALLED = re.compile(r"(?<![\w.])([-−])?(ln|log|sqrt|exp)\(", re.IGNORECASE)
+"""A function of the field's arithmetic called in typed notation ("-ln(0.1)",
+"sqrt(2/512)"): MiniLM reads "-ln(0.1" as next to nothing, and "minus ln of (0.1)"
+as what a speaker says."""
+
+
+def _called(m: re.Match[str]) -> str:
+    minus = "minus " if m.group(1) else ""
+    return f"{minus}{_FUNCTION_WORDS[m.group(2).lower()]}"
+
+
+def called_words(raw: str) -> str:
+    """The words a typed call of a function says before its number ("-ln(0.1)" -> "minus
+    ln"), or "" for a word that calls none."""
+    m = _CALLED.match(raw)
+    return _called(m) if m else ""
 
 
 _ARROW_WORDS = {"↑": "up", "↓": "down"}

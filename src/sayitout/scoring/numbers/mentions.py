@@ -85,6 +85,9 @@ class NumberMention:
     """Said as a reading that something is judged by ("something like 8 or 15 means the
     initial logits are too large"; "a loss of, say, 5 or 8 would mean ..."): an example,
     which never displaces a result stated before it."""
+    argument: float | None = None
+    """The number a typed function was called on ("-ln(0.1)": 0.1): stated too, as the
+    spoken "minus log of 0.1" states it (``Reading.argument``)."""
     number_span: tuple[int, int] | None = None
     """Where the number itself is, without an approximation word or unit ("forty one
     point seven" in "about forty one point seven minutes"); None for a chain's value."""
@@ -903,6 +906,7 @@ def _read_numbers(text: str) -> list[NumberMention]:
                     end=e,
                     cued=cued,
                     note=note,
+                    argument=expr.argument,
                     operand=operand,
                     explicit=_explicit(toks, i),
                     vague=vague,

@@ -50,6 +50,9 @@ class Reading:
     """How it was read when that is not obvious ("half of 0.0003", "√(2/512)")."""
     power: bool = False
     """Read as a power ("4096 squared", "2^24"): a working, as a chain of operations is."""
+    argument: float | None = None
+    """The number a typed function was called on ("ln(0.1)": 0.1), which the text states
+    as well."""
 
 
 def _cardinal(toks: list[Tok], i: int) -> tuple[float, int] | None:
@@ -478,7 +481,8 @@ def expression(toks: list[Tok], i: int, depth: int = 0) -> Reading | None:
         inner = expression(toks, i + 1, depth + 1)
         if inner is None:
             return None
-        return Reading(-inner.value, inner.end, f"-{inner.note}" if inner.note else "")
+        note = f"-{inner.note}" if inner.note else ""
+        return Reading(-inner.value, inner.end, note, argument=inner.argument)
     fn = _function(toks, i, depth)
     if fn is not None:
         return fn
@@ -570,7 +574,10 @@ def _function(toks: list[Tok], i: int, depth: int) -> Reading | None:
         return None
     label = f"log{int(base)}" if base else name
     return Reading(
-        bounded(value), end, f"{label}{shown if shown.startswith('(') else f'({shown})'}"
+        bounded(value),
+        end,
+        f"{label}{shown if shown.startswith('(') else f'({shown})'}",
+        argument=v,
     )
 
 
