@@ -145,22 +145,25 @@ def test_original_bands(scored) -> None:
 # Floors a little under what the scorer reached. Raise them as the scorer improves; never
 # lower them to let a change through. The parts were remade every round on 2026-12-01/06:
 # each time the test part, once read, joined development and a fresh test part was
-# written. The forty-ninth round's floors: dev from SCORER_VERSION 2026.12.52 scoring
-# the 12,209 dev answers with the shipped judge (fitted on 442 of them: a regression guard,
-# not a measure). Dev grew by the forty-eighth round's test part; the round's start scorer
-# read the grown dev at 0.9303 / 99.34 % / 98.70 % / 97.77 %, the end scorer at 0.9308 /
-# 99.39 % / 98.74 % / 97.81 %: every dev floor holds for the end scorer, none was lowered.
+# written. The fiftieth round's floors: dev from SCORER_VERSION 2026.12.53 scoring
+# the 12,473 dev answers with the shipped judge (fitted on 442 of them: a regression guard,
+# not a measure). Dev grew by the forty-ninth round's test part; the round's start scorer
+# read the grown dev at 0.9308 / 99.39 % / 98.66 % / 97.80 %, the end scorer at 0.9312 /
+# 99.49 % / 98.71 % / 97.81 %: every dev floor holds for the end scorer, none was lowered,
+# and the strong answers' floor rose to 99.4 %.
 # The fortieth round lowered the dev floors, knowingly, for one change: the int8 runtime
 # (``minilm_int8``; docs/design.md, "The model's runtime"); the forty-third lowered two as
 # dev grew harder.
-# Test from 2026.12.52's one reading of the fresh test part (02:30 UTC on 2026-12-07,
-# with the round's start scorer beside it: docs/evaluation.md, "forty-ninth round"). The
+# Test from 2026.12.53's one reading of the fresh test part (04:54 UTC on 2026-12-07,
+# with the round's start scorer beside it: docs/evaluation.md, "fiftieth round"). The
 # test part is new, so its floors follow it, one answer under each share it reached
-# (99.2 % >= 70 and 94.9 % <= 30, which misses the wrong answers' target).
-DEV_FLOOR = {"spearman": 0.930, "strong_ge70": 0.993, "wrong_le30": 0.987, "pairwise": 0.977}
-TEST_FLOOR = {"spearman": 0.928, "strong_ge70": 0.984, "wrong_le30": 0.939, "pairwise": 0.969}
-MEAN_WRONG_MAX = {"dev": 6.6, "test": 8.4}
-"""The highest mean score of a part's wrong answers (dev 6.1, test 7.9 in 2026.12.52)."""
+# (98.5 % >= 70 and 96.0 % <= 30).
+DEV_FLOOR = {"spearman": 0.930, "strong_ge70": 0.994, "wrong_le30": 0.987, "pairwise": 0.977}
+TEST_FLOOR = {"spearman": 0.931, "strong_ge70": 0.977, "wrong_le30": 0.949, "pairwise": 0.977}
+MEAN_WRONG_MAX = {"dev": 6.6, "test": 8.3}
+"""The highest mean score of a part's wrong answers (dev 6.1, test 7.8 in 2026.12.53)."""
+# 2026.12.53 read the fiftieth round's test part (264) at 0.9319 / 98.5 % / 96.0 % / 97.8 %
+# (its start scorer, 2026.12.52, alike: no test answer's score moved);
 # 2026.12.52 read the forty-ninth round's test part (264) at 0.9285 / 99.2 % / 94.9 % / 97.0 %
 # (its start scorer, 2026.12.51, alike: no test answer's score moved);
 # 2026.12.51 read the forty-eighth round's test part (264) at 0.9245 / 97.0 % / 97.0 % / 97.3 %
@@ -275,7 +278,7 @@ def test_part_keeps_its_quality(scored, part: str, floor: dict[str, float]) -> N
 @pytest.mark.xfail(
     reason="issue 9's targets: met on the twelfth, seventeenth, twenty-sixth, twenty-eighth, "
     "thirty-first to thirty-fourth, thirty-sixth, thirty-eighth to fortieth, "
-    "forty-second, forty-fourth and forty-fifth rounds' test parts, not on the "
+    "forty-second, forty-fourth, forty-fifth and fiftieth rounds' test parts, not on the "
     "eleventh's, the "
     "thirteenth's to the sixteenth's, the eighteenth's to the twenty-fifth's, the "
     "twenty-seventh's, the "
@@ -298,7 +301,8 @@ def test_part_keeps_its_quality(scored, part: str, floor: dict[str, float]) -> N
     "list at 75, over the non-answers' 40: 'Gradient clipping, lower learning rate, warmup, "
     "Adam epsilon, beta2, bad batches, loss spikes.') or the forty-ninth's (wrong <= 30 at "
     "94.9 %, 94 of 99: three reversed answers, a confident-wrong one and an off-topic one "
-    "over 30); non-strict until fresh parts keep "
+    "over 30). The fiftieth's met them all (wrong <= 30 at 96.0 %, 95 of 99); "
+    "non-strict until fresh parts keep "
     "meeting them",
     strict=False,
 )
