@@ -606,8 +606,9 @@ def test_a_negation_of_other_words_does_not_hide_a_misconception(misconception_c
 def test_a_verdict_states_that_a_choice_always_holds(misconception_check) -> None:
     """ "Batch norm, always." picks batch norm outright: it states "batch norm is always
     better" though the sentences after it read closer to a key point about batch
-    statistics; "Layer norm, always, for transformers" picks the other."""
-    misconception_check(
+    statistics, and it is quoted whole; "Layer norm, always, for transformers" picks the
+    other."""
+    said = misconception_check(
         "dl-batchnorm-vs-layernorm",
         "bn-always-better",
         wrong="Batch norm, always. It's strictly better because it uses statistics from many "
@@ -618,6 +619,7 @@ def test_a_verdict_states_that_a_choice_always_holds(misconception_check) -> Non
         "sequences; layer norm normalises each example across its features. CNNs with big "
         "batches still use batch norm.",
     )
+    assert [m.evidence for m in said.misconceptions] == ["Batch norm, always"]
 
 
 @pytest.mark.parametrize(

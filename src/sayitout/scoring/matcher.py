@@ -730,7 +730,8 @@ class Matcher:
             # "Batch norm, always.": stated outright, whatever key point the window reads
             cos = float(self.sims[item.text_rows[0]][j])
             extra = {"picked": True}
-            return Candidate(1.0, cos, j, None, extra), self._quote_span(verdict.span)
+            start, end = verdict.span  # quoted with the mark that closes it: "always."
+            return Candidate(1.0, cos, j, None, extra), self._quote_span((start, end + 1))
         c = c or self.best(item, True)
         if c.window is not None and switched:
             extra = {"asserted": True}
