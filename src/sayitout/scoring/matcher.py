@@ -694,7 +694,9 @@ class Matcher:
         structure states the claim itself, not only words near it: both halves of a
         contrast each said of its own entity, a clause bound on three of its rubric
         clause's content words or more, or a switch in a phase said the misconception's
-        way, or the embeddings read it at ``Params.asserted_read`` or closer."""
+        way, or the embeddings read it at ``Params.asserted_read`` or closer. A verdict
+        that picks what the item says always holds ("Batch norm, always.", ``_picked``)
+        states it too, quoted from the verdict."""
         if self.number_right and any(self.prep.texts[r].numbers for r in item.text_rows):
             return None
         if self._switched_against(item):

@@ -14,9 +14,9 @@ Rules (documented for reviewers and candidates):
   process, "dropout", "warmup" or "decay": "drop gradient clipping", "drop the
   regularisation", "cut the dropout and weight decay") takes it away, as "remove" does;
   "drop the learning rate" lowers it, and so does "cut activation memory", whose
-  practice does not close the phrase. "Skip" followed by a check
-  or by "dropout", "warmup" or "decay" takes it away too ("skip the overfit-a-batch test"); "skip
-  that step" and "skip connections" take nothing away. A hyphenated name taken away
+  practice does not close the phrase. "Skip" followed by a check or by "dropout",
+  "warmup" or "decay" takes it away too ("skip the overfit-a-batch test"); "skip that
+  step" and "skip connections" take nothing away. A hyphenated name taken away
   takes its words away ("overfit-a-batch").
 * A direction word is *negated* when a negation cue (not, n't, never, no, don't,
   without, avoid, instead of, rather than, take out, stop) comes within the three words
@@ -649,7 +649,7 @@ def _run_before(toks: list[str], sentences: list[int], closes: list[bool], k: in
         if sentences[i] != sentences[k] or closes[i] or not _named(toks[i]):
             break
         if not any(c.isalnum() for c in toks[i]):
-            break  # "N/B = ..." : a symbol is no word
+            break  # a symbol is no word: "N/B = ..."
         run.insert(0, i)
     return run
 
@@ -660,8 +660,8 @@ _MOTIONS = _wordset(
     """go goes going went gone come comes coming came shoot shoots shooting shot jump jumps
     jumping jumped climb climbs climbing climbed creep creeps creeping crept tick ticks
     ticking ticked move moves moving moved spike spikes spiking spiked head heads turn turns
-    turned turning drift drifts drifting drifted creep bounce bounces bounced float floats
-    inch inches inched swing swings swung kick kicks kicked"""
+    turned turning drift drifts drifting drifted bounce bounces bounced float floats inch
+    inches inched swing swings swung kick kicks kicked"""
 )
 """Verbs a thing moves by on its own: "up" after them is no act on a thing."""
 

@@ -45,10 +45,11 @@ to the key points. Here:
   it."): a transcript loses the question mark. "What's happening is a bad batch" (the
   answer after a "what ... is") and "What's the latency budget, and how much data do I
   have" (questions of the candidate's own) state things.
-* A *verdict* is a sentence, or what opens one before a colon, that names a choice and
-  says it holds always and nothing more ("Batch norm, always.", "Always batch norm: ...",
-  "Biggest model, every time."): two or three content words and an absolute word.
-  A misconception that says the choice is always right is stated by it (``verdicts``).
+* A *verdict* is a sentence, or what opens one before a colon, a semicolon or a dash,
+  that names a choice and says it holds always and nothing more, unnegated ("Batch norm,
+  always.", "Always batch norm: ...", "Biggest model, every time."): two or three
+  content words and "always", "everywhere" or "every time". A misconception that says
+  the choice always holds is stated by it (``verdicts``, ``Matcher._picked``).
 * Words that say the speaker does not know ("I'm not sure", "I don't know what the fix
   would be", "I have no idea"), up to the end of their clause, are asked words too: they
   hedge, they state nothing. "I'm not sure of the exact rule, but double it" still states
