@@ -138,6 +138,11 @@ class AnswerText:
         the scorer and the matcher both ask."""
         return is_keyword_list(self.text)
 
+    @cached_property
+    def verdicts(self) -> list[Verdict]:
+        """The choices the answer makes outright (``statements.verdicts``)."""
+        return verdicts(self.text)
+
 
 MatchResult = tuple[list[KeyPointResult], list[MisconceptionResult]]
 
@@ -193,7 +198,6 @@ class Matcher:
         self._equal: dict[int, frozenset[str]] = {}
         self._led: dict[int, polarity.Polarity] = {}
         self._whole: polarity.Polarity | None = None
-        self._verdicts: list[Verdict] | None = None
         self._reader: polarity.Reader | None = None
         self._answer_claims: Claims | None = None
         self._why: dict[int, str] = {}
@@ -610,11 +614,10 @@ class Matcher:
         """The answer's verdict (``statements.verdicts``: "Batch norm, always.") whose
         words one of the item's texts says hold always ("Batch norm is always better, so
         use it everywhere"), if it gives one."""
-        if self._verdicts is None:
-            self._verdicts = verdicts(self.answer.text)
         texts = [self.prep.texts[r].stems for r in item.text_rows]
         return next(
-            (v for v in self._verdicts for t in texts if t & ABSOLUTES and v.stems <= t), None
+            (v for v in self.answer.verdicts for t in texts if t & ABSOLUTES and v.stems <= t),
+            None,
         )
 
     def _swapped_at(self, item: Item, j: int) -> bool:
@@ -727,8 +730,7 @@ class Matcher:
                 extra = {"roles": True, "reach": b.reach, "asserted": asserted}
                 return Candidate(1.0, bound, j, None, extra), self._quote_span(span)
         verdict = self._picked(item)
-        j = None if verdict is None else self._window_for(verdict.span)
-        if j is not None and verdict is not None:
+        if verdict is not None and (j := self._window_for(verdict.span)) is not None:
             # "Batch norm, always.": stated outright, whatever key point the window reads
             cos = float(self.sims[item.text_rows[0]][j])
             extra = {"picked": True}

@@ -67,7 +67,14 @@ from itertools import pairwise
 
 from sayitout.scoring.lexicon import owns_what_is_lost
 from sayitout.scoring.lexicon import wordset as _wordset
-from sayitout.scoring.text import SHORT_FORMS, STOPWORDS, ends_sentence, normalise_word, stem
+from sayitout.scoring.text import (
+    SHORT_FORMS,
+    STOPWORDS,
+    ends_sentence,
+    normalise_word,
+    stem,
+    without_possessive,
+)
 
 UP = 1
 DOWN = -1
@@ -178,19 +185,19 @@ def _equative(scope: list[str]) -> bool:
     after "as" must be one of ``_AS_MUCH`` or read as an adjective or adverb ("noisy",
     "stable", "precisely"); "don't treat it as noise" names what it is treated as."""
     return any(
-        w == "as" and i + 1 < len(scope) and _describing(scope[i + 1]) for i, w in enumerate(scope)
+        w == "as" and i + 1 < len(scope) and _modifier(scope[i + 1]) for i, w in enumerate(scope)
     )
 
 
-def _describing(word: str) -> bool:
+def _modifier(word: str) -> bool:
     """Whether ``word`` reads as an adjective or adverb after "as" (``_AS_MUCH``, or a
-    content word with one of ``_DESCRIBING_ENDINGS``)."""
+    content word with one of ``_MODIFIER_ENDINGS``)."""
     return word in _AS_MUCH or (
-        word not in STOPWORDS and word.endswith(_DESCRIBING_ENDINGS) and len(word) > 4
+        word not in STOPWORDS and word.endswith(_MODIFIER_ENDINGS) and len(word) > 4
     )
 
 
-_DESCRIBING_ENDINGS = ("y", "ly", "ble", "ful", "ous", "ive", "ent", "ant")
+_MODIFIER_ENDINGS = ("y", "ly", "ble", "ful", "ous", "ive", "ent", "ant")
 """Endings of adjectives and adverbs ("noisy", "stable", "useful", "precisely")."""
 
 
@@ -638,7 +645,7 @@ def _held(toks: list[str], sentences: list[int], closes: list[bool], k: int) -> 
     before = run[0] - 1
     if before >= 0 and sentences[before] == sentences[k] and toks[before] in _DETERMINERS:
         return run
-    owner = next((n for n, i in enumerate(run) if toks[i].endswith(("'s", "’s"))), None)
+    owner = next((n for n, i in enumerate(run) if without_possessive(toks[i]) != toks[i]), None)
     return [] if owner is None else run[owner:]
 
 

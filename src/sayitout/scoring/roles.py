@@ -109,6 +109,7 @@ from sayitout.scoring.text import (
     content_stems,
     ends_clause_at,
     stem,
+    without_possessive,
     words,
 )
 
@@ -338,7 +339,7 @@ class Roles:
         a name's last word may be possessive ("batch norm's statistics", "BN's"), as a
         clause's subject may say it; after the subject, "Adam's adaptive scaling" is
         about the scaling."""
-        bare = _bare if possessive else str
+        bare = without_possessive if possessive else str
         if bare(norms[i]) in self.initials:
             return self.initials[bare(norms[i])], 1
         for k in range(_MAX_NAME_WORDS, 0, -1):
@@ -663,11 +664,6 @@ _COMPARATIVES = frozenset(stem(w) for w in _UP | _DOWN)
 
 _OPENERS = lx.wordset("the and but so while whereas then")
 """Words a clause may open on before its subject ("while fp16's exponent ...")."""
-
-
-def _bare(word: str) -> str:
-    """``word`` without a possessive ending ("norm's" -> "norm")."""
-    return word[:-2] if word.endswith(("'s", "’s")) and len(word) > 2 else word
 
 
 def _at_a_time(norms: Sequence[str], i: int) -> bool:

@@ -62,7 +62,7 @@ import re
 from typing import NamedTuple
 
 from sayitout.scoring import numbers
-from sayitout.scoring.lexicon import HESITATIONS, SMALL_NUMBERS, TENS
+from sayitout.scoring.lexicon import HESITATIONS, SMALL_NUMBERS, TENS, denies
 from sayitout.scoring.text import (
     SENTENCE_END,
     STEP_ARROWS,
@@ -448,7 +448,6 @@ ABSOLUTES = frozenset(("alway", "everywher"))
 _VERDICT = re.compile(r"[^.!?:;–—]+")
 """A sentence, or what opens one before a colon, a semicolon or a dash."""
 _EVERY_TIME = re.compile(r"\bevery\s+(?:single\s+)?time\b", re.IGNORECASE)
-_NEGATED = re.compile(r"\b(?:not|never|no)\b|n['’]t\b", re.IGNORECASE)
 
 
 class Verdict(NamedTuple):
@@ -467,6 +466,7 @@ def verdicts(text: str) -> list[Verdict]:
     for m in _VERDICT.finditer(text):
         part = m.group()
         said = content_stems(_EVERY_TIME.sub(" always ", part))
-        if said & ABSOLUTES and 2 <= len(said - ABSOLUTES) <= 3 and not _NEGATED.search(part):
+        negated = any(denies(w.norm) for w in words(part))
+        if said & ABSOLUTES and 2 <= len(said - ABSOLUTES) <= 3 and not negated:
             out.append(Verdict(said - ABSOLUTES, m.span()))
     return out

@@ -133,6 +133,11 @@ def normalise_word(raw: str) -> str:
     return raw.strip(_STRIP).lower().replace("’", "'")
 
 
+def without_possessive(word: str) -> str:
+    """``word`` without a possessive ending ("norm's" -> "norm", "BN’s" -> "BN")."""
+    return word[:-2] if word.endswith(("'s", "’s")) and len(word) > 2 else word
+
+
 def ends_sentence(raw: str) -> bool:
     """Whether a raw word ends its sentence ("it.", "right?", "(done.)", "help;")."""
     return raw.rstrip("\"')]").endswith(_SENTENCE_MARKS)
