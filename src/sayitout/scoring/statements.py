@@ -466,7 +466,10 @@ def verdicts(text: str) -> list[Verdict]:
     for m in _VERDICT.finditer(text):
         part = m.group()
         said = content_stems(_EVERY_TIME.sub(" always ", part))
-        negated = any(denies(w.norm) for w in words(part))
-        if said & ABSOLUTES and 2 <= len(said - ABSOLUTES) <= 3 and not negated:
+        if (
+            said & ABSOLUTES
+            and 2 <= len(said - ABSOLUTES) <= 3
+            and not any(denies(w.norm) for w in words(part))
+        ):
             out.append(Verdict(said - ABSOLUTES, m.span()))
     return out
