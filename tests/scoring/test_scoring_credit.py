@@ -125,6 +125,33 @@ def test_a_typed_function_says_what_its_spoken_form_says(scorer, typed: str) -> 
     assert "minus-log-one-tenth" in {k.id for k in said.key_points if k.credit > 0}
 
 
+def test_a_typed_moment_says_its_name() -> None:
+    """ "√v̂" shares "second moment estimate"'s words (lexical support); an identifier
+    that only ends in "_t" or a "v" with a digit says nothing of moments."""
+    assert {stem("moment"), stem("estimate")} <= content_stems("divided by √v̂")
+    assert stem("moment") in content_stems("Adam's v_t")
+    assert stem("moment") not in content_stems("time_t, v2, v_th, m")
+
+
+def test_adam_s_typed_moments_meet_its_moment_estimates(scorer) -> None:
+    """ "Adam's v̂ₜ comes from few samples" states "Adam's moment estimates are poor at
+    first": a typed strong answer scored 67 while its notation read as nothing (this
+    answer's credit was 0.15)."""
+    rubric = _bank_rubric("dl-transformer-warmup")
+    typed = "Why warmup: at t ≈ 0 Adam's v̂ₜ comes from few samples → noisy, huge steps."
+    assert _credit(scorer, rubric, typed, "adam-estimates-poor") >= 0.9
+
+
+def test_label_smoothing_says_nothing_of_the_labels() -> None:
+    """ "Label smoothing" softens the targets: its "label" is no check of the labels (a
+    reversed answer earned "inspect a batch of inputs and labels" for "I'd start by adding
+    label smoothing"). "Smoothed" stays; labels said otherwise keep their word."""
+    ws = words("add label smoothing, then check the labels")
+    said = said_terms("add label smoothing, then check the labels", ws)
+    assert said.term_only == frozenset({1, 2})
+    assert stem("smooth") in said.stems[2]
+
+
 def test_short_words_keep_their_stems() -> None:
     # the family suffixes need a real stem left: "rise", "noise", "size", "rate" stay apart
     assert len({stem(w) for w in ("rise", "raise", "noise", "size", "rate", "state")}) == 6
@@ -191,6 +218,9 @@ def test_short_plain_english_is_english() -> None:
         ("look at some examples next to their answers", {"label"}),
         ("train on just a handful of examples", {"small", "batch"}),
         ("let the corrections from each round pile up", {"gradient", "accumul"}),
+        ("get more data or rein it in", {"regular"}),
+        ("how fast it must be when it's actually in use", {"production"}),
+        ("how small it has to be when it runs for real", {"production"}),
         ("average each update over more examples", {"batch", "larg"}),
         ("no better than a coin flip", {"chanc"}),
         ("the learning signal fades on the way back", {"gradient"}),
@@ -237,6 +267,10 @@ def test_plain_words_stand_for_the_terms(text: str, stems: set[str]) -> None:
         # an arrow in typed notes is read as the word it stands for
         ("LR ↓, num_workers ↑", "LR ↓ down, num_workers ↑ up"),
         ("↑N if underfit", "up ↑N if underfit"),
+        # Adam's moments in typed notation, by what they stand for
+        ("Adam's v̂ₜ is noisy", "Adam's v̂ₜ (second moment estimate) is noisy"),
+        ("m_t and v_t", "m_t (first moment) and v_t (second moment)"),
+        ("time_t and v2", "time_t and v2"),
     ],
 )
 def test_plain_words_are_named_for_the_embedding_model(text: str, named: str) -> None:
@@ -526,6 +560,10 @@ def test_the_question_said_back_without_a_question_mark_is_asked() -> None:
         ("We want to know what the rate is at step 500. It is 7.5e-5.", [True] * 11 + [False] * 3),
         # ... and so does saying that the usual fix is wanted, at the end of the sentence
         ("A plain deep net trains worse, and you want the usual fix for that.", [True] * 14),
+        ("Two images a GPU, so you want the reason and what to do about it.", [True] * 15),
+        # ... or that the speaker checks they have the question before saying it back
+        ("Let me make sure I have it: two images per GPU, noisy results.", [True] * 13),
+        ("Just to make sure I understand you, the batch is tiny.", [True] * 11),
         # ... or that the speaker has to say what it asks
         (
             "Validation climbs after epoch five, and I need to say what's going on.",
@@ -537,6 +575,8 @@ def test_the_question_said_back_without_a_question_mark_is_asked() -> None:
         ("You want a fix that keeps the batch: accumulate gradients.", [False] * 10),
         ("The real question is the data pipeline.", [False] * 7),
         ("I need to check what the learning rate is.", [False] * 9),
+        ("Make sure the labels are right.", [False] * 6),
+        ("You want the reason it diverges logged.", [False] * 7),
     ],
 )
 def test_saying_what_the_question_asks_is_asked(text: str, asked: list[bool]) -> None:

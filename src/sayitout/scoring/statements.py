@@ -94,16 +94,20 @@ _RESTATES = re.compile(
     r"(?:basically |really |just )?asking\b"
     r"|\b(?:you|we|they) (?:want|wanna|['’]d like|would like) to know (?:what|why|how|which)\b"
     r"|\b(?:you|we|they) (?:want|need|['’]re after|are after|['’]re looking for) (?:the|a) "
-    r"(?:usual |standard |common |typical |best )?(?:fix|answer|solution|remedy)"
-    r"(?: for (?:it|that|this))?(?=\s*(?:[.!?]|$))"
+    r"(?:usual |standard |common |typical |best )?(?:fix|answer|solution|remedy|reason|cause"
+    r"|explanation)(?: for (?:it|that|this))?"
+    r"(?: and (?:what|how) to (?:do|fix|handle) (?:about )?(?:it|that|this))?(?=\s*(?:[.!?]|$))"
+    r"|\b(?:let me|just to|i want to|i(?:['’]d| would) like to) make sure i (?:have|['’]ve got|got"
+    r"|understand|follow) (?:it|this|that|the question|you)\b"
     r"|\b(?:i|we) (?:need|have|['’]ve got|am supposed|['’]m supposed|was asked|am asked|['’]m "
     r"asked) to (?:say|explain|tell you|figure out|work out|describe) (?:what|why|how|whether)\b",
     re.IGNORECASE,
 )
 """Where the speaker says what the question asks ("and the question is what's going on
 and how to handle it", "so it's asking why"): the sentence around it restates the
-question; so does "and you want the usual fix for that", said as the end of its sentence,
-and "I need to say what's going on and what to do about it".
+question; so does "and you want the usual fix for that" (or "the reason and what to do
+about it"), said as the end of its sentence, "I need to say what's going on and what to do
+about it", and "let me make sure I have it: ..." before the question said back.
 Not "you want to know whether it can overfit one batch", nor "you want a fix that keeps the
 batch": advice."""
 _ASK_LEAD = r"(?:(?:so|and|okay|ok|um|uh|hmm|like|well|basically)[,\s]+)*"

@@ -660,6 +660,18 @@ PLAIN_FORMS: tuple[PlainForm, ...] = tuple(
         ),
         # the gradient, as what tells each weight how to change
         (r"(?:learning|error|training|correction) signals?", ("gradient",), "gradient", False),
+        # the fifty-first round's additions, by the same rule
+        (r"rein(?:s|ed|ing)? (?:it|the model|them|things) in", ("regular",), "regularisation"),
+        (
+            r"when (?:people|users|customers) (?:actually |really )?use it"
+            r"|when it (?:actually |really )?runs for real"
+            r"|when it['’]?s (?:actually |really )?(?:in use|serving|live|deployed)",
+            ("production",),
+            "in production",
+        ),
+        # a technique named after what it is not about: label smoothing softens the
+        # targets, and says nothing of whether the labels are right
+        (r"label[- ]smooth\w*|smooth\w* (?:the |of (?:the )?)?labels", ("smooth",), None, False),
         (
             r"(?:randomness|jitter|wobble|noisiness)(?: \w+){0,3} (?:of|in|from)(?: \w+){0,2}"
             r" (?:small|smaller|tiny) batch(?:es)?",
@@ -740,6 +752,8 @@ def name_terms(text: str) -> Respelling:
             end = stop
     for m in _CALLED.finditer(text):  # "-ln(0.1)": "minus ln of (0.1)"
         edits.append((m.start(), m.end(), f"{_called(m)} of ("))
+    for m in _MOMENTS.finditer(text):  # "Adam's v̂": "Adam's v̂ (second moment estimate)"
+        edits.append((m.end(), m.end(), f" ({_moment(m)})"))
     for m in _ARROWS.finditer(text):  # "LR ↓", "↑N": the embedder reads the word too
         word = _ARROW_WORDS[m.group()]
         if m.end() < len(text) and text[m.end()].isalnum():
@@ -766,6 +780,29 @@ def called_words(raw: str) -> str:
     ln"), or "" for a word that calls none."""
     m = _CALLED.match(raw)
     return _called(m) if m else ""
+
+
+_MOMENTS = re.compile(
+    r"(?<![^\W\d_])(?P<name>[mv])(?:(?P<hat>\u0302|_?hat)(?:_?t\b|\u209c)?|_t\b|\u209c)"
+    r"(?![^\W_])",
+    re.IGNORECASE,
+)
+"""Adam's moments in typed notation: "m̂" and "v̂" (estimates, with a hat), "m_t", "vₜ",
+"v_hat". MiniLM reads "Adam's v̂ₜ comes from few samples" as next to nothing about
+"Adam's moment estimates are poor at first"; the words the symbol stands for let the two
+meet (``moment_words``, ``name_terms``)."""
+_MOMENT_NAMES = {"m": "first moment", "v": "second moment"}
+
+
+def moment_words(text: str) -> str:
+    """What the Adam moment symbols in ``text`` say ("√v̂" -> "second moment estimate"),
+    one phrase after another, or "" when it writes none."""
+    return " ".join(_moment(m) for m in _MOMENTS.finditer(text))
+
+
+def _moment(m: re.Match[str]) -> str:
+    name = _MOMENT_NAMES[m.group("name").lower()]
+    return f"{name} estimate" if m.group("hat") else name
 
 
 _ARROW_WORDS = {"↑": "up", "↓": "down"}
@@ -814,8 +851,11 @@ def call_stems(raw: str) -> frozenset[str]:
 
 def content_stems(text: str) -> frozenset[str]:
     """Stems of the words that carry meaning (no stopwords or fillers); a short form
-    (``SHORT_FORMS``) adds the stems of the words it stands for."""
-    out = set()
+    (``SHORT_FORMS``) adds the stems of the words it stands for, and a typed moment of
+    Adam's those of its name (``moment_words``)."""
+    out: set[str] = set()
+    if said := moment_words(text):  # words with no symbols: one level deep
+        out.update(content_stems(said))
     for word in _identifier_parts(re.split(r"[\s/]+", text)):
         for part in re.split(r"(?<=[a-z])-(?=[a-z])", word):
             if (
