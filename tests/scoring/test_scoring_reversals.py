@@ -223,10 +223,17 @@ def test_applying_a_step_in_a_phase_is_a_switch(text: str, contradicted: bool) -
         ("There's no need to augment the validation set.", False),
         # a leak described, not a step asked for
         ("The augmented copies landed in validation, so split by original first.", False),
+        ("You put augmented copies in validation, and that's the leak.", False),
+        # ... unless an instruction places the augmented copies
+        ("Train on the clean originals and put the augmented copies in validation.", True),
+        ("I'd put the augmented images in validation instead, to make it harder.", True),
+        ("Keep the augmented copies out of validation.", False),
+        ("Don't put augmented images in validation.", False),
     ],
 )
 def test_a_verb_that_names_what_it_switches(text: str, contradicted: bool) -> None:
-    """ "Augment the validation set" switches augmentation on in evaluation."""
+    """ "Augment the validation set" switches augmentation on in evaluation, and so does
+    "put the augmented copies in validation" (two reversed answers, at 48 and 32)."""
     rubric = settings("augmentation is applied in training and off for validation")
     assert contradicts(rubric, settings(text)) is contradicted
 
@@ -358,6 +365,24 @@ def test_a_right_diagnosis_in_the_swapped_words_is_not_flagged(scorer, answer: s
     said = scorer.score(load_bank(user=False).rubric("dl-eval-nondeterministic"), answer)
     assert "modes-swapped" not in {m.id for m in said.misconceptions}
     assert said.score >= 70
+
+
+def test_augmented_copies_placed_in_validation_are_the_reversal(scorer) -> None:
+    """ "Train on the clean originals and put the augmented copies in validation" earned
+    "apply augmentation only to the training set" (0.65) and flagged nothing: a reversed
+    answer at 48. The placement is a switch, against that point and as the
+    misconception "augment the validation set" says."""
+    from sayitout.bank.loader import load_bank
+
+    rubric = load_bank(user=False).rubric("dl-augmentation-leak")
+    said = scorer.score(
+        rubric,
+        "Train on the clean originals and put the augmented copies in validation instead, "
+        "so validation is the harder set.",
+    )
+    assert "augment-validation" in {m.id for m in said.misconceptions}
+    assert next(k for k in said.key_points if k.id == "augment-train-only").credit == 0
+    assert said.score <= 30
 
 
 def test_a_misconception_switched_as_said_is_flagged(scorer) -> None:

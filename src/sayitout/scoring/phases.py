@@ -38,7 +38,9 @@ Rules (documented for reviewers and candidates):
   validation set" puts augmentation on in evaluation, "never augment" or "stop
   augmenting the validation images" off. Only in a clause with no other switch, and not
   "augmented": "the augmented copies landed in validation" describes a leak, it asks for
-  nothing.
+  nothing; unless an instruction places it ("put the augmented copies in validation"
+  is augmentation on in evaluation, "keep the augmented copies out of validation" off;
+  "you put augmented copies in both" says what was done, and asks for nothing).
 * A setting is about the nearest content word before its switch ("dropout is active"),
   else the nearest after it ("turn off dropout"), else what the clause before it in the
   sentence was about ("dropout is on in training and off in validation"). "Some neurons
@@ -97,6 +99,15 @@ _MODE_WORDS = wordset("mode modes")
 _DOING = wordset("augment augments augmenting")
 """Verbs that name what they switch on: "augment the validation set" is augmentation on
 in evaluation."""
+_PLACED = wordset("augmented")
+"""Participles that ask for their verb's switch after a verb that places them ("put the
+augmented copies in validation": augmentation on in evaluation), and describe otherwise
+("the augmented copies landed in validation")."""
+_PLACES = wordset("put place move send keep add include")
+_PLACE_LEADS = wordset("then just instead also simply i'd we'd you'd should must to")
+"""What may come before a verb of ``_PLACES`` that gives an instruction: "and then put
+...", "I'd put ...", not "you put ..." (what was done: the leak)."""
+_KEPT_OUT = (("out", "of"), ("away", "from"))
 _ENDS = wordset("stop stops stopped quit avoid avoids")
 """Words that, before a verb of ``_DOING``, switch it off ("stop augmenting ...")."""
 _WANTS = wordset("""forgot forget forgets forgetting remember call calling put switch want
@@ -241,10 +252,22 @@ def _doing(clause: list[str]) -> tuple[int | None, str | None]:
     the clause ("never augment ...", "stop augmenting ..."); (None, None) when the
     clause has none."""
     for i, w in enumerate(clause):
-        if w in _DOING:
+        placed = w in _PLACED and _placed(clause, i)
+        if w in _DOING or placed:
             off = any(denies(v) or v in _ENDS for v in clause[:i])
+            if placed and any(tuple(clause[j : j + 2]) in _KEPT_OUT for j in range(i, len(clause))):
+                off = not off  # "keep the augmented copies out of validation"
             return (OFF if off else ON), stem(w)
     return None, None
+
+
+def _placed(clause: list[str], i: int) -> bool:
+    """Whether the participle at ``i`` is what an instruction places: a verb of
+    ``_PLACES`` within the three words before it opens the clause, after leads of an
+    instruction or a negation at most ("and put the augmented copies in validation",
+    "don't put augmented images in validation")."""
+    verbs = [j for j in range(max(0, i - 3), i) if clause[j] in _PLACES]
+    return bool(verbs) and all(v in _PLACE_LEADS or denies(v) for v in clause[: verbs[0]])
 
 
 def _content(w: str) -> bool:
