@@ -506,7 +506,8 @@ PLAIN_FORMS: tuple[PlainForm, ...] = tuple(
             "residual skip connections",
         ),
         (
-            r"ramp\w* up|(?:gentle|gentler|gradual|softer|slower) (?:start|beginning|opening)",
+            r"ramp\w* up|(?:gentle|gentler|gradual|softer|slower) (?:start|beginning|opening)"
+            r"|eas(?:e|es|ing) (?:in|into (?:it|them))\b",
             ("warmup",),
             "warmup",
         ),
@@ -668,6 +669,14 @@ PLAIN_FORMS: tuple[PlainForm, ...] = tuple(
             r"|when it['’]?s (?:actually |really )?(?:in use|serving|live|deployed)",
             ("production",),
             "in production",
+        ),
+        (
+            r"(?:clean|prepar|shap|format)\w* and (?:clean|prepar|shap|format)\w*"
+            r" (?:the |its |your )?(?:inputs?|data|images|requests)"
+            r"|(?:code|steps?|pipeline) that (?:cleans|prepares|shapes|formats)"
+            r" (?:the |its )?(?:inputs?|data|images)",
+            ("preproces",),
+            "preprocessing",
         ),
         # a technique named after what it is not about: label smoothing softens the
         # targets, and says nothing of whether the labels are right
