@@ -9,7 +9,7 @@ import pytest
 from sayitout.bank.models import Rubric
 from sayitout.scoring.phases import EVALUATION, OFF, ON, TRAINING, agrees, contradicts, settings
 from sayitout.scoring.sequence import Order, orders, reversed_order
-from sayitout.scoring.statements import verdicts
+from sayitout.scoring.statements import diagnoses, verdicts
 
 SPLIT_FIRST = orders("Split by original image before augmenting, so every copy lands in one set.")
 
@@ -661,6 +661,46 @@ def test_a_verdict_states_that_a_choice_always_holds(misconception_check) -> Non
 )
 def test_verdicts(text: str, picked: list[set[str]]) -> None:
     assert [v.stems for v in verdicts(text)] == picked
+
+
+def test_a_diagnosis_said_outright_states_the_misconception_that_makes_it(
+    misconception_check,
+) -> None:
+    """ "A flat loss at 2.30 means it's overfitting" diagnoses what the misconception
+    "the model is overfitting, so add dropout" does: a reversed answer scored 38 with
+    nothing flagged (the embeddings read its windows under the row's off-topic baseline).
+    It is quoted from the diagnosis. A right answer that denies that diagnosis flags
+    nothing."""
+    said = misconception_check(
+        "dl-loss-stuck-at-chance",
+        "overfitting-diagnosis",
+        wrong="A flat loss at 2.30 means it's overfitting: the training set is memorised so "
+        "the gradients have vanished. I'd add dropout and weight decay first.",
+        right="It's not overfitting: 2.30 is ln 10, chance for ten classes, so nothing is "
+        "learning. I'd try to overfit a single batch, check zero grad, backward and step "
+        "are called, and print the gradient norms and the learning rate.",
+    )
+    assert [m.evidence for m in said.misconceptions] == [
+        "A flat loss at 2.30 means it's overfitting"
+    ]
+
+
+@pytest.mark.parametrize(
+    ("text", "states"),
+    [
+        ("A flat loss at 2.30 means it's overfitting: the set is memorised.", ["overfitting"]),
+        ("That's plain overfitting, so regularise.", ["overfitting"]),
+        ("The model is just underfitting.", ["underfitting"]),
+        # conditioned, hedged, asked or denied: no diagnosis
+        ("If it's overfitting, add dropout.", []),
+        ("You might think it's overfitting, but it learns nothing.", []),
+        ("Is it overfitting?", []),
+        ("It's not overfitting. The model is overfitting the noise, people say.", []),
+        ("It's overfitting or underfitting.", []),
+    ],
+)
+def test_diagnoses(text: str, states: list[str]) -> None:
+    assert [d.state for d in diagnoses(text)] == states
 
 
 def test_a_lone_hyphen_is_a_dash_to_every_clause_reader() -> None:

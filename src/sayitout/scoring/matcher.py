@@ -51,8 +51,10 @@ from sayitout.scoring.result import KeyPointResult, MisconceptionResult, Status
 from sayitout.scoring.roles import NO_BINDING, Binding, Clause, Roles
 from sayitout.scoring.statements import (
     ABSOLUTES,
+    Diagnosis,
     Verdict,
     asked_words,
+    diagnoses,
     is_keyword_list,
     verdicts,
 )
@@ -142,6 +144,11 @@ class AnswerText:
     def verdicts(self) -> list[Verdict]:
         """The choices the answer makes outright (``statements.verdicts``)."""
         return verdicts(self.text)
+
+    @cached_property
+    def diagnoses(self) -> list[Diagnosis]:
+        """The states the answer says the model is in (``statements.diagnoses``)."""
+        return diagnoses(self.text)
 
 
 MatchResult = tuple[list[KeyPointResult], list[MisconceptionResult]]
@@ -620,6 +627,16 @@ class Matcher:
             None,
         )
 
+    def _diagnosed(self, item: Item) -> Diagnosis | None:
+        """The answer's diagnosis (``statements.diagnoses``: "it's overfitting") that the
+        item's own text or a paraphrase of it makes ("The model is overfitting, so add
+        dropout"), if it gives one."""
+        if not self.answer.diagnoses:
+            return None
+        rows = item.text_rows[: self._authored(item)]
+        made = {d.state for r in rows for d in diagnoses(self.prep.texts[r].text)}
+        return next((d for d in self.answer.diagnoses if d.state in made), None)
+
     def _swapped_at(self, item: Item, j: int) -> bool:
         """Whether window ``j`` states the item's content about the other entity (a role
         swap: "batch norm works per example" against "layer norm works per sample") and
@@ -699,7 +716,9 @@ class Matcher:
         clause's content words or more, or a switch in a phase said the misconception's
         way, or the embeddings read it at ``Params.asserted_read`` or closer. A verdict
         that picks what the item says always holds ("Batch norm, always.", ``_picked``)
-        states it too, quoted from the verdict."""
+        states it too, quoted from the verdict, and so does a diagnosis the item makes,
+        said outright ("A flat loss at 2.30 means it's overfitting", ``_diagnosed``):
+        asserted, quoted from the diagnosis."""
         if self.number_right and any(self.prep.texts[r].numbers for r in item.text_rows):
             return None
         if self._switched_against(item):
@@ -736,6 +755,13 @@ class Matcher:
             extra = {"picked": True}
             start, end = verdict.span  # quoted with the mark that closes it: "always."
             return Candidate(1.0, cos, j, None, extra), self._quote_span((start, end + 1))
+        diagnosis = self._diagnosed(item)
+        if diagnosis is not None and (j := self._window_for(diagnosis.span)) is not None:
+            # "A flat loss at 2.30 means it's overfitting": the misconception's diagnosis,
+            # stated outright
+            cos = float(self.sims[item.text_rows[0]][j])
+            extra = {"diagnosed": True, "asserted": True}
+            return Candidate(1.0, cos, j, None, extra), self._quote_span(diagnosis.span)
         c = c or self.best(item, True)
         if c.window is not None and switched:
             extra = {"asserted": True}

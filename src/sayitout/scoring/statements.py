@@ -477,3 +477,62 @@ def verdicts(text: str) -> list[Verdict]:
         ):
             out.append(Verdict(said - ABSOLUTES, m.span()))
     return out
+
+
+DIAGNOSES = ("overfitting", "underfitting")
+"""The states a model is diagnosed with outright (``diagnoses``)."""
+_CALLS_IT = (
+    r"\b(?:(?:it|that|this|the model|the network)(?:['’]s| is| was)"
+    r"|means(?: that)?(?: it['’]s| it is| the model is| the model['’]s| the network is)?)"
+    r" (?:just |simply |clearly |definitely |basically |classic |textbook |plain |already "
+    r"|obviously |a case of |classic |pure )*"
+)
+_DIAGNOSIS = re.compile(_CALLS_IT + rf"(?P<state>{'|'.join(DIAGNOSES)})\b", re.IGNORECASE)
+_HEDGED = re.compile(
+    r"\b(?:if|unless|whether|think|thinks|thought|assume|assumes|assumed|tempting|might|may"
+    r"|could|would|not|isn['’]t|wasn['’]t|never|rather than|instead of|or)\b",
+    re.IGNORECASE,
+)
+"""Words before a diagnosis, in its sentence, that condition, hedge or deny it ("if it's
+overfitting", "you might think it's overfitting", "it isn't overfitting")."""
+
+
+class Diagnosis(NamedTuple):
+    """A state the answer says the model is in, outright (``diagnoses``)."""
+
+    state: str
+    span: tuple[int, int]
+    """From its sentence's start to the end of the state's word: "A flat loss at 2.30
+    means it's overfitting:"."""
+
+
+def diagnoses(text: str) -> list[Diagnosis]:
+    """Each state the text says, outright, that the model is in: "A flat loss at 2.30
+    means it's overfitting", "That's plain overfitting", "The model is just overfitting".
+    None in a sentence that conditions, hedges, asks or denies it before it says it ("if
+    it's overfitting", "people assume it's overfitting", "is it overfitting?") or offers
+    another right after it ("it's overfitting or underfitting"), nor of a state the text
+    says anywhere the model is not in ("it's not overfitting")."""
+    out = []
+    for part in _SENTENCE.finditer(text):
+        sentence = part.group()
+        if sentence.rstrip().endswith("?"):
+            continue
+        for m in _DIAGNOSIS.finditer(sentence):
+            if _HEDGED.search(sentence, 0, m.start("state")) or _OR_AFTER.match(sentence, m.end()):
+                continue  # ... or one of two: "it's overfitting or underfitting"
+            end = part.start() + m.end()
+            while end < len(text) and not text[end].isspace():
+                end += 1  # the word the state ends, with its mark: "overfitting:"
+            out.append(Diagnosis(m.group("state").lower(), (part.start(), end)))
+    denied = {m.group(1).lower() for m in _DENIED_STATE.finditer(text)}
+    return [d for d in out if d.state not in denied]
+
+
+_OR_AFTER = re.compile(r"\W*\s+or\b", re.IGNORECASE)
+_SENTENCE = re.compile(r"(?:[^.!?]|[.!?](?=\S))+[.!?]*")
+"""A sentence: up to a mark that a space or the end follows ("2.30" goes on)."""
+_DENIED_STATE = re.compile(
+    rf"\b(?:not|isn['’]t|wasn['’]t|no|never|nothing to do with) (?:\w+ )?({'|'.join(DIAGNOSES)})\b",
+    re.IGNORECASE,
+)
