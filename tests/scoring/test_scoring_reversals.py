@@ -695,6 +695,8 @@ def test_a_diagnosis_said_outright_states_the_misconception_that_makes_it(
         ("If it's overfitting, add dropout.", []),
         ("You might think it's overfitting, but it learns nothing.", []),
         ("Is it overfitting?", []),
+        ("Maybe it's overfitting.", []),
+        ("Once it's overfitting, stop.", []),
         ("It's not overfitting. The model is overfitting the noise, people say.", []),
         ("It's overfitting or underfitting.", []),
     ],

@@ -489,8 +489,9 @@ _CALLS_IT = (
 )
 _DIAGNOSIS = re.compile(_CALLS_IT + rf"(?P<state>{'|'.join(DIAGNOSES)})\b", re.IGNORECASE)
 _HEDGED = re.compile(
-    r"\b(?:if|unless|whether|think|thinks|thought|assume|assumes|assumed|tempting|might|may"
-    r"|could|would|not|isn['’]t|wasn['’]t|never|rather than|instead of|or)\b",
+    r"\b(?:if|unless|whether|when|once|think|thinks|thought|assume|assumes|assumed|tempting"
+    r"|might|may|maybe|perhaps|could|would|not|isn['’]t|wasn['’]t|never|rather than"
+    r"|instead of|or)\b",
     re.IGNORECASE,
 )
 """Words before a diagnosis, in its sentence, that condition, hedge or deny it ("if it's
