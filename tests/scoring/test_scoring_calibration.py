@@ -145,23 +145,25 @@ def test_original_bands(scored) -> None:
 # Floors a little under what the scorer reached. Raise them as the scorer improves; never
 # lower them to let a change through. The parts were remade every round on 2026-12-01/06:
 # each time the test part, once read, joined development and a fresh test part was
-# written. The fiftieth round's floors: dev from SCORER_VERSION 2026.12.53 scoring
-# the 12,473 dev answers with the shipped judge (fitted on 442 of them: a regression guard,
-# not a measure). Dev grew by the forty-ninth round's test part; the round's start scorer
-# read the grown dev at 0.9308 / 99.39 % / 98.66 % / 97.80 %, the end scorer at 0.9312 /
-# 99.49 % / 98.71 % / 97.81 %: every dev floor holds for the end scorer, none was lowered,
-# and the strong answers' floor rose to 99.4 %.
+# written. The fifty-first round's floors: dev from SCORER_VERSION 2026.12.54 scoring
+# the 12,737 dev answers with the shipped judge (fitted on 442 of them: a regression guard,
+# not a measure). Dev grew by the fiftieth round's test part; the round's start scorer
+# read the grown dev at 0.9312 / 99.46 % / 98.65 % / 97.81 %, the end scorer at 0.9320 /
+# 99.54 % / 98.79 % / 97.86 %: every dev floor holds for the end scorer, none was lowered,
+# and the Spearman, strong-answer and pairwise floors rose.
 # The fortieth round lowered the dev floors, knowingly, for one change: the int8 runtime
 # (``minilm_int8``; docs/design.md, "The model's runtime"); the forty-third lowered two as
 # dev grew harder.
-# Test from 2026.12.53's one reading of the fresh test part (04:54 UTC on 2026-12-07,
-# with the round's start scorer beside it: docs/evaluation.md, "fiftieth round"). The
+# Test from 2026.12.54's one reading of the fresh test part (07:34 UTC on 2026-12-07,
+# with the round's start scorer beside it: docs/evaluation.md, "fifty-first round"). The
 # test part is new, so its floors follow it, one answer under each share it reached
-# (98.5 % >= 70 and 96.0 % <= 30).
-DEV_FLOOR = {"spearman": 0.930, "strong_ge70": 0.994, "wrong_le30": 0.987, "pairwise": 0.977}
-TEST_FLOOR = {"spearman": 0.931, "strong_ge70": 0.977, "wrong_le30": 0.949, "pairwise": 0.977}
-MEAN_WRONG_MAX = {"dev": 6.6, "test": 8.3}
-"""The highest mean score of a part's wrong answers (dev 6.1, test 7.8 in 2026.12.53)."""
+# (98.5 % >= 70 and 98.0 % <= 30).
+DEV_FLOOR = {"spearman": 0.931, "strong_ge70": 0.995, "wrong_le30": 0.987, "pairwise": 0.978}
+TEST_FLOOR = {"spearman": 0.930, "strong_ge70": 0.977, "wrong_le30": 0.969, "pairwise": 0.979}
+MEAN_WRONG_MAX = {"dev": 6.5, "test": 7.1}
+"""The highest mean score of a part's wrong answers (dev 6.0, test 6.5 in 2026.12.54)."""
+# 2026.12.54 read the fifty-first round's test part (264) at 0.9307 / 98.5 % / 98.0 % / 97.9 %
+# (its start scorer, 2026.12.53: 0.9292 / 97.7 % / 97.0 % / 97.8 %; two answers moved);
 # 2026.12.53 read the fiftieth round's test part (264) at 0.9319 / 98.5 % / 96.0 % / 97.8 %
 # (its start scorer, 2026.12.52, alike: no test answer's score moved);
 # 2026.12.52 read the forty-ninth round's test part (264) at 0.9285 / 99.2 % / 94.9 % / 97.0 %
@@ -278,8 +280,8 @@ def test_part_keeps_its_quality(scored, part: str, floor: dict[str, float]) -> N
 @pytest.mark.xfail(
     reason="issue 9's targets: met on the twelfth, seventeenth, twenty-sixth, twenty-eighth, "
     "thirty-first to thirty-fourth, thirty-sixth, thirty-eighth to fortieth, "
-    "forty-second, forty-fourth, forty-fifth and fiftieth rounds' test parts, not on the "
-    "eleventh's, the "
+    "forty-second, forty-fourth, forty-fifth, fiftieth and fifty-first rounds' test parts, "
+    "not on the eleventh's, the "
     "thirteenth's to the sixteenth's, the eighteenth's to the twenty-fifth's, the "
     "twenty-seventh's, the "
     "twenty-ninth's (wrong "
