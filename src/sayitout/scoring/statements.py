@@ -485,7 +485,7 @@ _CALLS_IT = (
     r"\b(?:(?:it|that|this|the model|the network)(?:['’]s| is| was)"
     r"|means(?: that)?(?: it['’]s| it is| the model is| the model['’]s| the network is)?)"
     r" (?:just |simply |clearly |definitely |basically |classic |textbook |plain |already "
-    r"|obviously |a case of |classic |pure )*"
+    r"|obviously |a case of |pure )*"
 )
 _DIAGNOSIS = re.compile(_CALLS_IT + rf"(?P<state>{'|'.join(DIAGNOSES)})\b", re.IGNORECASE)
 _HEDGED = re.compile(
