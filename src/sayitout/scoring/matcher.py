@@ -634,7 +634,7 @@ class Matcher:
         if not self.answer.diagnoses:
             return None
         rows = item.text_rows[: self._authored(item)]
-        made = {d.state for r in rows for d in diagnoses(self.prep.texts[r].text)}
+        made = frozenset().union(*(self.prep.texts[r].diagnoses for r in rows))
         return next((d for d in self.answer.diagnoses if d.state in made), None)
 
     def _swapped_at(self, item: Item, j: int) -> bool:

@@ -37,6 +37,7 @@ from sayitout.scoring import (
     replacements,
     schedules,
     sequence,
+    statements,
     trends,
 )
 from sayitout.scoring.text import (
@@ -278,6 +279,9 @@ class RubricText:
     compared: frozenset[str] = frozenset()
     """Stems of what it compares ("bf16 is just *faster* to compute": fast;
     ``polarity.compared``)."""
+    diagnoses: frozenset[str] = frozenset()
+    """The states it says the model is in, outright ("The model is overfitting, so add
+    dropout": overfitting; ``statements.diagnoses``)."""
 
 
 @dataclass
@@ -365,6 +369,7 @@ def make_rubric_text(text: str) -> RubricText:
         schedules=schedules.schedules(text),
         holdups=holdups.holdups(text),
         compared=polarity.compared(text),
+        diagnoses=frozenset(d.state for d in statements.diagnoses(text)),
     )
 
 

@@ -68,6 +68,7 @@ from itertools import pairwise
 from sayitout.scoring.lexicon import owns_what_is_lost
 from sayitout.scoring.lexicon import wordset as _wordset
 from sayitout.scoring.text import (
+    ARROW_WORDS,
     SHORT_FORMS,
     STOPWORDS,
     ends_sentence,
@@ -662,7 +663,8 @@ def _run_before(toks: list[str], sentences: list[int], closes: list[bool], k: in
 
 
 _PARTICLES = frozenset(("up", "down"))
-_ARROWS = frozenset(("↑", "↓"))
+_ARROWS = frozenset(ARROW_WORDS)
+"""Typed arrows ("B ↑"), the ones the embedder reads as words (``text.ARROW_WORDS``)."""
 _MOTIONS = _wordset(
     """go goes going went gone come comes coming came shoot shoots shooting shot jump jumps
     jumping jumped climb climbs climbing climbed creep creeps creeping crept tick ticks

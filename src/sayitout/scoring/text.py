@@ -764,7 +764,7 @@ def name_terms(text: str) -> Respelling:
     for m in _MOMENTS.finditer(text):  # "Adam's v̂": "Adam's v̂ (second moment estimate)"
         edits.append((m.end(), m.end(), f" ({_moment(m)})"))
     for m in _ARROWS.finditer(text):  # "LR ↓", "↑N": the embedder reads the word too
-        word = _ARROW_WORDS[m.group()]
+        word = ARROW_WORDS[m.group()]
         if m.end() < len(text) and text[m.end()].isalnum():
             edits.append((m.start(), m.start(), f"{word} "))  # glued to a word: before it
         else:
@@ -814,8 +814,8 @@ def _moment(m: re.Match[str]) -> str:
     return f"{name} estimate" if m.group("hat") else name
 
 
-_ARROW_WORDS = {"↑": "up", "↓": "down"}
-_ARROWS = re.compile(f"[{''.join(_ARROW_WORDS)}]")
+ARROW_WORDS = {"↑": "up", "↓": "down"}
+_ARROWS = re.compile(f"[{''.join(ARROW_WORDS)}]")
 """Arrows that say which way something goes in typed notes ("LR ↓", "num_workers ↑",
 "train ↓, val ↑"). MiniLM reads an arrow as next to nothing; the word beside it lets
 "num_workers ↑" meet "use more workers"."""
