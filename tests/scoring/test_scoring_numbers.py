@@ -563,6 +563,17 @@ FC = NumericAnswer(value=16781312, tolerance=2000, unit="", accept_units=["param
             "the peak.",
             True,
         ),
+        # where a quantity moves to after a start said in the same sentence is the end of
+        # a movement, not the value at the start
+        (LOSS, "The loss begins around 0 and then climbs toward log ten, about 2.3.", False),
+        (LOSS, "It starts at about 2.3 and falls toward zero as the model learns.", True),
+        (LOSS, "You'd see 2.3 at the start, and it should drop to 0.5 as it learns.", True),
+        # ... but a value at a named moment is one ("decays to 1.5e-4 halfway")
+        (
+            NumericAnswer(value=1.5e-4, tolerance=1e-6, unit=""),
+            "It starts at 3e-4 and decays to 1.5e-4 halfway through.",
+            True,
+        ),
         # both ends of a range said "between" after the result leave it standing
         (
             NumericAnswer(value=1.5e-4, tolerance=1e-6, unit=""),

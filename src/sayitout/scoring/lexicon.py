@@ -311,10 +311,14 @@ OPERAND_BEFORE = wordset(
 )
 """A number after these is an operand or a label ("of ten", "step five hundred",
 "factor 2")."""
-RESULT_AT = wordset("land lands landing landed up out it is sits you're we're it's are")
+RESULT_AT = wordset(
+    """land lands landing landed up out it is sits you're we're it's are start starts started
+    begin begins began"""
+)
 """A number after "at" and these is the result arrived at, not an operand ("you land at
 112 GB", "it ends up at 16.8 million", "comes out at 2.3", "that puts it at 7.5e-5",
-"the learning rate is at 7.5e-5", "add those up and you're at 112 GB")."""
+"the learning rate is at 7.5e-5", "add those up and you're at 112 GB"), or the value a
+quantity starts at ("the loss starts at about 2.3")."""
 RESULT_OF = wordset("loss entropy total batch")
 """A number after "of" and these is the result said, not an operand ("a loss of roughly
 2.30", "a total of 16,781,312", "an effective batch of five hundred twelve")."""

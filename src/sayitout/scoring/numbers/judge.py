@@ -22,7 +22,9 @@ rubric's unit (or, failing that, the numbers with no unit):
    since p = 0.1 for the true class"), numbers that describe something else ("14 GB,
    so it won't fit a 12 GB card"), amounts for each of something ("112 GB, sixteen
    bytes a parameter"), workings in parentheses ("= 512 samples (8 × 16 = 128 per GPU,
-   × 4 GPUs)") and the ends of ranges ("1.5e-4; the second half then goes 1.5e-4 → 0").
+   × 4 GPUs)"), the ends of ranges ("1.5e-4; the second half then goes 1.5e-4 → 0") and
+   where a quantity moves to from a start said before it ("begins around 0 and then
+   climbs toward log ten, about 2.3" is 0).
    A rounding of an earlier result ("16,781,312 (≈16.8M)", "41.67 minutes, so about
    42", "total = 16,781,312 ≈ 16.8M params") leaves that result standing.
 

@@ -384,6 +384,70 @@ def _mark_bounds(text: str, toks: list[Tok], found: list[_Found]) -> list[_Found
     return out
 
 
+_STARTS = lx.wordset("start starts started starting begin begins began beginning initially")
+"""Words that say a number is where something starts: "begins around 0", "starts at
+2.3", "zero at the start"."""
+_MOVES = lx.wordset(
+    """climb climbs climbed climbing rise rises rising rose grow grows growing grew increase
+    increases increasing fall falls falling fell drop drops dropping dropped decay decays
+    decaying decrease decreases decreasing decline declines declining go goes going went
+    head heads heading settle settles settling converge converges converging shrink shrinks
+    shrinking ramp ramps ramping creep creeps creeping"""
+)
+_MOVE_ADVERBS = lx.wordset("up down back off linearly smoothly gradually slowly steadily")
+_TOWARD = lx.wordset("to toward towards")
+_AT_A_TIME = lx.wordset("halfway midway midpoint half step steps epoch epochs")
+"""Words right after a destination that name the moment it is reached ("decays to 1.5e-4
+halfway"): the value at that moment, which a question may ask for."""
+_DESTINATION_REACH = 5
+"""Tokens from "to" / "toward" to the destination's number at most ("climbs toward log
+ten, about 2.3")."""
+
+
+def _said_as_start(toks: list[Tok], f: _Found) -> bool:
+    """The number of ``f`` is said as where something starts: a word of ``_STARTS``
+    among the three tokens before it or after it ("begins around 0", "zero at the
+    start")."""
+    near = toks[max(0, f.start - 3) : f.start] + toks[f.after : f.after + 3]
+    return any(t.text in _STARTS for t in near)
+
+
+def _moved_to(text: str, toks: list[Tok], start: _Found, end: _Found) -> bool:
+    """Between the numbers of ``start`` and ``end``, in one sentence, a verb of motion
+    and "to" / "toward" lead to ``end`` ("begins around 0 and then climbs toward log
+    ten, about 2.3"), and no moment follows ``end`` (``_AT_A_TIME``)."""
+    if _SENTENCE_BREAK.search(text[start.mention.end : end.mention.start]):
+        return False
+    if any(t.text in _AT_A_TIME for t in toks[end.after : end.after + 3]):
+        return False
+    for k in range(start.after, end.start):
+        if toks[k].text not in _MOVES:
+            continue
+        j = k + 1
+        while j < end.start and toks[j].text in _MOVE_ADVERBS:
+            j += 1
+        if j < end.start and toks[j].text in _TOWARD and end.first - j <= _DESTINATION_REACH:
+            return True
+    return False
+
+
+def _mark_destinations(text: str, toks: list[Tok], found: list[_Found]) -> list[_Found]:
+    """``found`` with each number that a quantity moves to after a start said in the same
+    sentence marked ``bound`` ("the loss begins around 0 and then climbs toward log ten,
+    about 2.3": the answer about the start is 0). The end of a movement whose start is
+    not said ("it should fall to about 2.3") and a value at a named moment ("starts at
+    3e-4 and decays to 1.5e-4 halfway") stay results."""
+    out = list(found)
+    for k in range(1, len(out)):
+        end = out[k]
+        if end.mention.bound:
+            continue
+        starts = [f for f in out[:k] if _said_as_start(toks, f)]
+        if any(_moved_to(text, toks, s, end) for s in starts):
+            out[k] = _as_bound(end)
+    return out
+
+
 def _as_bound(f: _Found) -> _Found:
     return replace(f, mention=replace(f.mention, bound=True))
 
@@ -938,6 +1002,8 @@ def _read_numbers(text: str) -> list[NumberMention]:
             )
         )
         i = after
-    found = _mark_alternatives(text, _mark_bounds(text, toks, found))
+    found = _mark_alternatives(
+        text, _mark_destinations(text, toks, _mark_bounds(text, toks, found))
+    )
     found = _mark_definitions(text, _mark_readings(text, toks, found))
     return _with_chains(text, toks, found, preamble)
