@@ -45,6 +45,16 @@ def test_calls_said_in_the_other_order() -> None:
     assert not reversed_order(zero_first, orders("optimizer.zero_grad(), then loss.backward()"))
 
 
+def test_call_names_no_step() -> None:
+    """ "call" says how a step is taken, not which: "call optimizer step, then backward"
+    is the step first, against "call zero_grad() before backward(), then step()" though
+    both call something first."""
+    zero_first = orders("call zero_grad() before backward(), then step()")
+    said = orders("in the loop call optimizer step, then backward, then zero_grad")
+    assert reversed_order(zero_first, said)
+    assert not reversed_order(zero_first, orders("call backward, then step, then zero_grad"))
+
+
 @pytest.mark.parametrize(
     "text",
     [

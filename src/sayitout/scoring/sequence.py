@@ -57,7 +57,7 @@ _NOT_CONTENT = (
     | wordset(
         """first firstly then next afterwards later finally also only just really need needs
     needed want wants should must have has had do does did make makes made you you'd i'd
-    we i it it's that's um uh like"""
+    we i it it's that's um uh like call calls called calling"""
     )
 )
 _CLAUSE_END = re.compile(r"[,;:!?()]|\.(?!\d)")
