@@ -695,6 +695,24 @@ def test_a_diagnosis_said_outright_states_the_misconception_that_makes_it(
     ]
 
 
+def test_a_size_diagnosis_states_the_misconception_that_makes_it(misconception_check) -> None:
+    """ "Being at chance means the model is too small" makes the diagnosis of "the model is
+    too small, so add more layers": a reversed answer scored 33 with nothing flagged."""
+    said = misconception_check(
+        "dl-loss-stuck-at-chance",
+        "model-too-small",
+        wrong="Being at chance means the model is too small for the problem, so first I'd "
+        "scale it up and train longer on the whole dataset.",
+        right="It's not a capacity problem: even a small model moves off chance. 2.30 is ln "
+        "10, chance for ten classes, so nothing is learning. I'd try to overfit a single "
+        "batch, check zero grad, backward and step are called, and print the gradient norms "
+        "and the learning rate.",
+    )
+    assert [m.evidence for m in said.misconceptions] == [
+        "Being at chance means the model is too small"
+    ]
+
+
 @pytest.mark.parametrize(
     ("text", "states"),
     [
@@ -709,6 +727,13 @@ def test_a_diagnosis_said_outright_states_the_misconception_that_makes_it(
         ("Once it's overfitting, stop.", []),
         ("It's not overfitting. The model is overfitting the noise, people say.", []),
         ("It's overfitting or underfitting.", []),
+        # a size, of the model by name only
+        ("Being at chance means the model is too small for the problem.", ["too small"]),
+        ("The network is not big enough.", ["too small"]),
+        ("The model is way too big for the data.", ["too big"]),
+        ("The learning rate is too small.", []),
+        ("If it can't overfit, it's too small, so make it bigger.", []),
+        ("Maybe the model is too small.", []),
     ],
 )
 def test_diagnoses(text: str, states: list[str]) -> None:

@@ -481,13 +481,27 @@ def verdicts(text: str) -> list[Verdict]:
 
 DIAGNOSES = ("overfitting", "underfitting")
 """The states a model is diagnosed with outright (``diagnoses``)."""
-_CALLS_IT = (
-    r"\b(?:(?:it|that|this|the model|the network)(?:['’]s| is| was)"
-    r"|means(?: that)?(?: it['’]s| it is| the model is| the model['’]s| the network is)?)"
+_PLAINLY = (
     r" (?:just |simply |clearly |definitely |basically |classic |textbook |plain |already "
     r"|obviously |a case of |pure )*"
 )
+_CALLS_IT = (
+    r"\b(?:(?:it|that|this|the model|the network)(?:['’]s| is| was)"
+    r"|means(?: that)?(?: it['’]s| it is| the model is| the model['’]s| the network is)?)"
+    + _PLAINLY
+)
 _DIAGNOSIS = re.compile(_CALLS_IT + rf"(?P<state>{'|'.join(DIAGNOSES)})\b", re.IGNORECASE)
+TOO_SMALL, TOO_BIG = "too small", "too big"
+"""A model's size, diagnosed outright (``diagnoses``): only of the model, by name ("the
+network is too small"), since "it's too small" is as often a learning rate or a batch."""
+_SIZED = re.compile(
+    r"\b(?:(?:the|this|your|our) (?:model|network|net)(?:['’]s| is| was)"
+    r"|means(?: that)?(?: the model| the network)(?:['’]s| is))"
+    + _PLAINLY
+    + r"(?P<state>(?:much |far |way |just )?too (?P<size>small|simple|weak|shallow|big|large)"
+    r"|not (?:big|large|deep) enough|under-?powered)\b",
+    re.IGNORECASE,
+)
 _HEDGED = re.compile(
     r"\b(?:if|unless|whether|when|once|think|thinks|thought|assume|assumes|assumed|tempting"
     r"|might|may|maybe|perhaps|could|would|not|isn['’]t|wasn['’]t|never|rather than"
@@ -519,15 +533,22 @@ def diagnoses(text: str) -> list[Diagnosis]:
         sentence = part.group()
         if sentence.rstrip().endswith("?"):
             continue
-        for m in _DIAGNOSIS.finditer(sentence):
+        for m in [*_DIAGNOSIS.finditer(sentence), *_SIZED.finditer(sentence)]:
             if _HEDGED.search(sentence, 0, m.start("state")) or _OR_AFTER.match(sentence, m.end()):
                 continue  # ... or one of two: "it's overfitting or underfitting"
             end = part.start() + m.end()
             while end < len(text) and not text[end].isspace():
                 end += 1  # the word the state ends, with its mark: "overfitting:"
-            out.append(Diagnosis(m.group("state").lower(), (part.start(), end)))
+            out.append(Diagnosis(_state(m), (part.start(), end)))
     denied = {m.group(1).lower() for m in _DENIED_STATE.finditer(text)}
     return [d for d in out if d.state not in denied]
+
+
+def _state(m: re.Match[str]) -> str:
+    """The state a diagnosis names: overfitting, underfitting, or a size."""
+    if m.re is not _SIZED:
+        return m.group("state").lower()
+    return TOO_BIG if (m.group("size") or "").lower() in ("big", "large") else TOO_SMALL
 
 
 _OR_AFTER = re.compile(r"\W*\s+or\b", re.IGNORECASE)
