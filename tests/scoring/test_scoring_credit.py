@@ -198,6 +198,7 @@ def test_short_plain_english_is_english() -> None:
         ("randomly switches off some units", {"dropout"}),
         ("use the brain float format", {"bf16"}),
         ("shortcuts around each block", {"skip", "connection", "residual"}),
+        ("add a bypass around every couple of layers", {"skip", "connection", "residual"}),
         ("a warm-up over the first steps", {"warmup"}),
         ("the intermediate results of each layer", {"activ"}),
         ("add up the gradients from four passes", {"gradient", "accumul"}),

@@ -501,7 +501,7 @@ PLAIN_FORMS: tuple[PlainForm, ...] = tuple(
             "fp32",
         ),
         (
-            r"short ?cuts?|skip (?:paths?|routes?)",
+            r"short ?cuts?|skip (?:paths?|routes?)|bypass(?:es)?",
             ("skip", "connection", "residual"),
             "residual skip connections",
         ),
