@@ -199,6 +199,8 @@ def test_short_plain_english_is_english() -> None:
         ("use the brain float format", {"bf16"}),
         ("shortcuts around each block", {"skip", "connection", "residual"}),
         ("add a bypass around every couple of layers", {"skip", "connection", "residual"}),
+        ("the answers don't line up with the inputs", {"label"}),
+        ("a huge batch may simply not fit on the card", {"memory"}),
         ("a warm-up over the first steps", {"warmup"}),
         ("the intermediate results of each layer", {"activ"}),
         ("add up the gradients from four passes", {"gradient", "accumul"}),

@@ -600,8 +600,8 @@ PLAIN_FORMS: tuple[PlainForm, ...] = tuple(
             r"|(?:right|correct) answers? (?:still )?(?:lined|line) up"
             r"|(?:answers?|labels?) (?:are |is )?(?:still |actually )?(?:attached|matched|paired"
             r"|tied) (?:to|with) (?:the )?(?:right|correct)"
-            r"|answers? (?:\w+ ){0,3}(?:paired|matched|lined up|line up|belongs? to|c[oa]me apart"
-            r" from) (?:\w+ ){0,3}(?:inputs?|pictures?|images?|examples?)"
+            r"|answers? (?:[\w'’]+ ){0,3}(?:paired|matched|lined up|line up|belongs? to"
+            r"|c[oa]me apart from) (?:\w+ ){0,3}(?:inputs?|pictures?|images?|examples?)"
             r"|(?:examples|inputs|images|pictures) next to their answers",
             ("label",),
             "labels",
@@ -681,6 +681,13 @@ PLAIN_FORMS: tuple[PlainForm, ...] = tuple(
         # a technique named after what it is not about: label smoothing softens the
         # targets, and says nothing of whether the labels are right
         (r"label[- ]smooth\w*|smooth\w* (?:the |of (?:the )?)?labels", ("smooth",), None, False),
+        # the fifty-second round's additions, by the same rule: what fits on the card is
+        # what fits in its memory
+        (
+            r"fit(?:s|ting)? (?:on|in|into|onto) (?:the |one |a |your |a single )?(?:card|gpu)",
+            ("memory",),
+            "GPU memory",
+        ),
         (
             r"(?:randomness|jitter|wobble|noisiness)(?: \w+){0,3} (?:of|in|from)(?: \w+){0,2}"
             r" (?:small|smaller|tiny) batch(?:es)?",
