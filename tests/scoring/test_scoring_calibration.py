@@ -145,23 +145,25 @@ def test_original_bands(scored) -> None:
 # Floors a little under what the scorer reached. Raise them as the scorer improves; never
 # lower them to let a change through. The parts were remade every round on 2026-12-01/06:
 # each time the test part, once read, joined development and a fresh test part was
-# written. The fifty-first round's floors: dev from SCORER_VERSION 2026.12.54 scoring
-# the 12,737 dev answers with the shipped judge (fitted on 442 of them: a regression guard,
-# not a measure). Dev grew by the fiftieth round's test part; the round's start scorer
-# read the grown dev at 0.9312 / 99.46 % / 98.65 % / 97.81 %, the end scorer at 0.9320 /
-# 99.54 % / 98.79 % / 97.86 %: every dev floor holds for the end scorer, none was lowered,
-# and the Spearman, strong-answer and pairwise floors rose.
+# written. The fifty-second round's floors: dev from SCORER_VERSION 2026.12.55 scoring
+# the 13,001 dev answers with the shipped judge (fitted on 442 of them: a regression guard,
+# not a measure). Dev grew by the fifty-first round's test part; the round's start scorer
+# read the grown dev at 0.9319 / 99.52 % / 98.78 % / 97.86 %, the end scorer at 0.9323 /
+# 99.55 % / 98.84 % / 97.88 %: every dev floor holds for the end scorer, none was lowered,
+# and the wrong-answer floor rose.
 # The fortieth round lowered the dev floors, knowingly, for one change: the int8 runtime
 # (``minilm_int8``; docs/design.md, "The model's runtime"); the forty-third lowered two as
 # dev grew harder.
-# Test from 2026.12.54's one reading of the fresh test part (07:34 UTC on 2026-12-07,
-# with the round's start scorer beside it: docs/evaluation.md, "fifty-first round"). The
+# Test from 2026.12.55's one reading of the fresh test part (09:48 UTC on 2026-12-07,
+# with the round's start scorer beside it: docs/evaluation.md, "fifty-second round"). The
 # test part is new, so its floors follow it, one answer under each share it reached
-# (98.5 % >= 70 and 98.0 % <= 30).
-DEV_FLOOR = {"spearman": 0.931, "strong_ge70": 0.995, "wrong_le30": 0.987, "pairwise": 0.978}
-TEST_FLOOR = {"spearman": 0.930, "strong_ge70": 0.977, "wrong_le30": 0.969, "pairwise": 0.979}
-MEAN_WRONG_MAX = {"dev": 6.5, "test": 7.1}
-"""The highest mean score of a part's wrong answers (dev 6.0, test 6.5 in 2026.12.54)."""
+# (97.0 % >= 70 and 94.9 % <= 30).
+DEV_FLOOR = {"spearman": 0.931, "strong_ge70": 0.995, "wrong_le30": 0.988, "pairwise": 0.978}
+TEST_FLOOR = {"spearman": 0.930, "strong_ge70": 0.962, "wrong_le30": 0.939, "pairwise": 0.982}
+MEAN_WRONG_MAX = {"dev": 6.5, "test": 8.9}
+"""The highest mean score of a part's wrong answers (dev 6.0, test 8.4 in 2026.12.55)."""
+# 2026.12.55 read the fifty-second round's test part (264) at 0.9308 / 97.0 % / 94.9 % / 98.3 %
+# (its start scorer, 2026.12.54, alike: no test answer's score moved);
 # 2026.12.54 read the fifty-first round's test part (264) at 0.9307 / 98.5 % / 98.0 % / 97.9 %
 # (its start scorer, 2026.12.53: 0.9292 / 97.7 % / 97.0 % / 97.8 %; two answers moved);
 # 2026.12.53 read the fiftieth round's test part (264) at 0.9319 / 98.5 % / 96.0 % / 97.8 %
@@ -304,8 +306,9 @@ def test_part_keeps_its_quality(scored, part: str, floor: dict[str, float]) -> N
     "Adam epsilon, beta2, bad batches, loss spikes.') or the forty-ninth's (wrong <= 30 at "
     "94.9 %, 94 of 99: three reversed answers, a confident-wrong one and an off-topic one "
     "over 30). The fiftieth's met them all (wrong <= 30 at 96.0 %, 95 of 99), and so did "
-    "the fifty-first's (wrong <= 30 at 98.0 %, 97 of 99); non-strict until fresh parts keep "
-    "meeting them",
+    "the fifty-first's (wrong <= 30 at 98.0 %, 97 of 99); the fifty-second's missed one "
+    "(wrong <= 30 at 94.9 %, 94 of 99: three off-topic answers at 36 and 44, a reversed "
+    "and a confident-wrong one over 30); non-strict until fresh parts keep meeting them",
     strict=False,
 )
 def test_targets_on_the_test_part(scored) -> None:
