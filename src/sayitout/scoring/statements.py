@@ -480,7 +480,8 @@ def verdicts(text: str) -> list[Verdict]:
 
 
 DIAGNOSES = ("overfitting", "underfitting")
-"""The states a model is diagnosed with outright (``diagnoses``)."""
+"""The states a model is diagnosed with outright (``diagnoses``), besides its size
+(``TOO_SMALL``, ``TOO_BIG``)."""
 _PLAINLY = (
     r" (?:just |simply |clearly |definitely |basically |classic |textbook |plain |already "
     r"|obviously |a case of |pure )*"
@@ -493,7 +494,8 @@ _CALLS_IT = (
 _DIAGNOSIS = re.compile(_CALLS_IT + rf"(?P<state>{'|'.join(DIAGNOSES)})\b", re.IGNORECASE)
 TOO_SMALL, TOO_BIG = "too small", "too big"
 """A model's size, diagnosed outright (``diagnoses``): only of the model, by name ("the
-network is too small"), since "it's too small" is as often a learning rate or a batch."""
+network is too small"), since "it's too small" is as often a learning rate or a batch. "The
+model isn't too small" says none."""
 _SIZED = re.compile(
     r"\b(?:(?:the|this|your|our) (?:model|network|net)(?:['’]s| is| was)"
     r"|means(?: that)?(?: the model| the network)(?:['’]s| is))"
@@ -523,11 +525,12 @@ class Diagnosis(NamedTuple):
 
 def diagnoses(text: str) -> list[Diagnosis]:
     """Each state the text says, outright, that the model is in: "A flat loss at 2.30
-    means it's overfitting", "That's plain overfitting", "The model is just overfitting".
-    None in a sentence that conditions, hedges, asks or denies it before it says it ("if
-    it's overfitting", "people assume it's overfitting", "is it overfitting?") or offers
-    another right after it ("it's overfitting or underfitting"), nor of a state the text
-    says anywhere the model is not in ("it's not overfitting")."""
+    means it's overfitting", "That's plain overfitting", "The model is just overfitting",
+    "Being at chance means the model is too small". None in a sentence that conditions,
+    hedges, asks or denies it before it says it ("if it's overfitting", "people assume
+    it's overfitting", "is it overfitting?") or offers another right after it ("it's
+    overfitting or underfitting"), nor of a state the text says anywhere the model is
+    not in ("it's not overfitting")."""
     out = []
     for part in _SENTENCE.finditer(text):
         sentence = part.group()
