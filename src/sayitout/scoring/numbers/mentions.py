@@ -402,6 +402,9 @@ halfway"): the value at that moment, which a question may ask for."""
 _DESTINATION_REACH = 5
 """Tokens from "to" / "toward" to the destination's number at most ("climbs toward log
 ten, about 2.3")."""
+_MOVEMENT_REACH = 30
+"""Tokens from a start's number to its destination's at most: a movement is said in one
+breath, and the bound keeps a long answer's reading linear in its length."""
 
 
 def _said_as_start(toks: list[Tok], f: _Found) -> bool:
@@ -442,9 +445,12 @@ def _mark_destinations(text: str, toks: list[Tok], found: list[_Found]) -> list[
         end = out[k]
         if end.mention.bound:
             continue
-        starts = [f for f in out[:k] if _said_as_start(toks, f)]
-        if any(_moved_to(text, toks, s, end) for s in starts):
-            out[k] = _as_bound(end)
+        for start in reversed(out[:k]):
+            if end.first - start.after > _MOVEMENT_REACH:
+                break
+            if _said_as_start(toks, start) and _moved_to(text, toks, start, end):
+                out[k] = _as_bound(end)
+                break
     return out
 
 
