@@ -441,14 +441,15 @@ def _mark_destinations(text: str, toks: list[Tok], found: list[_Found]) -> list[
     not said ("it should fall to about 2.3") and a value at a named moment ("starts at
     3e-4 and decays to 1.5e-4 halfway") stay results."""
     out = list(found)
+    said_as_start = [_said_as_start(toks, f) for f in found]
     for k in range(1, len(out)):
         end = out[k]
         if end.mention.bound:
             continue
-        for start in reversed(out[:k]):
-            if end.first - start.after > _MOVEMENT_REACH:
+        for i in range(k - 1, -1, -1):  # the nearest start first, back to the reach
+            if end.first - found[i].after > _MOVEMENT_REACH:
                 break
-            if _said_as_start(toks, start) and _moved_to(text, toks, start, end):
+            if said_as_start[i] and _moved_to(text, toks, found[i], end):
                 out[k] = _as_bound(end)
                 break
     return out
