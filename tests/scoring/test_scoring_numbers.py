@@ -95,6 +95,28 @@ def test_an_and_after_a_comma_adds_no_fraction() -> None:
     assert find_numbers("forty-one and two-thirds minutes")[0].value == pytest.approx(41.667, 1e-4)
 
 
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Times seven billion is, um, a hundred and, a hundred and twelve gigabytes.",
+        "So that's a hundred and, uh, a hundred and twelve gigabytes, before activations.",
+    ],
+)
+def test_a_number_cut_off_and_said_again_is_one_number(text: str) -> None:
+    """A number cut off after "and" and started again is the number said again: its
+    dangling "and" does not make that number the operand of a sum."""
+    said = [m for m in find_numbers(text) if m.unit == "GB"]
+    assert [(m.value, m.operand) for m in said] == [(112, False)]
+    assert judge(GB, text).correct
+
+
+def test_a_repeat_with_nothing_cut_off_keeps_both_numbers() -> None:
+    """ "two, two and a half" may be a list, and "sixteen, sixteen bytes" says one
+    number twice: without a dangling "and" nothing is dropped."""
+    assert [m.value for m in find_numbers("sizes two, two and a half, and three")] == [2, 2.5, 3]
+    assert [m.value for m in find_numbers("that's sixteen, sixteen bytes")] == [16, 16]
+
+
 def test_rates_are_not_times() -> None:
     (m,) = find_numbers("fifty thousand tokens a second")
     assert m.quantity == "rate"

@@ -881,8 +881,45 @@ def _find_numbers(text: str) -> tuple[NumberMention, ...]:
     return tuple(_read_numbers(text))
 
 
+def _without_false_starts(toks: list[Tok]) -> list[Tok]:
+    """Drop each number that is cut off after "and" and then said again, whole, after a
+    pause ("a hundred and, a hundred and twelve gigabytes"): the words said again begin
+    the number that was meant. Left in, the cut-off number is a number of its own, and
+    its dangling "and" makes the number meant an operand of a sum. Without the dangling
+    "and" a repeat is no false start: "sixteen, sixteen bytes" says one number twice,
+    and "two, two and a half" may be a list."""
+    drop: list[int] = []
+    n = len(toks)
+    i = 0
+    while i < n:
+        expr = expression(toks, i)
+        if expr is None:
+            i += 1
+            continue
+        said = [t.text for t in toks[i : expr.end + 1]]  # with its dangling "and"
+        k = expr.end + 1
+        paused = k < n and toks[k].after_comma
+        while k < n and toks[k].text in lx.FILLERS:  # "a hundred and, uh, a hundred ..."
+            k += 1
+            paused = paused or (k < n and toks[k].after_comma)
+        again = expression(toks, k) if paused and said[-1] == "and" and k < n else None
+        if (
+            again is not None
+            and again.end > k + len(said)
+            and [t.text for t in toks[k : k + len(said)]] == said
+        ):
+            drop.extend(range(i, k))
+            i = k
+        else:
+            i = expr.end
+    if not drop:
+        return toks
+    gone = set(drop)
+    return [t for x, t in enumerate(toks) if x not in gone]
+
+
 def _read_numbers(text: str) -> list[NumberMention]:
-    toks = tokenise(text)
+    toks = _without_false_starts(tokenise(text))
     found: list[_Found] = []
     preamble = _preamble(text, toks)
     in_parentheses = _in_parentheses(text)
