@@ -1095,6 +1095,24 @@ def test_what_an_entity_lets_something_else_do_is_not_its_own_doing() -> None:
     assert roles.bind(mis, roles.clauses("the shortcuts learn only a residual")).bound > 0
 
 
+def test_a_clause_that_goes_on_from_its_entity_on_let_is_not_its_doing() -> None:
+    """ "Identity shortcuts, y = F(x) + x, let each block learn only a residual": the
+    formula between the comma-split clauses leaves "let each block learn only a residual"
+    a clause of its own that goes on about the shortcuts; what they let each block do is
+    still not the shortcuts' doing (a strong answer-first answer was flagged with "the
+    shortcut learns the residual" and scored 50). Said of the shortcuts themselves, it
+    still binds."""
+    roles = Roles({"shortcut", "stackedlay"})
+    mis = roles.clauses("the shortcut learns the residual")
+    said = (
+        "Identity shortcuts, y = F(x) + x, let each block learn only a residual, make an "
+        "identity mapping trivial, and give gradients a direct path backward."
+    )
+    assert roles.bind(mis, roles.clauses(said)).bound == 0
+    said = "Identity shortcuts, y = F(x) + x, learn only a residual."
+    assert roles.bind(mis, roles.clauses(said)).bound > 0
+
+
 def test_a_contrast_turned_round_earns_nothing(scorer) -> None:
     """ "A generalisation problem, not an optimisation one" shares every word with "an
     optimisation issue, not a generalisation one" and denies it: the key point earned

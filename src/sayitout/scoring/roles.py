@@ -386,7 +386,11 @@ class Roles:
             free_stems = content_stems(" ".join(free_of))
             i = a
             framed = norms[a] in _FRAMES  # "With a bigger batch, ...": a frame, not a subject
-            lent = False  # past "<entity> lets <something> ...": the words are its doing
+            # past "<entity> lets <something> ...": the words are its doing; so are a
+            # clause's that goes on from the one before on "let" ("Identity shortcuts,
+            # y = F(x) + x, let each block learn only a residual")
+            goes_on = a > 0 and text[ws[a - 1].end - 1] not in ".!?"
+            lent = goes_on and _lets_do(norms, _opening_at(norms, a, z), z)
             named_end = -1  # the index after the last entity named
             while i <= z:
                 lent = lent or (entity is not None and _lets_do(norms, i, z))
