@@ -104,10 +104,21 @@ def test_an_and_after_a_comma_adds_no_fraction() -> None:
 )
 def test_a_number_cut_off_and_said_again_is_one_number(text: str) -> None:
     """A number cut off after "and" and started again is the number said again: its
-    dangling "and" does not make that number the operand of a sum."""
+    dangling "and" does not make that number the operand of a sum (a strong disfluent
+    answer was read as "two bytes" and scored 30)."""
     said = [m for m in find_numbers(text) if m.unit == "GB"]
     assert [(m.value, m.operand) for m in said] == [(112, False)]
     assert judge(GB, text).correct
+
+
+@pytest.mark.parametrize(
+    "text", ["about two point, two point three", "two point, uh, two point three"]
+)
+def test_a_number_cut_off_after_point_is_said_again_whole(text: str) -> None:
+    """ "two point, two point three": the cut-off "point" does not take the first word
+    said again as its decimals (2.2)."""
+    assert [m.value for m in find_numbers(text)] == [2.3]
+    assert judge(LOSS, text).correct
 
 
 def test_a_repeat_with_nothing_cut_off_keeps_both_numbers() -> None:

@@ -881,13 +881,19 @@ def _find_numbers(text: str) -> tuple[NumberMention, ...]:
     return tuple(_read_numbers(text))
 
 
+_CUT_OFF = lx.wordset("and point")
+"""The words a number is cut off after when the speaker starts it again ("a hundred
+and, a hundred and twelve", "two point, two point three")."""
+
+
 def _without_false_starts(toks: list[Tok]) -> list[Tok]:
-    """Drop each number that is cut off after "and" and then said again, whole, after a
-    pause ("a hundred and, a hundred and twelve gigabytes"): the words said again begin
-    the number that was meant. Left in, the cut-off number is a number of its own, and
-    its dangling "and" makes the number meant an operand of a sum. Without the dangling
-    "and" a repeat is no false start: "sixteen, sixteen bytes" says one number twice,
-    and "two, two and a half" may be a list."""
+    """Drop each number that is cut off after "and" or "point" and then said again,
+    whole, after a pause ("a hundred and, a hundred and twelve gigabytes", "about two
+    point, uh, two point three"): the words said again begin the number that was meant.
+    Left in, the cut-off number is a number of its own, and its dangling "and" makes the
+    number meant an operand of a sum, or its "point" takes the first word said again as
+    its decimals (2.2). Without a dangling word a repeat is no false start: "sixteen,
+    sixteen bytes" says one number twice, and "two, two and a half" may be a list."""
     drop: list[int] = []
     n = len(toks)
     i = 0
@@ -896,13 +902,16 @@ def _without_false_starts(toks: list[Tok]) -> list[Tok]:
         if expr is None:
             i += 1
             continue
-        said = [t.text for t in toks[i : expr.end + 1]]  # with its dangling "and"
-        k = expr.end + 1
+        # the number's words up to the first pause within it or right after it
+        k = i + 1
+        while k <= expr.end and k < n and not toks[k].after_comma:
+            k += 1
+        said = [t.text for t in toks[i:k]]
         paused = k < n and toks[k].after_comma
         while k < n and toks[k].text in lx.FILLERS:  # "a hundred and, uh, a hundred ..."
             k += 1
             paused = paused or (k < n and toks[k].after_comma)
-        again = expression(toks, k) if paused and said[-1] == "and" and k < n else None
+        again = expression(toks, k) if paused and said[-1] in _CUT_OFF and k < n else None
         if (
             again is not None
             and again.end > k + len(said)
