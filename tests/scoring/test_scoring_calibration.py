@@ -145,23 +145,26 @@ def test_original_bands(scored) -> None:
 # Floors a little under what the scorer reached. Raise them as the scorer improves; never
 # lower them to let a change through. The parts were remade every round on 2026-12-01/06:
 # each time the test part, once read, joined development and a fresh test part was
-# written. The fifty-second round's floors: dev from SCORER_VERSION 2026.12.55 scoring
-# the 13,001 dev answers with the shipped judge (fitted on 442 of them: a regression guard,
-# not a measure). Dev grew by the fifty-first round's test part; the round's start scorer
-# read the grown dev at 0.9319 / 99.52 % / 98.78 % / 97.86 %, the end scorer at 0.9323 /
-# 99.55 % / 98.84 % / 97.88 %: every dev floor holds for the end scorer, none was lowered,
-# and the wrong-answer floor rose.
+# written. The fifty-third round's floors: dev from SCORER_VERSION 2026.12.56 scoring
+# the 13,265 dev answers with the shipped judge (fitted on 442 of them: a regression guard,
+# not a measure). Dev grew by the fifty-second round's test part, five of whose wrong
+# answers scored over 30; the round's start scorer read the grown dev at 0.9323 / 99.50 %
+# / 98.76 % / 97.89 %, the end scorer at 0.9324 / 99.53 % / 98.76 % / 97.89 %. The
+# wrong-answer floor (0.988) sat over what even the start scorer reads on the grown dev,
+# so it went down to 0.987 for the data, not for a change; the others hold.
 # The fortieth round lowered the dev floors, knowingly, for one change: the int8 runtime
 # (``minilm_int8``; docs/design.md, "The model's runtime"); the forty-third lowered two as
 # dev grew harder.
-# Test from 2026.12.55's one reading of the fresh test part (09:48 UTC on 2026-12-07,
-# with the round's start scorer beside it: docs/evaluation.md, "fifty-second round"). The
+# Test from 2026.12.56's one reading of the fresh test part (12:06 UTC on 2026-12-07,
+# with the round's start scorer beside it: docs/evaluation.md, "fifty-third round"). The
 # test part is new, so its floors follow it, one answer under each share it reached
-# (97.0 % >= 70 and 94.9 % <= 30).
-DEV_FLOOR = {"spearman": 0.931, "strong_ge70": 0.995, "wrong_le30": 0.988, "pairwise": 0.978}
-TEST_FLOOR = {"spearman": 0.930, "strong_ge70": 0.962, "wrong_le30": 0.939, "pairwise": 0.982}
-MEAN_WRONG_MAX = {"dev": 6.5, "test": 8.9}
-"""The highest mean score of a part's wrong answers (dev 6.0, test 8.4 in 2026.12.55)."""
+# (99.2 % >= 70 and 97.0 % <= 30).
+DEV_FLOOR = {"spearman": 0.931, "strong_ge70": 0.995, "wrong_le30": 0.987, "pairwise": 0.978}
+TEST_FLOOR = {"spearman": 0.931, "strong_ge70": 0.984, "wrong_le30": 0.959, "pairwise": 0.977}
+MEAN_WRONG_MAX = {"dev": 6.5, "test": 7.7}
+"""The highest mean score of a part's wrong answers (dev 6.1, test 7.1 in 2026.12.56)."""
+# 2026.12.56 read the fifty-third round's test part (264) at 0.9320 / 99.2 % / 97.0 % / 97.8 %
+# (its start scorer, 2026.12.55, alike: no test answer's score moved);
 # 2026.12.55 read the fifty-second round's test part (264) at 0.9308 / 97.0 % / 94.9 % / 98.3 %
 # (its start scorer, 2026.12.54, alike: no test answer's score moved);
 # 2026.12.54 read the fifty-first round's test part (264) at 0.9307 / 98.5 % / 98.0 % / 97.9 %
@@ -282,7 +285,8 @@ def test_part_keeps_its_quality(scored, part: str, floor: dict[str, float]) -> N
 @pytest.mark.xfail(
     reason="issue 9's targets: met on the twelfth, seventeenth, twenty-sixth, twenty-eighth, "
     "thirty-first to thirty-fourth, thirty-sixth, thirty-eighth to fortieth, "
-    "forty-second, forty-fourth, forty-fifth, fiftieth and fifty-first rounds' test parts, "
+    "forty-second, forty-fourth, forty-fifth, fiftieth, fifty-first and fifty-third rounds' "
+    "test parts, "
     "not on the eleventh's, the "
     "thirteenth's to the sixteenth's, the eighteenth's to the twenty-fifth's, the "
     "twenty-seventh's, the "
@@ -308,7 +312,9 @@ def test_part_keeps_its_quality(scored, part: str, floor: dict[str, float]) -> N
     "over 30). The fiftieth's met them all (wrong <= 30 at 96.0 %, 95 of 99), and so did "
     "the fifty-first's (wrong <= 30 at 98.0 %, 97 of 99); the fifty-second's missed one "
     "(wrong <= 30 at 94.9 %, 94 of 99: three off-topic answers at 36 and 44, a reversed "
-    "and a confident-wrong one over 30); non-strict until fresh parts keep meeting them",
+    "and a confident-wrong one over 30), and the fifty-third's met them all again (strong "
+    ">= 70 at 99.2 %, 131 of 132; wrong <= 30 at 97.0 %, 96 of 99); non-strict until fresh "
+    "parts keep meeting them",
     strict=False,
 )
 def test_targets_on_the_test_part(scored) -> None:
