@@ -894,8 +894,13 @@ def _without_false_starts(toks: list[Tok]) -> list[Tok]:
     number meant an operand of a sum, or its "point" takes the first word said again as
     its decimals (2.2). Without a dangling word a repeat is no false start: "sixteen,
     sixteen bytes" says one number twice, and "two, two and a half" may be a list."""
-    drop: list[int] = []
     n = len(toks)
+    if not any(
+        t.text in _CUT_OFF and any(u.after_comma for u in toks[x + 1 : x + 7])
+        for x, t in enumerate(toks)
+    ):
+        return toks  # no "and" or "point" before a pause: nothing is cut off
+    drop: list[int] = []
     i = 0
     while i < n:
         expr = expression(toks, i)
