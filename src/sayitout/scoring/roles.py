@@ -389,8 +389,7 @@ class Roles:
             # past "<entity> lets <something> ...": the words are its doing; so are a
             # clause's that goes on from the one before on "let" ("Identity shortcuts,
             # y = F(x) + x, let each block learn only a residual")
-            goes_on = a > 0 and text[ws[a - 1].end - 1] not in ".!?"
-            lent = goes_on and _lets_do(norms, _opening_at(norms, a, z), z)
+            lent = not _opens_sentence(text, ws, a) and _lets_do(norms, _opening_at(norms, a, z), z)
             named_end = -1  # the index after the last entity named
             while i <= z:
                 lent = lent or (entity is not None and _lets_do(norms, i, z))
@@ -458,7 +457,7 @@ class Roles:
             if ahead is not None:
                 stems, neg, a, over = stems | ahead[0], neg or ahead[1], ahead[2], over | ahead[3]
                 ahead = None
-            opens = a == 0 or text[ws[a - 1].end - 1] in ".!?"  # it starts a sentence
+            opens = _opens_sentence(text, ws, a)
             if (
                 entity is None
                 and opens
@@ -956,6 +955,11 @@ _CLEFT_BETWEEN = frozenset("is was really actually only just".split())  # noqa: 
 """Words a cleft may put between its "it" and its entity ("it's really group norm that")."""
 _CLEFT_AFTER = frozenset(("that", "which", "who"))
 """Words that follow a cleft's entity ("it's group norm *that* pools ...")."""
+
+
+def _opens_sentence(text: str, ws: Sequence[Span], a: int) -> bool:
+    """Whether the word ``ws[a]`` starts a sentence of ``text``."""
+    return a == 0 or text[ws[a - 1].end - 1] in ".!?"
 
 
 def _opener(norms: Sequence[str], a: int, z: int) -> str:
