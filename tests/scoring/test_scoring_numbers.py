@@ -128,6 +128,15 @@ def test_a_repeat_with_nothing_cut_off_keeps_both_numbers() -> None:
     assert [m.value for m in find_numbers("that's sixteen, sixteen bytes")] == [16, 16]
 
 
+@pytest.mark.parametrize("arrow", ["->", "=>", "→", "⇒"])
+def test_a_typed_arrow_between_steps_is_no_minus(arrow: str) -> None:
+    """ "1/16 = 0.0625 -> 0.063": the typed arrow leads to the rounding, as "→" does; its
+    hyphen is no minus (a strong terse answer was heard as 0.0625 - 0.063 and scored 27)."""
+    text = f"2/512 = 1/256 {arrow} sqrt {arrow} 1/16 = 0.0625 {arrow} 0.063."
+    assert all(m.value > 0 for m in find_numbers(text))
+    assert judge(HE, text).correct
+
+
 def test_rates_are_not_times() -> None:
     (m,) = find_numbers("fifty thousand tokens a second")
     assert m.quantity == "rate"

@@ -15,6 +15,7 @@ from dataclasses import dataclass, replace
 
 from sayitout.scoring import lexicon as lx
 from sayitout.scoring.numbers.values import bounded
+from sayitout.scoring.text import STEP_ARROWS
 
 _NUMBER = (
     r"(?:\d{1,3}(?:,\d{3})+(?!\d)"  # 16,781,312
@@ -31,6 +32,7 @@ _TOKEN_RE = re.compile(
     rf"(?P<num>{_NUMBER}|(?=[{_VULGAR}]))(?P<frac>[{_VULGAR}])?"
     r"(?:(?P<suf>(?:k|K|M|B|bn|T)\b)|(?P<ord>th|rd)\b)?"
     r"|(?P<word>[A-Za-z]+(?:['’][A-Za-z]+)?)"
+    rf"|(?P<arrow>{'|'.join(map(re.escape, STEP_ARROWS))})"
     r"|(?P<sym>[%/^×*·÷=~≈+()√−⁻¹²³⁴⁵⁶⁷⁸⁹⁰-])"
 )
 _BREAK = re.compile(r"[.!?;:…]")
@@ -63,7 +65,8 @@ class Tok:
 def tokenise(text: str) -> list[Tok]:
     """Numbers, words and the symbols that matter for numbers, with their offsets.
 
-    A hyphen between two number words is dropped ("forty-one" reads as "forty one").
+    A hyphen between two number words is dropped ("forty-one" reads as "forty one"), and
+    a typed arrow between steps is no symbol at all ("0.0625 -> 0.063" is no subtraction).
     """
     toks: list[Tok] = []
     for m in _TOKEN_RE.finditer(text):
@@ -86,6 +89,8 @@ def tokenise(text: str) -> list[Tok]:
         elif m.group("word"):
             word = m.group().lower().replace("’", "'")
             toks.append(Tok(word, "word", m.start(), m.end(), after_break=brk, after_comma=comma))
+        elif m.group("arrow"):
+            continue  # a step, not a sum: "0.0625 -> 0.063" has no minus, as "→" has none
         else:
             s = m.group()
             if s in _SUPER:
