@@ -713,6 +713,22 @@ def test_a_size_diagnosis_states_the_misconception_that_makes_it(misconception_c
     ]
 
 
+def test_a_cause_named_before_the_diagnosis_is_the_diagnosis(misconception_check) -> None:
+    """ "That's a plateau from overfitting" diagnoses overfitting as "it's overfitting"
+    does: a confident-wrong answer that went on to add dropout scored 38, flagged with
+    nothing."""
+    said = misconception_check(
+        "dl-loss-stuck-at-chance",
+        "overfitting-diagnosis",
+        wrong="That's a plateau from overfitting. I'd add dropout and weight decay and keep "
+        "training; it'll break out of it eventually.",
+        right="2.30 is ln 10, chance for ten classes: nothing is learning, and that's far "
+        "from overfitting. I'd try to overfit one batch, check zero grad, backward and step "
+        "are called, and print the gradient norms and the learning rate.",
+    )
+    assert [m.evidence for m in said.misconceptions] == ["That's a plateau from overfitting"]
+
+
 @pytest.mark.parametrize(
     ("text", "states"),
     [
@@ -727,6 +743,13 @@ def test_a_size_diagnosis_states_the_misconception_that_makes_it(misconception_c
         ("Once it's overfitting, stop.", []),
         ("It's not overfitting. The model is overfitting the noise, people say.", []),
         ("It's overfitting or underfitting.", []),
+        # a thing the state causes, named before it
+        ("That's a plateau from overfitting.", ["overfitting"]),
+        ("It's a classic sign of overfitting.", ["overfitting"]),
+        ("This is a loss curve caused by underfitting.", ["underfitting"]),
+        ("That's far from overfitting.", []),
+        ("That's not from overfitting.", []),
+        ("It's the opposite of overfitting.", []),
         # a size, of the model by name only
         ("Being at chance means the model is too small for the problem.", ["too small"]),
         ("The network is not big enough.", ["too small"]),

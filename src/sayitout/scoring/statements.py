@@ -491,7 +491,15 @@ _CALLS_IT = (
     r"|means(?: that)?(?: it['’]s| it is| the model is| the model['’]s| the network is)?)"
     + _PLAINLY
 )
-_DIAGNOSIS = re.compile(_CALLS_IT + rf"(?P<state>{'|'.join(DIAGNOSES)})\b", re.IGNORECASE)
+_CAUSED_BY = (
+    r"(?:(?:a |an |the )?(?:\w+ ){0,2}(?:(?<!far )(?<!way )(?<!away )from|due to|caused by"
+    r"|because of|down to|(?:sign|symptom|result) of) )?"
+)
+"""A thing the state causes, named before it: "That's a plateau from overfitting", "it's
+a classic sign of overfitting". "That's far from overfitting" names none."""
+_DIAGNOSIS = re.compile(
+    _CALLS_IT + _CAUSED_BY + rf"(?P<state>{'|'.join(DIAGNOSES)})\b", re.IGNORECASE
+)
 TOO_SMALL, TOO_BIG = "too small", "too big"
 """A model's size, diagnosed outright (``diagnoses``): only of the model, by name ("the
 network is too small"), since "it's too small" is as often a learning rate or a batch. "The
