@@ -1528,6 +1528,33 @@ def test_rubric_light_scores_still_order_answers(scorer, lr_rubric) -> None:
     assert strong.score > partial.score > wrong.score
 
 
+def test_a_long_key_point_is_matched_without_its_short_last_step(scorer) -> None:
+    """ "So start with a small learning rate, raise it slowly over the first steps, and
+    then decay it": a candidate who explains warmup says the ramp and seldom the decay
+    after it. The clauses before a short last piece are matched on their own, as "X, so Y"
+    is; a short piece with a number keeps its key point whole ("bf16 stores each
+    parameter in 16 bits, which is 2 bytes" is not the 16 bits alone)."""
+    from sayitout.scoring.scorer import _parts
+
+    assert _parts("So start with a small learning rate, raise it slowly, and then decay it.") == [
+        "So start with a small learning rate, raise it slowly"
+    ]
+    assert _parts("bf16 stores each parameter in 16 bits, which is 2 bytes.") == []
+    assert _parts("Check whether the data has changed.") == []
+    light = _light(_bank_rubric("dl-transformer-warmup"))
+    said = scorer.score(
+        light,
+        "At the very start the network is random and the optimiser hasn't yet learned how "
+        "big typical changes are, so its first steps can be wildly too large and knock the "
+        "model into a state it never recovers from. Starting with tiny steps and gradually "
+        "raising them gives the optimiser time to get a sense of scale and the network time "
+        "to settle; after that the full step size is safe.",
+    )
+    ramp = next(k for k in said.key_points if k.id == "ramp-then-decay")
+    assert ramp.credit == 1
+    assert said.score >= 70
+
+
 def test_a_keyword_list_scores_low_and_says_why(scorer) -> None:
     rubric = _bank_rubric("dl-bf16-vs-fp16")
     r = scorer.score(rubric, "bf16, fp16, exponent bits, mantissa, dynamic range, loss scaling.")
