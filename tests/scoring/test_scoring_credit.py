@@ -71,6 +71,22 @@ def test_short_forms_stand_for_their_words() -> None:
     assert content_stems("validation") <= said
 
 
+@pytest.mark.parametrize(
+    ("short", "long"),
+    [
+        ("keep the best ckpt", "keep the best checkpoint"),
+        ("works in prod", "works in production"),
+        ("val acc flat", "validation accuracy flat"),
+        ("after ep 5", "after epoch 5"),
+        ("bs 2 per GPU", "batch size 2 per GPU"),
+        ("more reg", "more regularisation"),
+    ],
+)
+def test_more_short_forms_stand_for_their_words(short: str, long: str) -> None:
+    """Typed answers shorten the field's words: "bs 2" is a batch size of two."""
+    assert content_stems(long) - {"mor"} <= content_stems(short)
+
+
 def test_code_identifiers_say_their_words() -> None:
     """A typed answer's "num_workers=8" and "clip_grad_norm_" name the data loader's
     workers and gradient clipping; "no_grad" and "zero_grad" stay whole (no negation of

@@ -420,6 +420,13 @@ SHORT_FORMS: dict[str, tuple[str, ...]] = {
     "augs": ("augment",),
     "beta1": ("beta",),
     "beta2": ("beta",),
+    "ckpt": ("checkpoint",),
+    "ckpts": ("checkpoint",),
+    "prod": ("production",),
+    "acc": ("accuracy",),
+    "ep": ("epoch",),
+    "bs": ("batch", "siz"),
+    "reg": ("regular",),
 }
 
 
