@@ -434,6 +434,10 @@ _PART_BREAK = re.compile(
 )
 
 
+_PART_WORDS = 4
+"""The fewest words a clause of a key point needs to be matched on its own."""
+
+
 def _parts(text: str) -> list[str]:
     """The clauses of a long key point ("X, so Y" -> "X", "so Y"): a candidate often
     says one of them in its own words, and each is matched on its own. A short last
@@ -447,10 +451,6 @@ def _parts(text: str) -> list[str]:
     if len(split) == 2 and pieces == split[:1] and not numbers.find_numbers(split[1]):
         return pieces
     return []
-
-
-_PART_WORDS = 4
-"""The fewest words a clause of a key point needs to be matched on its own."""
 
 
 #: The fewest words a model-answer piece needs to be matched: shorter ones ("AdamW
