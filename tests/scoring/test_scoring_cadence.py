@@ -89,6 +89,16 @@ def test_a_rubric_sentence_s_cadences() -> None:
         ("you get one update, instead of four noisy updates", set()),
         ("one update rather than four small updates", set()),
         ("you don't take four separate updates", set()),
+        # a bare "update" before its frequency is the optimizer's step
+        ("and update once every four", {(STEP, ONCE)}),
+        ("we update after each micro-batch, which is noisier", {(STEP, EACH)}),
+        ("each update sees 32 examples", set()),
+        # "without" takes the action after it back, as a negation does
+        ("backprop each one without an optimizer step", {(BACKWARD, EACH)}),
+        ("accumulate without zeroing the grads after each micro-batch", set()),
+        # nor is an action done "instead of" or "rather than" the one said
+        ("add up the gradients from each piece instead of updating after every piece", set()),
+        ("rather than stepping the optimizer after each micro-batch", set()),
     ],
 )
 def test_what_cadence_a_text_states(text: str, said: set[tuple[str, str]]) -> None:
@@ -202,4 +212,25 @@ def test_plain_words_gradient_accumulation_is_not_four_small_updates(scorer) -> 
         "at once.",
     )
     assert "gradient-accumulation" in {k.id for k in got.key_points if k.status == "covered"}
+    assert got.score >= 70
+
+
+def test_backprop_each_without_a_step_and_update_once_every_four_is_accumulation(
+    scorer,
+) -> None:
+    """ "Backprop each one without an optimizer step ..., and update once every four" steps
+    once per four micro-batches: no step after each, and no misconception whose only
+    cadence is the right answer's own (``micro-batch-still-32`` steps once too)."""
+    from sayitout.bank.loader import load_bank
+
+    rubric = load_bank(user=False).rubric("dl-oom-keep-batch")
+    got = scorer.score(
+        rubric,
+        "Gradient accumulation. I'd run micro-batches of 8, backprop each one without an "
+        "optimizer step so the gradients add up in the grad buffers, divide the loss by the "
+        "number of micro-batches, and update once every four. Same gradient as a batch of 32.",
+    )
+    assert not got.misconceptions
+    covered = {k.id for k in got.key_points if k.status == "covered"}
+    assert {"gradient-accumulation", "scale-loss-step-once"} <= covered
     assert got.score >= 70

@@ -10,7 +10,8 @@ compared with the ones the answer states (``Matcher._contradicted``).
 Rules (documented for reviewers and candidates):
 
 * An *action* is the optimizer step ("optimizer.step()", "call step", "take a step",
-  "one optimizer step", "step the optimizer", "update the weights"), clearing the
+  "one optimizer step", "step the optimizer", "update the weights", a bare "update"
+  before its frequency: "and update once every four"), clearing the
   gradients ("zero_grad", "zero the gradients", "clear the grads") or the backward pass
   ("loss.backward()", "backward", "backpropagate"): "a single backward pass at the end"
   over kept activations is no gradient accumulation, "backward on each" is. "Accumulation steps"
@@ -32,7 +33,9 @@ Rules (documented for reviewers and candidates):
   An action takes the nearest frequency after it in its clause, else the nearest before,
   unless "before", "until" or "till" comes between: "let the gradients from each chunk
   add up before you update the weights" does not update at each chunk.
-  A negation within the three words before the action takes the cadence back.
+  A negation, "without", "instead of" or "rather than" within the three words before
+  the action takes the cadence back ("backprop each one without an optimizer step",
+  "instead of updating after every piece").
 * A count of updates is the step at *each*: "split the optimizer step into four smaller
   updates", "several optimizer steps", "the four updates add up to 32" take a step per
   micro-batch, whatever the clause's frequency words. The count must be said before
@@ -83,6 +86,9 @@ _OPTIMIZERS = wordset("optimizer optimiser")
 """What "step" as a verb acts on ("step the optimizer")."""
 _UPDATES = wordset("update updates updating updated")
 _UPDATED = wordset("the weights parameters params model")
+_PACE_STARTS = wordset("once every each per after")
+"""Words that open a frequency straight after a bare "update" ("and update once every
+four", "update after each micro-batch"): the update is the optimizer's step."""
 _ZERO_WORDS = wordset("zero zeroes zeros zeroing zeroed clear clears clearing cleared reset")
 _GRADS = wordset("grad grads gradient gradients the")
 _UNITS = wordset(
@@ -117,6 +123,8 @@ _COMPARING = wordset("as like than")
 _WAITS = wordset("before until till")
 """Words after which an action waits for what came before: a frequency before them is
 not the action's ("the gradients from each chunk add up before you update")."""
+_WITHOUT = wordset("without")
+"""A word that, like a negation, takes back the action after it."""
 _BREAKS = wordset("but while whereas so because though although which instead")
 _CLAUSE_END = re.compile(rf"(?:[.!?;:,()]|{'|'.join(map(re.escape, STEP_ARROWS))})$")
 
@@ -140,8 +148,8 @@ def _action(clause: list[str], i: int) -> str | None:
         return STEP
     if w in _STEP_WORDS and _OPTIMIZERS & set(clause[i + 1 : i + 3]):
         return STEP  # "stepping the optimizer after every micro-batch"
-    if w in _UPDATES and after in _UPDATED:
-        return STEP
+    if w in _UPDATES and (after in _UPDATED or after in _PACE_STARTS):
+        return STEP  # "update the weights", "and update once every four"
     if w in _ZERO_CALLS or (w in _ZERO_WORDS and after in _GRADS):
         return ZERO
     if w in _BACKWARD_CALLS or w in _BACKWARD_WORDS:
@@ -192,10 +200,18 @@ def _counted_updates(clause: list[str], i: int) -> bool:
         noun[0] in _UPDATE_NOUNS or (noun[0] in _OPTIMIZERS and noun[1:] and noun[1] in _STEP_NOUNS)
     ):
         return False
+    return not _turned(clause, i)
+
+
+def _turned(clause: list[str], i: int) -> bool:
+    """Whether what starts at ``i`` is what the answer does not do: a negation, "without",
+    "instead of" or "rather than" within the three words before it ("backprop each one
+    without an optimizer step", "instead of updating after every piece")."""
     before = clause[max(0, i - 3) : i]
     # a clause cut at "instead" opens on its "of"
-    turned = any(denies(v) or v in _TURNING for v in before) or (clause[0] == "of" and i <= 3)
-    return not turned
+    return any(denies(v) or v in _WITHOUT or v in _TURNING for v in before) or (
+        clause[0] == "of" and i <= 3
+    )
 
 
 def cadences(text: str) -> tuple[Cadence, ...]:
@@ -210,8 +226,8 @@ def cadences(text: str) -> tuple[Cadence, ...]:
             action = _action(clause, i)
             if action is None:
                 continue
-            if any(denies(v) for v in clause[max(0, i - 3) : i]):
-                continue
+            if _turned(clause, i):
+                continue  # "backprop each one without an optimizer step"
             before = clause[i - 1] if i else ""
             if action == BACKWARD and before in _EACH_WORDS:
                 out.append(Cadence(action, EACH))  # "the gradients from each backward pass"

@@ -575,9 +575,14 @@ class Matcher:
         dropout on" against "eval mode turns dropout on": ``phases``), or does one of its
         actions at its cadence and never at the other ("one big backward pass over all
         the kept activations" against "run a single backward pass over them at the end":
-        ``cadence``)."""
+        ``cadence``). A cadence a key point of the rubric states too tells nothing apart
+        ("keep micro-batches of 32 and only update every eight of them" steps once, as
+        the right answer does: its fault is the micro-batch's size)."""
         switches = self._switches(item)
         paces = self._paces(item)
+        if item.kind != "kp":
+            right = {p for kp in self.kp_items for p in self._paces(kp)}
+            paces = tuple(p for p in paces if p not in right)
         if not switches and not paces:
             return False
         said = self._said_claims()
