@@ -137,6 +137,29 @@ def test_a_typed_arrow_between_steps_is_no_minus(arrow: str) -> None:
     assert judge(HE, text).correct
 
 
+@pytest.mark.parametrize(
+    ("text", "value", "unit"),
+    [
+        ("2,500 s / 60", 41.667, "minutes"),
+        ("2500 seconds divided by 60", 41.667, "minutes"),
+        ("41.7 min × 60", 2502, "seconds"),
+        ("90 minutes / 60", 1.5, "hours"),
+        # no count of one time unit in another: the time keeps its unit
+        ("2500 s / 2", 1250, "seconds"),
+        ("2500 s / 59", 42.373, "seconds"),
+    ],
+)
+def test_a_time_over_sixty_is_converted(text: str, value: float, unit: str) -> None:
+    """ "2,500 s / 60" divides seconds by the seconds in a minute: 41.67 minutes, not 41.67
+    seconds (a strong typed answer, "2,500 s / 60 ≈ 41.7 min per pass", was heard as
+    41.67 seconds, 0.69 minutes, and scored 30)."""
+    chain = find_numbers(text)[-1]
+    assert chain.computed and chain.unit == unit
+    assert chain.value == pytest.approx(value, abs=1e-3)
+    typed = "Time = 10⁹ / 4×10⁵ = 2,500 s. 2,500 s / 60 ≈ 41.7 min per pass."
+    assert judge(MINUTES, typed).correct
+
+
 def test_rates_are_not_times() -> None:
     (m,) = find_numbers("fifty thousand tokens a second")
     assert m.quantity == "rate"

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import bisect
 import functools
+import math
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, replace
@@ -777,13 +778,32 @@ def _evaluate(first: NumberMention, steps: list[_Step]) -> float | None:
 
 
 def _chain_unit(first: NumberMention, steps: list[_Step]) -> tuple[str | None, str | None] | None:
-    """The chain's (unit, quantity), or None when its units cannot combine."""
+    """The chain's (unit, quantity), or None when its units cannot combine. A time
+    divided or multiplied by the bare count of one time unit in another is converted
+    ("2,500 s / 60" is 41.67 minutes, "41.7 min × 60" 2,500 seconds: ``_time_converted``)."""
     units = {(m.unit, m.quantity) for m in (first, *(s.mention for s in steps)) if m.unit}
     if any(q == "rate" for _, q in units) or len(units) > 1:
         return None
     if any(s.op == "/" and s.mention.unit for s in steps):
         return None
-    return next(iter(units)) if units else (None, None)
+    return _time_converted(first, steps) or (next(iter(units)) if units else (None, None))
+
+
+def _time_converted(first: NumberMention, steps: list[_Step]) -> tuple[str, str] | None:
+    """The time unit a one-step chain converts ``first`` into: "2,500 s / 60" divides
+    seconds by the seconds in a minute, so it is minutes; "41.7 min × 60" is seconds.
+    None for any other chain (a time halved stays in its unit)."""
+    if len(steps) != 1 or first.quantity != "time" or first.unit is None:
+        return None
+    step = steps[0]
+    if step.mention.unit is not None or step.op not in ("/", "*"):
+        return None
+    factor = lx.UNITS[first.unit].factor
+    want = factor * step.mention.value if step.op == "/" else factor / step.mention.value
+    for unit in lx.UNITS.values():
+        if unit.quantity == "time" and math.isclose(unit.factor, want):
+            return unit.canonical, "time"
+    return None
 
 
 def _dimension(toks: list[Tok], first: int, after: int) -> bool:
