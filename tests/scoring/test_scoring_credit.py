@@ -208,8 +208,10 @@ def test_short_plain_english_is_english() -> None:
     [
         ("I'd take smaller steps, say a tenth", {"learn", "rat"}),
         ("the steps are way too big", {"learn", "rat"}),
-        ("it's memorising the training set", {"overfit"}),
-        ("it learned the examples by heart", {"overfit"}),
+        ("it's memorising the training set", {"overfit", "memor"}),
+        # "learn by heart" is to memorise as well as to overfit: "any working setup can
+        # learn those by heart" states "can it memorise a handful of examples"
+        ("it learned the examples by heart", {"overfit", "memor"}),
         ("put a cap on the gradient", {"gradient", "clip"}),
         ("randomly switches off some units", {"dropout"}),
         ("use the brain float format", {"bf16"}),
@@ -2281,3 +2283,19 @@ def test_markdown_marks_are_not_words(scorer, lr_rubric) -> None:
     assert unmarked(f"`model.eval()`, {kept}") == f"model.eval(), {kept}"
     assert unmarked("**bold with *italic* inside**") == "bold with italic inside"
     assert unmarked("It's **4096 × 4096** weights, 2 ** 24") == "It's 4096 × 4096 weights, 2 ** 24"
+
+
+def test_learning_a_handful_by_heart_is_overfitting_a_small_batch(scorer) -> None:
+    """ "Training on a handful of examples: any working setup can learn those by heart"
+    is the overfit-one-batch check in plain words (it earned 0.01 of it, and the strong
+    answer scored 56)."""
+    from sayitout.bank.loader import load_bank
+
+    rubric = load_bank(user=False).rubric("dl-accuracy-at-chance")
+    got = scorer.score(
+        rubric,
+        "Chance level means nothing is being learned, so I'd suspect a bug first. A quick "
+        "test is training on a handful of examples: any working setup can learn those by "
+        "heart.",
+    )
+    assert "overfit-one-batch" in {k.id for k in got.key_points if k.status == "covered"}

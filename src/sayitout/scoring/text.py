@@ -461,7 +461,11 @@ PLAIN_FORMS: tuple[PlainForm, ...] = tuple(
             ("learn", "rat"),
             "learning rate",
         ),
-        (r"memori[sz]\w*|(?:learn\w*|know\w*) (?:\w+ ){0,4}by heart", ("overfit",), "overfitting"),
+        (
+            r"memori[sz]\w*|(?:learn\w*|know\w*) (?:\w+ ){0,4}by heart",
+            ("overfit", "memor"),
+            "overfitting",
+        ),
         (
             r"held[- ]out|(?:data|examples?) it (?:has|hasn't|has not) (?:never )?seen",
             ("valid",),
