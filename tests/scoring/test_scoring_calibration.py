@@ -145,25 +145,27 @@ def test_original_bands(scored) -> None:
 # Floors a little under what the scorer reached. Raise them as the scorer improves; never
 # lower them to let a change through. The parts were remade every round on 2026-12-01/06:
 # each time the test part, once read, joined development and a fresh test part was
-# written. The fifty-fourth round's floors: dev from SCORER_VERSION 2026.12.57 scoring
-# the 13,529 dev answers with the shipped judge (fitted on 442 of them: a regression guard,
-# not a measure). Dev grew by the fifty-third round's test part; the round's start scorer
-# read the grown dev at 0.9324 / 99.53 % / 98.73 % / 97.87 %, the end scorer at 0.9326 /
-# 99.56 % / 98.73 % / 97.88 %. The floors hold. (The fifty-third round lowered the
+# written. The fifty-fifth round's floors: dev from SCORER_VERSION 2026.12.58 scoring
+# the 13,793 dev answers with the shipped judge (fitted on 442 of them: a regression guard,
+# not a measure). Dev grew by the fifty-fourth round's test part; the round's start scorer
+# read the grown dev at 0.9326 / 99.52 % / 98.71 % / 97.88 %, the end scorer at 0.9328 /
+# 99.56 % / 98.71 % / 97.89 %. The floors hold. (The fifty-third round lowered the
 # wrong-answer floor 0.988 -> 0.987 for the data, not for a change: even its start
 # scorer read the grown dev at 98.76 %.)
 # The fortieth round lowered the dev floors, knowingly, for one change: the int8 runtime
 # (``minilm_int8``; docs/design.md, "The model's runtime"); the forty-third lowered two as
 # dev grew harder.
-# Test from 2026.12.57's one reading of the fresh test part (14:31 UTC on 2026-12-07,
-# with the round's start scorer beside it: docs/evaluation.md, "fifty-fourth round"). The
+# Test from 2026.12.58's one reading of the fresh test part (16:27 UTC on 2026-12-07,
+# with the round's start scorer beside it: docs/evaluation.md, "fifty-fifth round"). The
 # test part is new, so its floors follow it, one answer under each share it reached
-# (97.7 % >= 70 and 98.0 % <= 30), and a little under its Spearman (0.9286) and pairs
-# ordered (97.45 %).
+# (98.5 % >= 70 and 97.0 % <= 30), and a little under its Spearman (0.9437) and pairs
+# ordered (98.56 %).
 DEV_FLOOR = {"spearman": 0.931, "strong_ge70": 0.995, "wrong_le30": 0.987, "pairwise": 0.978}
-TEST_FLOOR = {"spearman": 0.926, "strong_ge70": 0.969, "wrong_le30": 0.969, "pairwise": 0.972}
-MEAN_WRONG_MAX = {"dev": 6.5, "test": 7.4}
-"""The highest mean score of a part's wrong answers (dev 6.1, test 6.8 in 2026.12.57)."""
+TEST_FLOOR = {"spearman": 0.940, "strong_ge70": 0.977, "wrong_le30": 0.959, "pairwise": 0.982}
+MEAN_WRONG_MAX = {"dev": 6.5, "test": 7.0}
+"""The highest mean score of a part's wrong answers (dev 6.1, test 6.4 in 2026.12.58)."""
+# 2026.12.58 read the fifty-fifth round's test part (264) at 0.9437 / 98.5 % / 97.0 % / 98.6 %
+# (its start scorer, 2026.12.57, alike: no test answer's score moved);
 # 2026.12.57 read the fifty-fourth round's test part (264) at 0.9286 / 97.7 % / 98.0 % / 97.5 %
 # (its start scorer, 2026.12.56, alike: no test answer's score moved under the full rubrics);
 # 2026.12.56 read the fifty-third round's test part (264) at 0.9320 / 99.2 % / 97.0 % / 97.8 %
@@ -288,8 +290,8 @@ def test_part_keeps_its_quality(scored, part: str, floor: dict[str, float]) -> N
 @pytest.mark.xfail(
     reason="issue 9's targets: met on the twelfth, seventeenth, twenty-sixth, twenty-eighth, "
     "thirty-first to thirty-fourth, thirty-sixth, thirty-eighth to fortieth, "
-    "forty-second, forty-fourth, forty-fifth, fiftieth, fifty-first, fifty-third and "
-    "fifty-fourth rounds' "
+    "forty-second, forty-fourth, forty-fifth, fiftieth, fifty-first, fifty-third, "
+    "fifty-fourth and fifty-fifth rounds' "
     "test parts, "
     "not on the eleventh's, the "
     "thirteenth's to the sixteenth's, the eighteenth's to the twenty-fifth's, the "
@@ -319,7 +321,9 @@ def test_part_keeps_its_quality(scored, part: str, floor: dict[str, float]) -> N
     "and a confident-wrong one over 30), and the fifty-third's met them all again (strong "
     ">= 70 at 99.2 %, 131 of 132; wrong <= 30 at 97.0 %, 96 of 99), and so did the "
     "fifty-fourth's (strong >= 70 at 97.7 %, 129 of 132; wrong <= 30 at 98.0 %, 97 of 99; "
-    "non-answers at most 33); non-strict until fresh parts keep meeting them",
+    "non-answers at most 33), and so did the fifty-fifth's (strong >= 70 at 98.5 %, 130 of "
+    "132; wrong <= 30 at 97.0 %, 96 of 99; non-answers at most 23); non-strict until fresh "
+    "parts keep meeting them",
     strict=False,
 )
 def test_targets_on_the_test_part(scored) -> None:
