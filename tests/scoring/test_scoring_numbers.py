@@ -160,6 +160,11 @@ def test_a_time_over_sixty_is_converted(text: str, value: float, unit: str) -> N
     assert judge(MINUTES, typed).correct
 
 
+def test_a_time_times_zero_is_read_without_an_error() -> None:
+    """ "5 minutes × 0" is no conversion: the count of one time unit in another is never 0."""
+    assert find_numbers("5 minutes × 0")[-1].value == 0
+
+
 def test_rates_are_not_times() -> None:
     (m,) = find_numbers("fifty thousand tokens a second")
     assert m.quantity == "rate"

@@ -796,8 +796,8 @@ def _time_converted(first: NumberMention, steps: list[_Step]) -> tuple[str, str]
     if len(steps) != 1 or first.quantity != "time" or first.unit is None:
         return None
     step = steps[0]
-    if step.mention.unit is not None or step.op not in ("/", "*"):
-        return None
+    if step.mention.unit is not None or step.op not in ("/", "*") or step.mention.value == 0:
+        return None  # "5 minutes × 0" counts no unit in another
     factor = lx.UNITS[first.unit].factor
     want = factor * step.mention.value if step.op == "/" else factor / step.mention.value
     for unit in lx.UNITS.values():
