@@ -116,15 +116,13 @@ _DESCRIBING = wordset(
 )
 _UPDATE_NOUNS = wordset("updates")
 _STEP_NOUNS = wordset("steps updates")
-_TURNING = wordset("instead than")
-"""Words before a count that make it what the answer does not do ("rather than four
-updates", "instead of four noisy updates")."""
+_TURNING = wordset("instead than without")
+"""Words before an action or a count that make it what the answer does not do ("rather
+than four updates", "instead of four noisy updates", "without an optimizer step")."""
 _COMPARING = wordset("as like than")
 _WAITS = wordset("before until till")
 """Words after which an action waits for what came before: a frequency before them is
 not the action's ("the gradients from each chunk add up before you update")."""
-_WITHOUT = wordset("without")
-"""A word that, like a negation, takes back the action after it."""
 _BREAKS = wordset("but while whereas so because though although which instead")
 _CLAUSE_END = re.compile(rf"(?:[.!?;:,()]|{'|'.join(map(re.escape, STEP_ARROWS))})$")
 
@@ -209,9 +207,7 @@ def _turned(clause: list[str], i: int) -> bool:
     without an optimizer step", "instead of updating after every piece")."""
     before = clause[max(0, i - 3) : i]
     # a clause cut at "instead" opens on its "of"
-    return any(denies(v) or v in _WITHOUT or v in _TURNING for v in before) or (
-        clause[0] == "of" and i <= 3
-    )
+    return any(denies(v) or v in _TURNING for v in before) or (clause[0] == "of" and i <= 3)
 
 
 def cadences(text: str) -> tuple[Cadence, ...]:

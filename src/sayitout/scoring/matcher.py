@@ -581,8 +581,7 @@ class Matcher:
         switches = self._switches(item)
         paces = self._paces(item)
         if item.kind != "kp":
-            right = {p for kp in self.kp_items for p in self._paces(kp)}
-            paces = tuple(p for p in paces if p not in right)
+            paces = tuple(p for p in paces if p not in self._key_point_paces)
         if not switches and not paces:
             return False
         said = self._said_claims()
@@ -598,6 +597,12 @@ class Matcher:
     def _switches(self, item: Item) -> tuple[phases.Setting, ...]:
         """The switches in a phase or a mode that the item's sentences state."""
         return tuple(s for row in item.text_rows for s in self.prep.texts[row].settings)
+
+    @cached_property
+    def _key_point_paces(self) -> frozenset[cadence.Cadence]:
+        """The cadences the rubric's key points state: the right answer's own, read once
+        for all the misconceptions ``_sets_as`` checks."""
+        return frozenset(p for kp in self.kp_items for p in self._paces(kp))
 
     def _paces(self, item: Item) -> tuple[cadence.Cadence, ...]:
         """The actions at a cadence that the item's sentences state."""
