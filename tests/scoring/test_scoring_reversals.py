@@ -9,7 +9,7 @@ import pytest
 from sayitout.bank.models import Rubric
 from sayitout.scoring.phases import EVALUATION, OFF, ON, TRAINING, agrees, contradicts, settings
 from sayitout.scoring.sequence import Order, orders, reversed_order
-from sayitout.scoring.statements import diagnoses, verdicts
+from sayitout.scoring.statements import diagnoses, omissions, verdicts
 
 SPLIT_FIRST = orders("Split by original image before augmenting, so every copy lands in one set.")
 
@@ -727,6 +727,78 @@ def test_a_cause_named_before_the_diagnosis_is_the_diagnosis(misconception_check
         "are called, and print the gradient norms and the learning rate.",
     )
     assert [m.evidence for m in said.misconceptions] == ["That's a plateau from overfitting"]
+
+
+def test_a_swap_said_in_two_sentences_claims_both(scorer) -> None:
+    """A role swap said in two sentences, each half bound by its own sentence of the
+    misconception (its text binds "batch norm normalises each image by itself", a
+    paraphrase "layer norm ... across the whole batch"): the misconception reaches both,
+    so neither earns a key point. A reversed answer scored 48, the first sentence crediting
+    the batch statistics and synchronised batch norm."""
+    from sayitout.bank.loader import load_bank
+
+    rubric = load_bank(user=False).rubric("dl-small-batch-norm")
+    wrong = scorer.score(
+        rubric,
+        "Batch norm normalises each image over its own channels, so batch size isn't really "
+        "the issue; the noise comes from the running averages. I'd switch to layer norm, "
+        "which computes its statistics across the whole batch and smooths things out.",
+    )
+    assert "bn-per-example" in {m.id for m in wrong.misconceptions}
+    assert wrong.score <= 30
+    right = scorer.score(
+        rubric,
+        "Batch norm takes its mean and variance over the batch, and two images per GPU make "
+        "those statistics very noisy, so the running averages used at eval don't match "
+        "training. Switch to group norm, which normalises within each image, or use "
+        "synchronised batch norm across the GPUs.",
+    )
+    assert not right.misconceptions
+    assert right.score >= 70
+
+
+def test_a_cause_said_as_forgotten_states_the_misconception_that_names_it(
+    misconception_check,
+) -> None:
+    """ "You forgot torch.no_grad()." names the cause "You forgot to wrap evaluation in
+    torch no grad" does: a confident-wrong answer scored 32 with nothing flagged (its
+    window reads 0.78 against the misconception, under the row's off-topic baseline).
+    It is quoted from the omission. A right answer that calls no_grad advice flags
+    nothing."""
+    said = misconception_check(
+        "dl-eval-nondeterministic",
+        "forgot-no-grad",
+        wrong="You forgot torch.no_grad(). Autograd keeps recording the graph while you "
+        "evaluate, and that is what makes the two runs come out different.",
+        right="You forgot model.eval(): in training mode dropout stays on and batch norm uses "
+        "each batch's own statistics, so every pass differs. Call model.eval() before "
+        "evaluating; wrapping the loop in torch.no_grad() only saves memory.",
+    )
+    assert [m.evidence for m in said.misconceptions] == ["You forgot torch.no_grad"]
+
+
+@pytest.mark.parametrize(
+    ("text", "stems"),
+    [
+        ("You forgot torch.no_grad(). Autograd is on.", [{"torch", "no", "grad"}]),
+        ("I forgot to fix the random seed, so it shuffled.", [{"fix", "random", "seed"}]),
+        ("You've probably forgotten to call model.eval().", [{"cal", "model", "eval"}]),
+        # what was forgotten ends where another clause joins on, commas or none
+        (
+            "you forgot to put the model in eval mode so dropout is on and wrap it in no grad",
+            [{"put", "model", "eval", "mod"}],
+        ),
+        # conditioned, hedged, asked or denied: no omission
+        ("If you forgot to set the seed, fine.", []),
+        ("It isn't that you forgot no_grad.", []),
+        ("What did I forget?", []),
+        ("You might think you forgot the seed.", []),
+        # nothing named as forgotten
+        ("I'm not sure what I'd have forgotten there.", []),
+    ],
+)
+def test_omissions(text: str, stems: list[set[str]]) -> None:
+    assert [set(o.stems) for o in omissions(text)] == stems
 
 
 @pytest.mark.parametrize(

@@ -52,10 +52,12 @@ from sayitout.scoring.roles import NO_BINDING, Binding, Clause, Roles
 from sayitout.scoring.statements import (
     ABSOLUTES,
     Diagnosis,
+    Omission,
     Verdict,
     asked_words,
     diagnoses,
     is_keyword_list,
+    omissions,
     verdicts,
 )
 from sayitout.scoring.text import (
@@ -149,6 +151,11 @@ class AnswerText:
     def diagnoses(self) -> list[Diagnosis]:
         """The states the answer says the model is in (``statements.diagnoses``)."""
         return diagnoses(self.text)
+
+    @cached_property
+    def omissions(self) -> list[Omission]:
+        """What the answer says someone forgot, outright (``statements.omissions``)."""
+        return omissions(self.text)
 
 
 MatchResult = tuple[list[KeyPointResult], list[MisconceptionResult]]
@@ -647,6 +654,25 @@ class Matcher:
         made = frozenset().union(*(self.prep.texts[r].diagnoses for r in rows))
         return next((d for d in self.answer.diagnoses if d.state in made), None)
 
+    def _omitted(self, item: Item) -> Omission | None:
+        """The answer's omission (``statements.omissions``: "You forgot torch.no_grad().")
+        that names what the item's own text or a paraphrase of it says was forgotten
+        ("You forgot to wrap evaluation in torch no grad"): two of its stems or more,
+        and at least half of the item's."""
+        if not self.answer.omissions:
+            return None
+        rows = item.text_rows[: self._authored(item)]
+        said = [o for r in rows for o in self.prep.texts[r].omitted]
+        return next(
+            (
+                o
+                for o in self.answer.omissions
+                for forgot in said
+                if len(o.stems & forgot) >= 2 and 2 * len(o.stems & forgot) >= len(forgot)
+            ),
+            None,
+        )
+
     def _swapped_at(self, item: Item, j: int) -> bool:
         """Whether window ``j`` states the item's content about the other entity (a role
         swap: "batch norm works per example" against "layer norm works per sample") and
@@ -677,6 +703,7 @@ class Matcher:
         if not self.prep.roles:
             return NO_BINDING
         best, swapped = NO_BINDING, False
+        reach: tuple[int, int] | None = None
         for row in item.text_rows:
             b = self.prep.roles.bind(self.prep.clauses[row], self.clauses())
             swapped = swapped or b.swapped
@@ -684,7 +711,12 @@ class Matcher:
                 b = replace(b, bound=max(b.bound, self.p.role_bound))
             if b.bound > best.bound:
                 best = b
-        return replace(best, swapped=swapped)
+            if b.reach is not None:
+                # each half of a swap bound by its own sentence ("batch norm normalises
+                # each image over its own channels. ... layer norm, which computes its
+                # statistics across the whole batch"): the misconception reaches both
+                reach = b.reach if reach is None else _span_union(reach, b.reach)
+        return replace(best, swapped=swapped, reach=reach or best.reach)
 
     def _states_a_point(self, span: tuple[int, int], bound: float, shared: int) -> bool:
         """Whether the answer clause at ``span`` binds some key point's clause about the
@@ -772,6 +804,12 @@ class Matcher:
             cos = float(self.sims[item.text_rows[0]][j])
             extra = {"diagnosed": True, "asserted": True}
             return Candidate(1.0, cos, j, None, extra), self._quote_span(diagnosis.span)
+        omission = self._omitted(item)
+        if omission is not None and (j := self._window_for(omission.span)) is not None:
+            # "You forgot torch.no_grad().": the misconception's cause, stated outright
+            cos = float(self.sims[item.text_rows[0]][j])
+            extra = {"diagnosed": True, "asserted": True}
+            return Candidate(1.0, cos, j, None, extra), self._quote_span(omission.span)
         c = c or self.best(item, True)
         if c.window is not None and switched:
             extra = {"asserted": True}
@@ -988,6 +1026,10 @@ class Matcher:
 
 def _length(w: Window) -> int:
     return w.last - w.first
+
+
+def _span_union(a: tuple[int, int], b: tuple[int, int]) -> tuple[int, int]:
+    return min(a[0], b[0]), max(a[1], b[1])
 
 
 def _overlap(wins: list[Window], a: int, b: int) -> bool:

@@ -282,6 +282,9 @@ class RubricText:
     diagnoses: frozenset[str] = frozenset()
     """The states it says the model is in, outright ("The model is overfitting, so add
     dropout": overfitting; ``statements.diagnoses``)."""
+    omitted: tuple[frozenset[str], ...] = ()
+    """The stems of each thing it says someone forgot ("You forgot to set the random
+    seed": set, random, seed; ``statements.omissions``)."""
 
 
 @dataclass
@@ -370,6 +373,7 @@ def make_rubric_text(text: str) -> RubricText:
         holdups=holdups.holdups(text),
         compared=polarity.compared(text),
         diagnoses=frozenset(d.state for d in statements.diagnoses(text)),
+        omitted=tuple(o.stems for o in statements.omissions(text)),
     )
 
 

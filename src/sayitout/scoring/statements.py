@@ -50,6 +50,11 @@ to the key points. Here:
   always.", "Always batch norm: ...", "Biggest model, every time."): two or three
   content words and "always", "everywhere" or "every time". A misconception that says
   the choice always holds is stated by it (``verdicts``, ``Matcher._picked``).
+* An *omission* is a sentence that names what someone forgot, outright ("You forgot
+  torch.no_grad().", "I forgot to set the random seed"): the cause of a failure, said as
+  one. A misconception that names that cause ("You forgot to wrap evaluation in torch no
+  grad") is stated by it (``omissions``, ``Matcher._omitted``); "if you forgot ...", "you
+  didn't forget ..." and "what did I forget?" name none.
 * Words that say the speaker does not know ("I'm not sure", "I don't know what the fix
   would be", "I have no idea"), up to the end of their clause, are asked words too: they
   hedge, they state nothing. "I'm not sure of the exact rule, but double it" still states
@@ -68,6 +73,7 @@ from sayitout.scoring.text import (
     STEP_ARROWS,
     STOPWORDS,
     Span,
+    call_stems,
     content_stems,
     ends_sentence,
     stem,
@@ -569,3 +575,52 @@ _DENIED_STATE = re.compile(
     rf"\b(?:not|isn['’]t|wasn['’]t|no|never|nothing to do with) (?:\w+ )?({'|'.join(DIAGNOSES)})\b",
     re.IGNORECASE,
 )
+
+
+_OMITTED = re.compile(
+    r"\b(?:you|i|we|they|someone|somebody)(?:['’]ve| have| had)?"
+    r"(?: (?:probably|just|simply|likely|clearly|obviously|must have|must['’]ve))*"
+    r" (?:forgot|forgotten)(?: to\b)?(?P<what>(?:[^.;:!?,—–]|\.(?=\w))*)",
+    re.IGNORECASE,
+)
+"""Someone forgot something, and what: up to the end of its clause ("torch.no_grad()"
+goes on past its dots)."""
+_JOINED_ON = re.compile(
+    r"\s(?:so|and|but|because|since|then|which|while|or|as|when|that['’]s)\b", re.IGNORECASE
+)
+"""A word that joins another clause on: what was forgotten ends before it, in speech
+without commas too ("you forgot to put the model in eval mode so dropout is still on")."""
+
+
+class Omission(NamedTuple):
+    """A thing the answer says was forgotten, outright (``omissions``)."""
+
+    stems: frozenset[str]
+    """The stems of what was forgotten; a dotted call's are those of the words it names
+    ("torch.no_grad()": torch, no, grad)."""
+    span: tuple[int, int]
+    """From its sentence's start to the end of the word what was forgotten ends."""
+
+
+def omissions(text: str) -> list[Omission]:
+    """What the text says, outright, someone forgot: "You forgot torch.no_grad().", "I
+    forgot to fix the seed for the data loader". None in a question ("what did I
+    forget?") or a sentence that conditions, hedges or denies it before it says it ("if
+    you forgot to ...", "you might think you forgot ...", "it isn't that you forgot ...");
+    none without a thing forgotten ("I'm not sure what I'd have forgotten")."""
+    out = []
+    for part in _SENTENCE.finditer(text):
+        sentence = part.group()
+        if sentence.rstrip().endswith("?"):
+            continue
+        for m in _OMITTED.finditer(sentence):
+            if _HEDGED.search(sentence, 0, m.start()):
+                continue
+            what = _JOINED_ON.split(m.group("what"), maxsplit=1)[0]
+            stems = frozenset().union(*(call_stems(w) or content_stems(w) for w in what.split()))
+            end = part.start() + m.start("what") + len(what.rstrip())
+            while end < len(text) and not text[end].isspace():
+                end += 1  # the word it ends, with its mark: "torch.no_grad()."
+            if stems:
+                out.append(Omission(stems, (part.start(), end)))
+    return out
