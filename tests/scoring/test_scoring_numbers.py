@@ -1054,6 +1054,12 @@ def test_known_mistakes_are_named(text: str, close: bool, reason: str) -> None:
         # fewer digits than the answer, but far more than a rounding of them: a wrong sum
         ("576 × 128 = 73,728, plus a bias at every kernel position, 1,152: 74,880", False),
         ("75,000 parameters", True),
+        # within a rounding's reach, but the sum of two of its own numbers: a wrong sum
+        (
+            "576 × 128 = 73,728, and a bias per input and output channel, 64 + 128 = 192: 73,920",
+            False,
+        ),
+        ("3 × 3 × 64 = 576, × 128 = 73,728; total 73,800", True),
     ],
 )
 def test_a_number_said_to_every_digit_is_no_near_miss_without_named_slips(

@@ -319,10 +319,16 @@ def judge(
     slip = None if correct or m.vague else _known_mistake(numeric, value)
     if slip is not None:
         close = slip.partial  # a wrong computation is no near miss, however close
-    elif close and not m.approximate and not _an_estimate(value, numeric.value):
+    elif (
+        close
+        and not m.approximate
+        and (not _an_estimate(value, numeric.value) or _computed(m, mentions))
+    ):
         # "16,871,312" for 16,781,312, "74,880" for 73,856: not the answer rounded or
         # estimated to the digits said, and none of the slips the rubric names (an
-        # imported deck's drafted number names none): a wrong computation
+        # imported deck's drafted number names none): a wrong computation; so is one
+        # that adds or multiplies the answer's own numbers ("73,728 ... 64 + 128 = 192,
+        # total 73,920"), however near
         close = False
     how = f" ({m.note})" if m.note else ""
     said = " ".join(x for x in (format_number(m.value), m.unit or "") if x)
@@ -363,6 +369,20 @@ def _an_estimate(value: float, target: float) -> bool:
     if value == 0 or not math.isfinite(value):
         return False
     return abs(value - target) <= ESTIMATE_UNITS * last_place(value) * (1 + 1e-9)
+
+
+def _computed(m: NumberMention, mentions: Sequence[NumberMention]) -> bool:
+    """Whether ``m``, said to three significant digits or more, is the exact sum or
+    product of two numbers the answer said before it: a result of its own working
+    ("73,728 ... 64 + 128 = 192, total 73,920"), not a rounding or an estimate."""
+    if significant_digits(m.value) < 3:
+        return False
+    before = [b.value for b in mentions if b.end <= m.start and b.value != m.value]
+    return any(
+        math.isclose(m.value, a + b) or math.isclose(m.value, a * b)
+        for i, a in enumerate(before)
+        for b in before[i + 1 :]
+    )
 
 
 def _known_mistake(numeric: NumericAnswer, value: float) -> NumericMistake | None:
