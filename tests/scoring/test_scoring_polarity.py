@@ -674,3 +674,33 @@ def test_a_strong_answer_that_says_as_fast_as_states_no_misconception(scorer) ->
     result = scorer.score(load_bank(user=False).rubric("dl-bf16-vs-fp16"), answer)
     assert not result.misconceptions
     assert result.score >= 70
+
+
+@pytest.mark.parametrize(
+    ("answer", "names"),
+    [
+        ("watch for over- or underfitting", {"overfit", "underfit"}),
+        ("check for under- and overfitting.", {"overfit", "underfit"}),
+        ("a two- or three-layer net", {"two-layer"}),
+        ("pre- and post-norm blocks", {"pre-norm"}),
+    ],
+)
+def test_a_suspended_prefix_says_its_whole_word(answer: str, names: set[str]) -> None:
+    """ "Over- or underfitting" says overfitting too: a strong answer that ended "watch for
+    over- or underfitting" was told it said underfitting against the point about
+    overfitting (48). The prefix's word counts with the stems of the compound it stands
+    for; no whole word, no stems."""
+    from sayitout.scoring.matching import word_stems
+
+    said = frozenset().union(*word_stems(answer, words(answer), []))
+    stems = frozenset().union(*(content_stems(n) for n in names))
+    assert stems <= said
+    assert opposite_named(content_stems("If it can't overfit, make it bigger"), said) is None
+
+
+def test_a_hyphen_without_a_compound_after_it_says_nothing_more() -> None:
+    from sayitout.scoring.matching import word_stems
+
+    for answer in ("over- or under, who knows", "train- and then test"):
+        plain = frozenset().union(*(content_stems(w.norm) for w in words(answer)))
+        assert frozenset().union(*word_stems(answer, words(answer), [])) == plain

@@ -323,7 +323,35 @@ def word_stems(
         raw = text[w.start : w.end]
         # a typed call keeps the words it says: "-ln(0.1)" says "minus ln"
         out.append(content_stems(called_words(raw)) if inside else content_stems(raw))
+    for k in range(len(ws) - 2):
+        # "over- or underfitting" says overfitting too
+        whole = _suspended(text, ws, k)
+        if whole is not None:
+            out[k] = out[k] | content_stems(whole)
     return out
+
+
+_JOINING = frozenset(("or", "and", "to", "nor"))
+_PREFIXES = (
+    "over under pre post non multi single sub super inter intra up down out mis".split()  # noqa: SIM905
+)
+"""Prefixes a compound that completes a suspended one may open with ("under" of "over- or
+underfitting")."""
+
+
+def _suspended(text: str, ws: list[Span], k: int) -> str | None:
+    """The compound word ``k``, a suspended prefix, stands for: "over- or underfitting"
+    -> "overfitting", "two- or three-layer" -> "two-layer", "pre- and post-norm" ->
+    "pre-norm"; None when word ``k`` is none."""
+    first = text[ws[k].start : ws[k].end]
+    if not re.fullmatch(r"[A-Za-z]+-", first) or ws[k + 1].norm not in _JOINING:
+        return None
+    second = re.sub(r"\W+$", "", text[ws[k + 2].start : ws[k + 2].end])
+    if "-" in second:
+        return first[:-1] + second[second.index("-") :]
+    low = second.lower()
+    opens = next((p for p in _PREFIXES if low.startswith(p) and len(low) > len(p) + 2), None)
+    return None if opens is None else first[:-1] + second[len(opens) :]
 
 
 _INITIAL_WORDS = (2, 3)
