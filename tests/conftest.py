@@ -8,9 +8,14 @@ from __future__ import annotations
 
 import os
 import tempfile
+from collections.abc import Callable
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pytest
+
+if TYPE_CHECKING:
+    from sayitout.bank.models import Rubric
 
 REPO_ROOT = Path(__file__).resolve().parents[1]
 SHARED_SPEECH = REPO_ROOT.parent / "shared" / "speech"
@@ -51,3 +56,12 @@ def shared_speech() -> Path:
     if not (SHARED_SPEECH / "manifest.jsonl").exists():
         pytest.skip(f"no real speech clips at {SHARED_SPEECH}")
     return SHARED_SPEECH
+
+
+@pytest.fixture(scope="session")
+def deck_rubric() -> Callable[[str], Rubric]:
+    """``deck_rubric(question_id)``: the built-in deck's rubric for that question, the
+    bank read once per session."""
+    from sayitout.bank.loader import load_bank
+
+    return load_bank(user=False).rubric

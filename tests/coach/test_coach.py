@@ -182,8 +182,8 @@ def _score_for(rubric, answer: str, covered: dict[str, str], mis=()) -> AnswerSc
     return dataclasses.replace(base, key_points=tuple(kps), misconceptions=tuple(mis))
 
 
-def test_upgraded_answer_weaves_missing_points_in_rubric_order() -> None:
-    rubric = load_bank(user=False).rubric("dl-deep-plain-network")
+def test_upgraded_answer_weaves_missing_points_in_rubric_order(deck_rubric) -> None:
+    rubric = deck_rubric("dl-deep-plain-network")
     answer = (
         "Um, it's not overfitting, it's worse on the training set too. "
         "So, uh, you add skip connections, like in ResNet."
@@ -210,8 +210,10 @@ def test_upgraded_answer_weaves_missing_points_in_rubric_order() -> None:
     assert "[+ " in up.marked
 
 
-def test_upgraded_answer_places_a_leading_point_before_the_sentence_that_follows_it() -> None:
-    rubric = load_bank(user=False).rubric("dl-deep-plain-network")
+def test_upgraded_answer_places_a_leading_point_before_the_sentence_that_follows_it(
+    deck_rubric,
+) -> None:
+    rubric = deck_rubric("dl-deep-plain-network")
     answer = "Add residual connections, that's what ResNet did."
     score = _score_for(rubric, answer, {"residual-connections": "Add residual connections"})
     up = upgrade_answer(score, rubric)
@@ -220,8 +222,8 @@ def test_upgraded_answer_places_a_leading_point_before_the_sentence_that_follows
     assert up.segments[1].kind == "own"
 
 
-def test_upgraded_answer_marks_a_misconception_and_adds_its_correction() -> None:
-    rubric = load_bank(user=False).rubric("dl-adamw-vs-l2")
+def test_upgraded_answer_marks_a_misconception_and_adds_its_correction(deck_rubric) -> None:
+    rubric = deck_rubric("dl-adamw-vs-l2")
     answer = "They are mathematically identical. AdamW decouples weight decay."
     mis = MisconceptionResult(
         "same-thing",
@@ -241,8 +243,8 @@ def test_upgraded_answer_marks_a_misconception_and_adds_its_correction() -> None
     assert "mathematically identical" not in up.text
 
 
-def test_upgraded_empty_answer_is_the_missing_points() -> None:
-    rubric = load_bank(user=False).rubric("dl-initial-loss")
+def test_upgraded_empty_answer_is_the_missing_points(deck_rubric) -> None:
+    rubric = deck_rubric("dl-initial-loss")
     score = _score_for(rubric, "", {})
     up = upgrade_answer(score, rubric)
     assert [s.kind for s in up.segments] == ["added"] * len(rubric.key_points)

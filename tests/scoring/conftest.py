@@ -52,19 +52,16 @@ ReversalCheck = Callable[..., AnswerScore]
 
 
 @pytest.fixture(scope="session")
-def reversal_check(scorer) -> ReversalCheck:
+def reversal_check(scorer, deck_rubric) -> ReversalCheck:
     """``check(question_id, wrong, right, points, covered=False)``: the wrong answer, which
     says the deck question's key ``points`` the other way round, earns none of them and
     scores at most 30; the right one earns every one of them (covers each, with
     ``covered``). Returns the wrong answer's result, for what else a test asks of it."""
-    from sayitout.bank.loader import load_bank
-
-    bank = load_bank(user=False)
 
     def check(
         question_id: str, wrong: str, right: str, points: set[str], covered: bool = False
     ) -> AnswerScore:
-        rubric = bank.rubric(question_id)
+        rubric = deck_rubric(question_id)
         said_wrong = scorer.score(rubric, wrong)
         assert not points & {k.id for k in said_wrong.key_points if k.credit > 0}
         assert said_wrong.score <= 30
@@ -81,16 +78,13 @@ def reversal_check(scorer) -> ReversalCheck:
 
 
 @pytest.fixture(scope="session")
-def misconception_check(scorer) -> ReversalCheck:
+def misconception_check(scorer, deck_rubric) -> ReversalCheck:
     """``check(question_id, misconception, wrong, right)``: the wrong answer states the deck
     question's ``misconception`` and scores at most 30; the right one does not state it
     and scores 70 or more. Returns the wrong answer's result."""
-    from sayitout.bank.loader import load_bank
-
-    bank = load_bank(user=False)
 
     def check(question_id: str, misconception: str, wrong: str, right: str) -> AnswerScore:
-        rubric = bank.rubric(question_id)
+        rubric = deck_rubric(question_id)
         said_wrong = scorer.score(rubric, wrong)
         assert misconception in {m.id for m in said_wrong.misconceptions}
         assert said_wrong.score <= 30

@@ -175,10 +175,8 @@ def test_an_answer_doing_a_misconception_s_cadence(answer: str, agreed: bool) ->
     assert agrees(ONE_BACKWARD, cadences(answer)) is agreed
 
 
-def test_one_backward_pass_over_kept_activations_is_the_misconception(scorer) -> None:
-    from sayitout.bank.loader import load_bank
-
-    rubric = load_bank(user=False).rubric("dl-oom-keep-batch")
+def test_one_backward_pass_over_kept_activations_is_the_misconception(scorer, deck_rubric) -> None:
+    rubric = deck_rubric("dl-oom-keep-batch")
     wrong = scorer.score(
         rubric,
         "Gradient accumulation: run four chunks of eight forward, hold on to all their "
@@ -200,10 +198,8 @@ def test_an_action_waits_for_a_frequency_said_before_before() -> None:
     assert cadences("update the weights after each chunk") == (Cadence("step", "each"),)
 
 
-def test_plain_words_gradient_accumulation_is_not_four_small_updates(scorer) -> None:
-    from sayitout.bank.loader import load_bank
-
-    rubric = load_bank(user=False).rubric("dl-oom-keep-batch")
+def test_plain_words_gradient_accumulation_is_not_four_small_updates(scorer, deck_rubric) -> None:
+    rubric = deck_rubric("dl-oom-keep-batch")
     got = scorer.score(
         rubric,
         "Feed the 32 examples through in smaller chunks, say four chunks of eight, and let "
@@ -217,13 +213,12 @@ def test_plain_words_gradient_accumulation_is_not_four_small_updates(scorer) -> 
 
 def test_backprop_each_without_a_step_and_update_once_every_four_is_accumulation(
     scorer,
+    deck_rubric,
 ) -> None:
     """ "Backprop each one without an optimizer step ..., and update once every four" steps
     once per four micro-batches: no step after each, and no misconception whose only
     cadence is the right answer's own (``micro-batch-still-32`` steps once too)."""
-    from sayitout.bank.loader import load_bank
-
-    rubric = load_bank(user=False).rubric("dl-oom-keep-batch")
+    rubric = deck_rubric("dl-oom-keep-batch")
     got = scorer.score(
         rubric,
         "Gradient accumulation. I'd run micro-batches of 8, backprop each one without an "

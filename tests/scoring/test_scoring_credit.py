@@ -37,12 +37,6 @@ def flagged(result) -> set[str]:
     return {m.id for m in result.misconceptions}
 
 
-def _bank_rubric(qid: str) -> Rubric:
-    from sayitout.bank.loader import load_bank
-
-    return load_bank(user=False).rubric(qid)
-
-
 def _credit(scorer, rubric: Rubric, said: str, point: str) -> float:
     """The credit the answer ``said`` earns for the key point ``point``."""
     return next(k.credit for k in scorer.score(rubric, said).key_points if k.id == point)
@@ -114,12 +108,10 @@ def test_a_typed_call_on_words_is_its_words(text: str, said: list[str]) -> None:
     assert [w.norm for w in words(text)] == said
 
 
-def test_typed_calls_earn_their_points(scorer) -> None:
+def test_typed_calls_earn_their_points(scorer, deck_rubric) -> None:
     """ "split(originals) → then augment(train only)" states the split and the
     train-only augmentation (40 before the call was read as its words)."""
-    from sayitout.bank.loader import load_bank
-
-    rubric = load_bank(user=False).rubric("dl-augmentation-leak")
+    rubric = deck_rubric("dl-augmentation-leak")
     said = scorer.score(
         rubric,
         "98% val vs 81% new → leakage. Fix: split(originals) → then augment(train only); "
@@ -130,13 +122,11 @@ def test_typed_calls_earn_their_points(scorer) -> None:
 
 
 @pytest.mark.parametrize("typed", ["-ln(0.1)", "-log(0.1)", "− ln(1/10)", "ln(10)"])
-def test_a_typed_function_says_what_its_spoken_form_says(scorer, typed: str) -> None:
+def test_a_typed_function_says_what_its_spoken_form_says(scorer, deck_rubric, typed: str) -> None:
     """ "-ln(0.1)" states what "minus ln 0.1" states: the words "minus ln" (lexical
     support and the embedder) and the 0.1 it is called on (``numbers_agree``). It earned
     nothing of "minus log of one tenth" (70 against the spoken form's 86)."""
-    from sayitout.bank.loader import load_bank
-
-    rubric = load_bank(user=False).rubric("dl-initial-loss")
+    rubric = deck_rubric("dl-initial-loss")
     said = scorer.score(rubric, f"It should be around 2.3, which is {typed}.")
     assert "minus-log-one-tenth" in {k.id for k in said.key_points if k.credit > 0}
 
@@ -149,11 +139,11 @@ def test_a_typed_moment_says_its_name() -> None:
     assert stem("moment") not in content_stems("time_t, v2, v_th, m")
 
 
-def test_adam_s_typed_moments_meet_its_moment_estimates(scorer) -> None:
+def test_adam_s_typed_moments_meet_its_moment_estimates(scorer, deck_rubric) -> None:
     """ "Adam's v̂ₜ comes from few samples" states "Adam's moment estimates are poor at
     first": a typed strong answer scored 67 while its notation read as nothing (this
     answer's credit was 0.15)."""
-    rubric = _bank_rubric("dl-transformer-warmup")
+    rubric = deck_rubric("dl-transformer-warmup")
     typed = "Why warmup: at t ≈ 0 Adam's v̂ₜ comes from few samples → noisy, huge steps."
     assert _credit(scorer, rubric, typed, "adam-estimates-poor") >= 0.9
 
@@ -308,7 +298,7 @@ def test_plain_words_are_named_for_the_embedding_model(text: str, named: str) ->
         assert respelled.text[start:end].startswith(said), (said, respelled.text[start:end])
 
 
-def test_plain_words_for_the_step_size_say_the_learning_rate(scorer) -> None:
+def test_plain_words_for_the_step_size_say_the_learning_rate(scorer, deck_rubric) -> None:
     """ "Make the steps smaller" earns "lower the learning rate" because the model reads
     the term beside it (without it, the window's cosine is far under the baseline), and
     "make the steps bigger" does not: a direction about steps is about the rate."""
@@ -316,7 +306,7 @@ def test_plain_words_for_the_step_size_say_the_learning_rate(scorer) -> None:
 
     from sayitout.scoring import Scorer
 
-    rubric = _bank_rubric("dl-noisy-loss")
+    rubric = deck_rubric("dl-noisy-loss")
     smaller = (
         "Every update is too big a jump, so it overshoots and never settles. "
         "I'd make the steps smaller first, a tenth of what they are now."
@@ -348,7 +338,7 @@ def test_plain_words_earn_the_key_point(scorer, lr_rubric) -> None:
     assert make_rubric_text("Take smaller steps.").stems == content_stems("Take smaller steps.")
 
 
-def test_most_of_a_key_point_in_plain_words_needs_only_the_baseline(scorer) -> None:
+def test_most_of_a_key_point_in_plain_words_needs_only_the_baseline(scorer, deck_rubric) -> None:
     """ "Take smaller steps" says most of "try a smaller learning rate" through the
     glossary, and its window's cosine sits at the off-topic baseline, not above it."""
     said = (
@@ -356,7 +346,7 @@ def test_most_of_a_key_point_in_plain_words_needs_only_the_baseline(scorer) -> N
         "I'd take smaller steps, say a tenth of what I have now, and average over more "
         "examples per step so each update is less random."
     )
-    result = scorer.score(_bank_rubric("dl-noisy-loss"), said)
+    result = scorer.score(deck_rubric("dl-noisy-loss"), said)
     lower = next(k for k in result.key_points if k.id == "lower-learning-rate")
     assert lower.credit > 0, lower
     assert result.score >= 70
@@ -706,12 +696,10 @@ def test_a_suggestion_that_opens_on_why_not_states_it() -> None:
     assert not any(asked)
 
 
-def test_a_read_back_that_says_what_is_asked_earns_nothing(scorer) -> None:
+def test_a_read_back_that_says_what_is_asked_earns_nothing(scorer, deck_rubric) -> None:
     """A read-back in other words: the key points about the question's situation
     ("validation climbs after epoch five" for overfitting) are not evidence."""
-    from sayitout.bank.loader import load_bank
-
-    rubric = load_bank(user=False).rubric("dl-val-loss-rises")
+    rubric = deck_rubric("dl-val-loss-rises")
     read_back = (
         "So the training loss keeps going down, validation goes down until epoch five and "
         "then climbs every epoch after, and the question is what's going on and how to "
@@ -904,20 +892,20 @@ def test_the_relation_is_the_word_a_turned_clause_shares() -> None:
     assert not said.swapped
 
 
-def test_the_judge_raises_no_swapped_point_in_an_answer_with_a_misconception(scorer) -> None:
+def test_the_judge_raises_no_swapped_point_in_an_answer_with_a_misconception(
+    scorer, deck_rubric
+) -> None:
     """The forty-fifth test part's reversed answer: AdamW's decay said to go through the
     gradient, Adam's straight onto the weights. Its windows for the decoupling point are
     swaps, and the judge, which reads the whole answer, lifted the next one ("the decay
     is what makes AdamW better behaved") to full credit (48)."""
-    from sayitout.bank.loader import load_bank
-
     answer = (
         "AdamW puts the decay into the gradient, so it's normalised by the second-moment "
         "estimate along with everything else, while Adam with L2 applies the shrinkage "
         "straight to the weights outside the adaptive step. Normalising the decay is what "
         "makes AdamW better behaved."
     )
-    result = scorer.score(load_bank(user=False).rubric("dl-adamw-vs-l2"), answer)
+    result = scorer.score(deck_rubric("dl-adamw-vs-l2"), answer)
     assert {m.id for m in result.misconceptions} == {"swapped-roles"}
     credit = {k.id: k.credit for k in result.key_points}
     assert credit["decoupled-weight-decay"] < 1
@@ -950,13 +938,11 @@ def test_typed_notes_relate_things_with_plus_equals_and_less_coupled() -> None:
     assert roles.bind(mis, [adamw]).bound == 0
 
 
-def test_decay_tangled_with_the_lr_is_joined_into_it(scorer) -> None:
+def test_decay_tangled_with_the_lr_is_joined_into_it(scorer, deck_rubric) -> None:
     """ "Adam + L2: ... decay tangled with LR & adaptive scaling" puts the decay into
     Adam's step; read as neither, its "decay" and "gradient" made it a swap of "AdamW
     decouples weight decay from the gradient", and the terse strong answer lost the
     decoupling point (67)."""
-    from sayitout.bank.loader import load_bank
-
     roles = _adam_roles()
     (adam,) = roles.clauses("Adam + L2: λθ added to grad, decay tangled with LR")
     assert adam.joined == 1
@@ -966,7 +952,7 @@ def test_decay_tangled_with_the_lr_is_joined_into_it(scorer) -> None:
         "separately (decoupled) → uniform shrinkage, λ and LR tuned independently, better "
         "generalisation (Loshchilov & Hutter)."
     )
-    result = scorer.score(load_bank(user=False).rubric("dl-adamw-vs-l2"), answer)
+    result = scorer.score(deck_rubric("dl-adamw-vs-l2"), answer)
     assert "decoupled-weight-decay" in {k.id for k in result.key_points if k.credit > 0.5}
     assert result.score >= 70
 
@@ -1041,7 +1027,7 @@ def test_a_clause_with_its_own_subject_is_not_about_the_entity_before() -> None:
     assert [c.entity for c in roles.clauses(said)] == ["shortcut", "stackedlay"]
 
 
-def test_a_call_says_its_words_to_key_points_only(scorer) -> None:
+def test_a_call_says_its_words_to_key_points_only(scorer, deck_rubric) -> None:
     """ "torch.isfinite(x)" says "is finite", "torch.no_grad()" "no grad": a typed check
     of the data earns the key point it names. Named as advice ("wrap the loop in
     torch.no_grad()"), a call states no misconception: a call names a thing to do, not a
@@ -1052,14 +1038,14 @@ def test_a_call_says_its_words_to_key_points_only(scorer) -> None:
         "1) Data: assert torch.isfinite(x).all(); labels in [0, C). 2) LR: 3e-4 → 1e-4, add "
         "warmup, clip_grad_norm_(params, 1.0)."
     )
-    assert _credit(scorer, _bank_rubric("dl-loss-nan"), typed, "check-data-values") > 0
+    assert _credit(scorer, deck_rubric("dl-loss-nan"), typed, "check-data-values") > 0
     advised = (
         "model.eval(). Without it dropout is still active, so every forward pass samples a "
         "different mask, and batch norm normalises with the current batch's statistics. "
         "Call model.eval() (and wrap the loop in torch.no_grad()), and keep the val loader "
         "free of random augmentation."
     )
-    said = scorer.score(_bank_rubric("dl-eval-nondeterministic"), advised)
+    said = scorer.score(deck_rubric("dl-eval-nondeterministic"), advised)
     assert not said.misconceptions
 
 
@@ -1131,14 +1117,14 @@ def test_a_clause_that_goes_on_from_its_entity_on_let_is_not_its_doing() -> None
     assert roles.bind(mis, roles.clauses(said)).bound > 0
 
 
-def test_a_contrast_turned_round_earns_nothing(scorer) -> None:
+def test_a_contrast_turned_round_earns_nothing(scorer, deck_rubric) -> None:
     """ "A generalisation problem, not an optimisation one" shares every word with "an
     optimisation issue, not a generalisation one" and denies it: the key point earned
     full credit from it, and a reversed answer scored 45. The same contrast said its
     own way still earns it."""
     from sayitout.scoring import polarity
 
-    rubric = _bank_rubric("dl-deep-plain-network")
+    rubric = deck_rubric("dl-deep-plain-network")
     turned = (
         "It's a generalisation problem, not an optimisation one: the 50-layer net has more "
         "capacity and memorises, so regularise it with dropout and weight decay."
@@ -1187,11 +1173,11 @@ def test_out_of_the_gradient_keeps_the_decay_apart() -> None:
     assert roles.bind(mis, roles.clauses(said)).bound > 0
 
 
-def test_plain_words_that_only_name_a_term_lose_their_own_words(scorer) -> None:
+def test_plain_words_that_only_name_a_term_lose_their_own_words(scorer, deck_rubric) -> None:
     """ "The learning signal travels back along the shortcuts" is the gradient's path,
     and no "learn": it supported "the shortcut learns the residual" (a strong plain-words
     answer was flagged with it and lost the gradient key point)."""
-    rubric = _bank_rubric("dl-deep-plain-network")
+    rubric = deck_rubric("dl-deep-plain-network")
     said = (
         "Add shortcuts that carry each block's input straight past it and add it onto the "
         "block's output. Then a block only has to learn a small correction and doing "
@@ -1369,8 +1355,8 @@ def test_a_comparison_said_the_other_way_round_is_a_swap() -> None:
         assert b.swapped and not b.bound, said
 
 
-def test_the_right_comparison_is_not_the_misconception(scorer) -> None:
-    rubric = _bank_rubric("dl-bf16-vs-fp16")
+def test_the_right_comparison_is_not_the_misconception(scorer, deck_rubric) -> None:
+    rubric = deck_rubric("dl-bf16-vs-fp16")
     right = scorer.score(rubric, "bf16 has a bigger range than fp16, the same as fp32.")
     assert "fp16-more-range" not in flagged(right)
     wrong = scorer.score(rubric, "fp16 has a bigger range than bf16.")
@@ -1472,12 +1458,10 @@ def test_a_near_miss_earns_part_of_a_key_point(scorer, lr_rubric) -> None:
     assert k.status == "partial"
 
 
-def test_steps_enlarged_bit_by_bit_are_the_warmup_ramp(scorer) -> None:
+def test_steps_enlarged_bit_by_bit_are_the_warmup_ramp(scorer, deck_rubric) -> None:
     """ "Begin with tiny steps and enlarge them bit by bit" ramps the rate up: "enlarge"
     was no direction, so the window read as "tiny" alone, against the ramp and against
     "a big learning rate can throw the model" (a plain-words strong answer at 53)."""
-    from sayitout.bank.loader import load_bank
-
     answer = (
         "At the start the weights are random and the optimizer has barely seen any "
         "gradients, so its sense of how big each step should be is guesswork and can be "
@@ -1486,34 +1470,36 @@ def test_steps_enlarged_bit_by_bit_are_the_warmup_ramp(scorer) -> None:
         "them bit by bit over the first few thousand updates, until the optimizer's "
         "estimates can be trusted and the model is in a calmer area."
     )
-    result = scorer.score(load_bank(user=False).rubric("dl-transformer-warmup"), answer)
+    result = scorer.score(deck_rubric("dl-transformer-warmup"), answer)
     credited = {k.id for k in result.key_points if k.credit > 0.5}
     assert {"ramp-then-decay", "big-lr-throws-model"} <= credited
     assert result.score >= 70
 
 
-def test_skip_connections_learning_the_identity_earn_the_identity_point(scorer) -> None:
-    rubric = _bank_rubric("dl-deep-plain-network")
+def test_skip_connections_learning_the_identity_earn_the_identity_point(
+    scorer, deck_rubric
+) -> None:
+    rubric = deck_rubric("dl-deep-plain-network")
     r = scorer.score(rubric, "skip connections let the extra layers learn the identity easily")
     k = next(k for k in r.key_points if k.id == "identity-is-easy")
     assert k.credit >= 0.5, k
 
 
-def test_a_paraphrase_without_a_direction_keeps_its_key_point_s(scorer) -> None:
+def test_a_paraphrase_without_a_direction_keeps_its_key_point_s(scorer, deck_rubric) -> None:
     """ "Scale the learning rate along with the batch size" says no direction, but its
     key point does ("need a higher learning rate"): the opposite direction about the
     learning rate is no evidence for it."""
-    rubric = _bank_rubric("dl-huge-batch")
+    rubric = deck_rubric("dl-huge-batch")
     smaller = "Huge batches are a pain: they need a smaller learning rate."
     bigger = "Huge batches are a pain: they need a bigger learning rate."
     assert _credit(scorer, rubric, smaller, "needs-higher-lr") == 0.0
     assert _credit(scorer, rubric, bigger, "needs-higher-lr") > 0.5
 
 
-def test_taking_a_remedy_away_is_not_the_remedy(scorer) -> None:
+def test_taking_a_remedy_away_is_not_the_remedy(scorer, deck_rubric) -> None:
     """ "Take gradient clipping off" does not earn "clip the global gradient norm ... so one
     bad batch cannot produce a huge update", whose own "cannot" negates something else."""
-    rubric = _bank_rubric("dl-loss-spikes")
+    rubric = deck_rubric("dl-loss-spikes")
     taken_off = "Raise the learning rate and take gradient clipping off."
     clipped = "Clip the gradient norm at 1.0 so no batch can blow up the update."
     assert _credit(scorer, rubric, taken_off, "gradient-clipping") == 0.0
@@ -1546,7 +1532,7 @@ def test_rubric_light_scores_still_order_answers(scorer, lr_rubric) -> None:
     assert strong.score > partial.score > wrong.score
 
 
-def test_a_long_key_point_is_matched_without_its_short_last_step(scorer) -> None:
+def test_a_long_key_point_is_matched_without_its_short_last_step(scorer, deck_rubric) -> None:
     """ "So start with a small learning rate, raise it slowly over the first steps, and
     then decay it": a candidate who explains warmup says the ramp and seldom the decay
     after it. The clauses before a short last piece are matched on their own, as "X, so Y"
@@ -1559,7 +1545,7 @@ def test_a_long_key_point_is_matched_without_its_short_last_step(scorer) -> None
     ]
     assert _parts("bf16 stores each parameter in 16 bits, which is 2 bytes.") == []
     assert _parts("Check whether the data has changed.") == []
-    light = _light(_bank_rubric("dl-transformer-warmup"))
+    light = _light(deck_rubric("dl-transformer-warmup"))
     said = scorer.score(
         light,
         "At the very start the network is random and the optimiser hasn't yet learned how "
@@ -1573,24 +1559,24 @@ def test_a_long_key_point_is_matched_without_its_short_last_step(scorer) -> None
     assert said.score >= 70
 
 
-def test_a_keyword_list_scores_low_and_says_why(scorer) -> None:
-    rubric = _bank_rubric("dl-bf16-vs-fp16")
+def test_a_keyword_list_scores_low_and_says_why(scorer, deck_rubric) -> None:
+    rubric = deck_rubric("dl-bf16-vs-fp16")
     r = scorer.score(rubric, "bf16, fp16, exponent bits, mantissa, dynamic range, loss scaling.")
     assert r.score <= 40
     assert any("lists terms" in n for n in r.notes)
 
 
-def test_the_question_read_back_earns_nothing(scorer) -> None:
-    rubric = _bank_rubric("dl-val-below-train")
+def test_the_question_read_back_earns_nothing(scorer, deck_rubric) -> None:
+    rubric = deck_rubric("dl-val-below-train")
     r = scorer.score(
         rubric, "Why is validation loss lower than training loss? Why would validation be lower?"
     )
     assert r.score <= 10
 
 
-def test_the_question_read_back_as_a_statement_earns_nothing(scorer) -> None:
+def test_the_question_read_back_as_a_statement_earns_nothing(scorer, deck_rubric) -> None:
     """Speech often loses the question mark; the bank gives the scorer the question."""
-    rubric = _bank_rubric("dl-deep-plain-network")
+    rubric = deck_rubric("dl-deep-plain-network")
     assert rubric.question.startswith("A plain 50-layer network")
     said = (
         "A plain fifty-layer network trains worse than an eighteen-layer one, even on the "
@@ -1599,11 +1585,11 @@ def test_the_question_read_back_as_a_statement_earns_nothing(scorer) -> None:
     assert scorer.score(rubric, said).score <= 10
 
 
-def test_the_question_said_again_in_another_order_earns_nothing(scorer) -> None:
+def test_the_question_said_again_in_another_order_earns_nothing(scorer, deck_rubric) -> None:
     """A key point that restates the question's premise ("with only two images per GPU,
     batch norm ...") is close to the premise said back; a window made only of the
     question's words states nothing, while the same words with a claim still count."""
-    rubric = _bank_rubric("dl-small-batch-norm")
+    rubric = deck_rubric("dl-small-batch-norm")
     said_back = (
         "So: segmentation model, batch norm, memory limits it to two images per GPU, and "
         "results are poor and noisy. Why, and what to do?"
@@ -1621,10 +1607,10 @@ def test_the_question_said_again_in_another_order_earns_nothing(scorer) -> None:
     assert noisy.credit == 1.0 and result.score >= 70
 
 
-def test_the_question_s_own_words_are_no_evidence(scorer) -> None:
+def test_the_question_s_own_words_are_no_evidence(scorer, deck_rubric) -> None:
     """'bf16' and 'fp16' are key point terms, and every answer to "why bf16 rather than
     fp16?" says them: a wrong reason that names both earns nothing for them."""
-    rubric = _bank_rubric("dl-bf16-vs-fp16")
+    rubric = deck_rubric("dl-bf16-vs-fp16")
     r = scorer.score(
         rubric, "Because bf16 uses half the memory of fp16, so you can fit bigger models."
     )
@@ -1637,10 +1623,10 @@ def test_the_question_s_own_words_are_no_evidence(scorer) -> None:
     assert right.score >= 70
 
 
-def test_a_right_statement_in_the_misconception_s_words_is_not_flagged(scorer) -> None:
+def test_a_right_statement_in_the_misconception_s_words_is_not_flagged(scorer, deck_rubric) -> None:
     """'normalises each feature using the statistics across the batch' shares most of
     its words with the swapped-axes misconception and with a batch-norm key point."""
-    rubric = _bank_rubric("dl-batchnorm-vs-layernorm")
+    rubric = deck_rubric("dl-batchnorm-vs-layernorm")
     said = (
         "Batch norm computes its averages per channel over all the examples in the batch, "
         "so it needs reasonably large batches and keeps running averages for test time."
@@ -1683,11 +1669,11 @@ def test_a_right_statement_in_the_misconception_s_words_is_not_flagged(scorer) -
     ],
 )
 def test_a_rubric_claim_is_flagged_when_stated_not_when_rejected(
-    scorer, qid: str, claim: str, stated: str, right: str, right_floor: int
+    scorer, deck_rubric, qid: str, claim: str, stated: str, right: str, right_floor: int
 ) -> None:
     """A misconception the rubric names is flagged on an answer that states it, and costs
     it the grade; a right answer in the same words is not flagged."""
-    rubric = _bank_rubric(qid)
+    rubric = deck_rubric(qid)
     wrong = scorer.score(rubric, stated)
     assert claim in flagged(wrong)
     assert wrong.score <= 30
@@ -1696,12 +1682,12 @@ def test_a_rubric_claim_is_flagged_when_stated_not_when_rejected(
     assert good.score >= right_floor
 
 
-def test_the_correct_contrast_is_not_flagged_as_the_swap(scorer) -> None:
+def test_the_correct_contrast_is_not_flagged_as_the_swap(scorer, deck_rubric) -> None:
     """A right answer's "layer norm normalises across the features of each example, so
     it's independent of the batch" binds the swap's "layer norm ... across the batch" as
     well as it binds the layer-norm key point; it also states the swap's other clause the
     right way round."""
-    rubric = _bank_rubric("dl-batchnorm-vs-layernorm")
+    rubric = deck_rubric("dl-batchnorm-vs-layernorm")
     right = scorer.score(
         rubric,
         "Batch norm for CNNs with decent batches, layer norm for transformers and small "
@@ -1714,11 +1700,11 @@ def test_the_correct_contrast_is_not_flagged_as_the_swap(scorer) -> None:
     assert right.score >= 90
 
 
-def test_a_swap_said_both_ways_round_is_the_misconception(scorer) -> None:
+def test_a_swap_said_both_ways_round_is_the_misconception(scorer, deck_rubric) -> None:
     """Each half of the swapped-roles misconception said in other words, each of its own
     optimiser, binds half of each half's words: together that is the swap, flagged, and
     the key points its clauses seemed to state earn nothing."""
-    rubric = _bank_rubric("dl-adamw-vs-l2")
+    rubric = deck_rubric("dl-adamw-vs-l2")
     swap = scorer.score(
         rubric,
         "With AdamW the weight decay is added to the loss, so it goes through Adam's "
@@ -1737,10 +1723,10 @@ def test_a_swap_said_both_ways_round_is_the_misconception(scorer) -> None:
     assert right.score >= 70
 
 
-def test_a_misconception_the_answer_s_structure_states_costs_twice(scorer) -> None:
+def test_a_misconception_the_answer_s_structure_states_costs_twice(scorer, deck_rubric) -> None:
     """A swap bound on three content words of its clause is the claim itself: it costs
     ``asserted_penalty`` times its penalty."""
-    rubric = _bank_rubric("dl-batchnorm-vs-layernorm")
+    rubric = deck_rubric("dl-batchnorm-vs-layernorm")
     rubric_penalty = {m.id: m.penalty for m in rubric.misconceptions}["swapped-axes"]
     swap = scorer.score(
         rubric, "Layer norm uses the batch statistics, batch norm works per example."
@@ -1750,11 +1736,11 @@ def test_a_misconception_the_answer_s_structure_states_costs_twice(scorer) -> No
     assert swap.score == 0
 
 
-def test_a_misconception_read_at_its_own_words_costs_twice(scorer) -> None:
+def test_a_misconception_read_at_its_own_words_costs_twice(scorer, deck_rubric) -> None:
     """A reversed answer in the misconception's own sense, read at ``asserted_read`` or
     closer by the embeddings, states it outright: it costs ``asserted_penalty`` times its
     penalty, where a looser read costs it once."""
-    rubric = _bank_rubric("dl-transformer-warmup")
+    rubric = deck_rubric("dl-transformer-warmup")
     rubric_penalty = {m.id: m.penalty for m in rubric.misconceptions}["warmup-starts-high"]
     said = scorer.score(
         rubric,
@@ -1768,12 +1754,12 @@ def test_a_misconception_read_at_its_own_words_costs_twice(scorer) -> None:
     assert said.score <= 30
 
 
-def test_a_dash_ends_a_clause(scorer) -> None:
+def test_a_dash_ends_a_clause(scorer, deck_rubric) -> None:
     """ "The pipeline is starving the card — try more workers" is two clauses: the
     workers are not what starves, so the answer swaps no roles of "the GPU is starved, the
     input pipeline can't keep up"."""
     said = scorer.score(
-        _bank_rubric("dl-gpu-utilisation"),
+        deck_rubric("dl-gpu-utilisation"),
         "Most likely the data pipeline is starving the card — try raising the number of "
         "DataLoader workers.",
     )
@@ -1781,12 +1767,12 @@ def test_a_dash_ends_a_clause(scorer) -> None:
     assert said.score >= 50
 
 
-def test_a_clause_about_two_entities_swaps_neither(scorer) -> None:
+def test_a_clause_about_two_entities_swaps_neither(scorer, deck_rubric) -> None:
     """ "Switch the batch norm layers to group norm" names batch norm first, and says
     what a key point about group norm says: a clause that names both is about both, and
     takes that key point nothing away. Said of batch norm alone, the per-image claim is
     the misconception (roles swapped), and costs the answer its credit."""
-    rubric = _bank_rubric("dl-small-batch-norm")
+    rubric = deck_rubric("dl-small-batch-norm")
     switch = scorer.score(rubric, "Switch the batch norm layers to group norm.")
     assert {k.id: k.credit for k in switch.key_points}["use-group-norm"] > 0.5
     swap = scorer.score(
@@ -1798,8 +1784,8 @@ def test_a_clause_about_two_entities_swaps_neither(scorer) -> None:
     assert swap.score <= 30
 
 
-def test_a_role_swap_earns_neither_entity_s_key_point(scorer) -> None:
-    rubric = _bank_rubric("dl-batchnorm-vs-layernorm")
+def test_a_role_swap_earns_neither_entity_s_key_point(scorer, deck_rubric) -> None:
+    rubric = deck_rubric("dl-batchnorm-vs-layernorm")
     swap = scorer.score(rubric, "Batch norm works per example and layer norm uses the batch.")
     assert {k.id: k.status for k in swap.key_points}["ln-per-example"] != "covered"
     right = scorer.score(
@@ -1813,10 +1799,10 @@ def test_a_role_swap_earns_neither_entity_s_key_point(scorer) -> None:
     assert right.score >= 70
 
 
-def test_a_key_point_about_one_entity_quotes_a_clause_about_it(scorer) -> None:
+def test_a_key_point_about_one_entity_quotes_a_clause_about_it(scorer, deck_rubric) -> None:
     """A batch norm key point credited on the whole answer quotes what the answer says of
     batch norm, not its layer norm sentence (the window the embeddings liked best)."""
-    rubric = _bank_rubric("dl-batchnorm-vs-layernorm")
+    rubric = deck_rubric("dl-batchnorm-vs-layernorm")
     said = (
         "Batch norm rescales each feature using the average over all the examples in the "
         "current group, which suits image networks fed lots of examples at once but gets "
@@ -1833,8 +1819,8 @@ def test_a_key_point_about_one_entity_quotes_a_clause_about_it(scorer) -> None:
     assert "Layer norm" in (kp["ln-per-example"].evidence or "")
 
 
-def test_a_right_computation_states_no_misconception(scorer) -> None:
-    rubric = _bank_rubric("dl-conv-params")
+def test_a_right_computation_states_no_misconception(scorer, deck_rubric) -> None:
+    rubric = deck_rubric("dl-conv-params")
     said = (
         "three times three times sixty four times one hundred twenty eight plus one hundred "
         "twenty eight for the biases so seventy three thousand eight hundred fifty six"
@@ -1874,10 +1860,10 @@ def test_the_match_matrix_is_lexical_for_every_pair() -> None:
             assert got[r, j] == pytest.approx(lexical(stems, win, terms[r], weights), abs=1e-6)
 
 
-def test_a_key_point_said_word_for_word_deep_in_a_list_is_credited(scorer) -> None:
+def test_a_key_point_said_word_for_word_deep_in_a_list_is_credited(scorer, deck_rubric) -> None:
     """Late chunking reads "smaller model," in the context of a long typed list, so its
     cosine with "a smaller model" falls under the floor; saying the words is evidence."""
-    rubric = _bank_rubric("dl-train-good-val-poor")
+    rubric = deck_rubric("dl-train-good-val-poor")
     answer = (
         "Overfitting (high variance): model memorises the train set. Fixes: more data / "
         "augmentation, dropout, weight decay (e.g. 0.01–0.1), smaller model, early stopping."
@@ -2058,11 +2044,11 @@ def test_words_inside_numbers_are_found_in_one_pass() -> None:
     ],
 )
 def test_a_common_reversal_is_named_and_the_right_claim_is_not(
-    scorer, qid: str, mis: str, wrong: str, right: str
+    scorer, deck_rubric, qid: str, mis: str, wrong: str, right: str
 ) -> None:
     """The deck names the reversals candidates make most (``misconceptions``), so the card
     says which one was heard; the claim stated the right way round is not flagged."""
-    rubric = _bank_rubric(qid)
+    rubric = deck_rubric(qid)
     assert mis in flagged(scorer.score(rubric, wrong))
     assert mis not in flagged(scorer.score(rubric, right))
 
@@ -2076,14 +2062,16 @@ HUGE_BATCH_ANSWER = (
 )
 
 
-def test_an_answer_to_another_question_of_the_deck_earns_no_key_point(deck_scorer) -> None:
+def test_an_answer_to_another_question_of_the_deck_earns_no_key_point(
+    deck_scorer, deck_rubric
+) -> None:
     """It reads like another question's model answer far more than its own: the card
     says which question it answers, and none of its words count here."""
-    result = deck_scorer.score(_bank_rubric("dl-train-good-val-poor"), HUGE_BATCH_ANSWER)
+    result = deck_scorer.score(deck_rubric("dl-train-good-val-poor"), HUGE_BATCH_ANSWER)
     assert result.score == 0
     assert all(k.credit == 0 and k.status == "missed" for k in result.key_points)
     (note,) = (n for n in result.notes if "another question" in n)
-    other = _bank_rubric("dl-batch-size-lr-scaling")  # the closest: batch size and LR
+    other = deck_rubric("dl-batch-size-lr-scaling")  # the closest: batch size and LR
     assert other.question in note
     # the verdict line says it too: on a small screen the notes may be out of view
     assert result.verdict == (
@@ -2095,7 +2083,7 @@ def test_an_answer_to_another_question_of_the_deck_earns_no_key_point(deck_score
     from sayitout.session.followups import score_reply, with_follow_up
     from sayitout.speech.transcript import Transcript
 
-    rubric = _bank_rubric("dl-train-good-val-poor")
+    rubric = deck_rubric("dl-train-good-val-poor")
     kp = rubric.key_points[0]
     (reply, *_) = score_reply(
         deck_scorer,
@@ -2110,11 +2098,13 @@ def test_an_answer_to_another_question_of_the_deck_earns_no_key_point(deck_score
     assert after.verdict.endswith("; 1 key point made when prompted.")
     assert AnswerScore.from_dict(after.to_dict()).answers_other == other.question
     # the same answer to its own question is scored as usual
-    own = deck_scorer.score(_bank_rubric("dl-huge-batch"), HUGE_BATCH_ANSWER)
+    own = deck_scorer.score(deck_rubric("dl-huge-batch"), HUGE_BATCH_ANSWER)
     assert own.score >= 70 and not any("another question" in n for n in own.notes)
 
 
-def test_a_right_answer_in_a_related_topic_is_not_taken_for_another(deck_scorer) -> None:
+def test_a_right_answer_in_a_related_topic_is_not_taken_for_another(
+    deck_scorer, deck_rubric
+) -> None:
     """Overfitting answers share words with the deck's regularisation and data questions;
     only an answer much closer to another question's model answer is moved."""
     said = (
@@ -2122,12 +2112,14 @@ def test_a_right_answer_in_a_related_topic_is_not_taken_for_another(deck_scorer)
         "memorises the training set. Get more data or augment it, regularise with dropout "
         "or weight decay, try a smaller model, and stop early on validation loss."
     )
-    result = deck_scorer.score(_bank_rubric("dl-train-good-val-poor"), said)
+    result = deck_scorer.score(deck_rubric("dl-train-good-val-poor"), said)
     assert not any("another question" in n for n in result.notes)
     assert result.score >= 70
 
 
-def test_an_answer_strong_on_its_own_rubric_stays_with_its_question(deck_scorer) -> None:
+def test_an_answer_strong_on_its_own_rubric_stays_with_its_question(
+    deck_scorer, deck_rubric
+) -> None:
     """However close an answer sits to a sister question's model answer, it answers its own
     question when it scores ``off_topic_keeps`` against that question's rubric. The margin
     is narrowed here until the move reaches this strong overfitting answer (0.24 closer to
@@ -2141,7 +2133,7 @@ def test_an_answer_strong_on_its_own_rubric_stays_with_its_question(deck_scorer)
         "memorises the training set. Get more data or augment it, regularise with dropout "
         "or weight decay, try a smaller model, and stop early on validation loss."
     )
-    rubric = _bank_rubric("dl-train-good-val-poor")
+    rubric = deck_rubric("dl-train-good-val-poor")
     narrow = dataclasses.replace(deck_scorer.params, off_topic_margin=0.15)
     kept = Scorer(embedder=deck_scorer.embedder, neighbours=deck_scorer.neighbours, params=narrow)
     result = kept.score(rubric, said)
@@ -2191,10 +2183,8 @@ def test_initialisms_come_from_the_rubric_s_own_names() -> None:
     assert "or" not in found
 
 
-def test_a_typed_initialism_meets_the_name_it_abbreviates(scorer) -> None:
-    from sayitout.bank.loader import load_bank
-
-    rubric = load_bank(user=False).rubric("dl-batchnorm-vs-layernorm")
+def test_a_typed_initialism_meets_the_name_it_abbreviates(scorer, deck_rubric) -> None:
+    rubric = deck_rubric("dl-batchnorm-vs-layernorm")
     typed = scorer.score(
         rubric,
         "BN: μ, σ² per channel over (N, H, W) → batch-dependent, needs running stats for "
@@ -2226,14 +2216,12 @@ def test_a_pronoun_after_a_linking_word_is_the_entity_before() -> None:
     assert [c.entity for c in roles.clauses(said)] == ["adamw", "adamw"]
 
 
-def test_plain_words_for_helpful_gradient_noise(scorer) -> None:
+def test_plain_words_for_helpful_gradient_noise(scorer, deck_rubric) -> None:
     """ "A bit of randomness in each correction helps the model settle on solutions that
     hold up on new data" is the gradient-noise point in plain words (40 before its
     paraphrase)."""
-    from sayitout.bank.loader import load_bank
-
     said = scorer.score(
-        load_bank(user=False).rubric("dl-huge-batch"),
+        deck_rubric("dl-huge-batch"),
         "Past a point the extra examples tell you almost nothing new. A bit of randomness "
         "in each correction actually helps the model settle on solutions that hold up on "
         "new data, and averaging over enormous groups takes that away.",
@@ -2241,13 +2229,11 @@ def test_plain_words_for_helpful_gradient_noise(scorer) -> None:
     assert next(k for k in said.key_points if k.id == "gradient-noise-helps").credit > 0
 
 
-def test_an_item_of_notes_earns_its_point(scorer) -> None:
+def test_an_item_of_notes_earns_its_point(scorer, deck_rubric) -> None:
     """ "augment train only", one item of a list of notes, earns the train-only point (53
     before the items had windows of their own)."""
-    from sayitout.bank.loader import load_bank
-
     said = scorer.score(
-        load_bank(user=False).rubric("dl-augmentation-leak"),
+        deck_rubric("dl-augmentation-leak"),
         "Leak via augmented duplicates → group split by original image, augment train only, "
         "dedupe val (perceptual hash), re-measure on new photos.",
     )
@@ -2285,13 +2271,11 @@ def test_markdown_marks_are_not_words(scorer, lr_rubric) -> None:
     assert unmarked("It's **4096 × 4096** weights, 2 ** 24") == "It's 4096 × 4096 weights, 2 ** 24"
 
 
-def test_learning_a_handful_by_heart_is_overfitting_a_small_batch(scorer) -> None:
+def test_learning_a_handful_by_heart_is_overfitting_a_small_batch(scorer, deck_rubric) -> None:
     """ "Training on a handful of examples: any working setup can learn those by heart"
     is the overfit-one-batch check in plain words (it earned 0.01 of it, and the strong
     answer scored 56)."""
-    from sayitout.bank.loader import load_bank
-
-    rubric = load_bank(user=False).rubric("dl-accuracy-at-chance")
+    rubric = deck_rubric("dl-accuracy-at-chance")
     got = scorer.score(
         rubric,
         "Chance level means nothing is being learned, so I'd suspect a bug first. A quick "

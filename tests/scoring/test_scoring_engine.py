@@ -275,28 +275,22 @@ TIGHT_RIGHT = (
 )
 
 
-def _bn_rubric():
-    from sayitout.bank.loader import load_bank
-
-    return load_bank(user=False).rubric("dl-batchnorm-vs-layernorm")
-
-
-def test_role_swap_is_flagged(scorer) -> None:
-    r = scorer.score(_bn_rubric(), ROLE_SWAP)
+def test_role_swap_is_flagged(scorer, deck_rubric) -> None:
+    r = scorer.score(deck_rubric("dl-batchnorm-vs-layernorm"), ROLE_SWAP)
     assert "swapped-axes" in flagged(r)
     assert r.score <= 40
 
 
-def test_tight_right_comparison_is_not_a_misconception(scorer) -> None:
+def test_tight_right_comparison_is_not_a_misconception(scorer, deck_rubric) -> None:
     """The correct contrast in the swap's words; any role-swap check must keep it clean."""
-    r = scorer.score(_bn_rubric(), TIGHT_RIGHT)
+    r = scorer.score(deck_rubric("dl-batchnorm-vs-layernorm"), TIGHT_RIGHT)
     assert not r.misconceptions
     assert r.score >= 60
 
 
-def test_role_swap_earns_no_key_point_and_says_where(scorer) -> None:
+def test_role_swap_earns_no_key_point_and_says_where(scorer, deck_rubric) -> None:
     """The order-aware check quotes the swapped clause and withholds its key point."""
-    rubric = _bn_rubric()
+    rubric = deck_rubric("dl-batchnorm-vs-layernorm")
     r = scorer.score(rubric, ROLE_SWAP)
     m = next(m for m in r.misconceptions if m.id == "swapped-axes")
     assert "LayerNorm uses the batch statistics" in m.evidence
@@ -307,8 +301,8 @@ def test_role_swap_earns_no_key_point_and_says_where(scorer) -> None:
     assert swap_b.to_dict() == r.to_dict()
 
 
-def test_role_swap_in_speech_without_punctuation(scorer) -> None:
-    rubric = _bn_rubric()
+def test_role_swap_in_speech_without_punctuation(scorer, deck_rubric) -> None:
+    rubric = deck_rubric("dl-batchnorm-vs-layernorm")
     said = (
         "so um layer norm uses the batch statistics and batch norm works per example "
         "which is why transformers use it"

@@ -305,10 +305,8 @@ def test_clean_text_keeps_what_a_person_sees() -> None:
 
 
 @pytest.fixture(scope="module")
-def loss_rubric():
-    from sayitout.bank.loader import load_bank
-
-    return load_bank(user=False).rubric("dl-initial-loss")
+def loss_rubric(deck_rubric):
+    return deck_rubric("dl-initial-loss")
 
 
 @settings(max_examples=25, deadline=None, suppress_health_check=list(HealthCheck))

@@ -1085,12 +1085,10 @@ def test_the_right_answer_is_never_a_mistake() -> None:
         )
 
 
-def test_one_bias_for_the_whole_layer_is_a_known_mistake() -> None:
+def test_one_bias_for_the_whole_layer_is_a_known_mistake(deck_rubric) -> None:
     """16,777,217 is within the forgotten-bias mistake's reach, but it is another slip:
     one bias for the layer, no near-miss credit."""
-    from sayitout.bank.loader import load_bank
-
-    numeric = load_bank(user=False).rubric("dl-fc-params").numeric
+    numeric = deck_rubric("dl-fc-params").numeric
     assert numeric is not None
     result = judge(numeric, "4096 × 4096 = 16,777,216, plus a single bias, so 16,777,217.")
     assert not result.correct and not result.close

@@ -143,10 +143,8 @@ def test_outcomes_bound_to_the_model_s_size(text: str, said: tuple[Outcome, ...]
     assert outcomes(text) == said
 
 
-def test_a_model_size_read_backwards_earns_nothing(scorer) -> None:
-    from sayitout.bank.loader import load_bank
-
-    rubric = load_bank(user=False).rubric("dl-model-size")
+def test_a_model_size_read_backwards_earns_nothing(scorer, deck_rubric) -> None:
+    rubric = deck_rubric("dl-model-size")
     wrong = scorer.score(
         rubric,
         "If the training loss stays high, the model is too big to settle, so shrink it; if "
@@ -156,10 +154,8 @@ def test_a_model_size_read_backwards_earns_nothing(scorer) -> None:
     assert any(k.reason == reasons.outcome(BIGGER_IF_IT_CANT) for k in wrong.key_points)
 
 
-def test_a_backwards_check_earns_no_key_point_and_says_why(scorer) -> None:
-    from sayitout.bank.loader import load_bank
-
-    rubric = load_bank(user=False).rubric("dl-accuracy-at-chance")
+def test_a_backwards_check_earns_no_key_point_and_says_why(scorer, deck_rubric) -> None:
+    rubric = deck_rubric("dl-accuracy-at-chance")
     wrong = scorer.score(
         rubric,
         "Try overfitting a single batch. If it gets to 100% on that batch, the pipeline is "

@@ -661,9 +661,7 @@ def test_as_fast_as_states_no_comparison(rubric: str, answer: str, expected: boo
     assert equates(compared(rubric), equatives(answer)) is expected
 
 
-def test_a_strong_answer_that_says_as_fast_as_states_no_misconception(scorer) -> None:
-    from sayitout.bank.loader import load_bank
-
+def test_a_strong_answer_that_says_as_fast_as_states_no_misconception(scorer, deck_rubric) -> None:
     answer = (
         "Because bf16 has the same dynamic range as fp32. It keeps fp32's 8 exponent bits "
         "and gives up mantissa instead, so large activations don't overflow and small "
@@ -671,7 +669,7 @@ def test_a_strong_answer_that_says_as_fast_as_states_no_misconception(scorer) ->
         "reduced precision hardly hurts training, and modern accelerators run bf16 as fast "
         "as fp16."
     )
-    result = scorer.score(load_bank(user=False).rubric("dl-bf16-vs-fp16"), answer)
+    result = scorer.score(deck_rubric("dl-bf16-vs-fp16"), answer)
     assert not result.misconceptions
     assert result.score >= 70
 

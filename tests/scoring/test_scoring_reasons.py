@@ -92,13 +92,11 @@ def test_each_reason_says_what_the_answer_did_and_what_the_point_needs() -> None
     ],
 )
 def test_a_point_turned_by_its_words_says_why(
-    scorer, question_id: str, answer: str, point: str, words: str
+    scorer, deck_rubric, question_id: str, answer: str, point: str, words: str
 ) -> None:
     """A key point refused because the closest words reverse its direction, drop its
     practice or widen its scope earns nothing, and the card quotes those words."""
-    from sayitout.bank.loader import load_bank
-
-    said = scorer.score(load_bank(user=False).rubric(question_id), answer)
+    said = scorer.score(deck_rubric(question_id), answer)
     kp = next(k for k in said.key_points if k.id == point)
     assert kp.credit == 0
     assert kp.reason is not None and words in kp.reason
@@ -106,10 +104,8 @@ def test_a_point_turned_by_its_words_says_why(
 
 
 @pytest.fixture(scope="module")
-def oom_rubric():
-    from sayitout.bank.loader import load_bank
-
-    return load_bank(user=False).rubric("dl-oom-keep-batch")
+def oom_rubric(deck_rubric):
+    return deck_rubric("dl-oom-keep-batch")
 
 
 def test_a_point_said_at_the_other_cadence_says_why(scorer, oom_rubric) -> None:
@@ -132,12 +128,10 @@ def test_a_point_said_at_the_other_cadence_says_why(scorer, oom_rubric) -> None:
     assert again.key_points == wrong.key_points
 
 
-def test_a_point_said_the_other_way_round_costs_its_penalty(scorer) -> None:
+def test_a_point_said_the_other_way_round_costs_its_penalty(scorer, deck_rubric) -> None:
     """The same answer with and without the reversed claim: the reversed one scores lower
     by the penalty, and the score says what each point cost."""
-    from sayitout.bank.loader import load_bank
-
-    rubric = load_bank(user=False).rubric("dl-huge-batch")
+    rubric = deck_rubric("dl-huge-batch")
     reversed_ = scorer.score(
         rubric,
         "Huge batches give a noisier gradient, and that noise pushes you into sharp "

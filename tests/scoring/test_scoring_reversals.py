@@ -193,10 +193,8 @@ def test_batch_norm_statistics_of_one_phase_bear_on_the_other(
     assert contradicts(EVAL_ONLY, settings(text)) is contradicted
 
 
-def test_a_phase_swap_of_batch_norm_statistics_loses_the_point(scorer) -> None:
-    from sayitout.bank.loader import load_bank
-
-    rubric = load_bank(user=False).rubric("dl-small-batch-norm")
+def test_a_phase_swap_of_batch_norm_statistics_loses_the_point(scorer, deck_rubric) -> None:
+    rubric = deck_rubric("dl-small-batch-norm")
     swapped = (
         "Two images per GPU is the trouble: batch norm normalises with its running "
         "averages while training and with the per-batch statistics at test time, so "
@@ -368,23 +366,21 @@ def test_a_reversed_mode_diagnosis_earns_neither_mode_point(reversal_check) -> N
         "statistics, so the result repeats.",
     ],
 )
-def test_a_right_diagnosis_in_the_swapped_words_is_not_flagged(scorer, answer: str) -> None:
+def test_a_right_diagnosis_in_the_swapped_words_is_not_flagged(
+    scorer, deck_rubric, answer: str
+) -> None:
     """A right answer in the words of the modes-swapped misconception does not state it."""
-    from sayitout.bank.loader import load_bank
-
-    said = scorer.score(load_bank(user=False).rubric("dl-eval-nondeterministic"), answer)
+    said = scorer.score(deck_rubric("dl-eval-nondeterministic"), answer)
     assert "modes-swapped" not in {m.id for m in said.misconceptions}
     assert said.score >= 70
 
 
-def test_augmented_copies_placed_in_validation_are_the_reversal(scorer) -> None:
+def test_augmented_copies_placed_in_validation_are_the_reversal(scorer, deck_rubric) -> None:
     """ "Train on the clean originals and put the augmented copies in validation" earned
     "apply augmentation only to the training set" (0.65) and flagged nothing: a reversed
     answer at 48. The placement is a switch, against that point and as the
     misconception "augment the validation set" says."""
-    from sayitout.bank.loader import load_bank
-
-    rubric = load_bank(user=False).rubric("dl-augmentation-leak")
+    rubric = deck_rubric("dl-augmentation-leak")
     said = scorer.score(
         rubric,
         "Train on the clean originals and put the augmented copies in validation instead, "
@@ -395,13 +391,11 @@ def test_augmented_copies_placed_in_validation_are_the_reversal(scorer) -> None:
     assert said.score <= 30
 
 
-def test_a_misconception_switched_as_said_is_flagged(scorer) -> None:
+def test_a_misconception_switched_as_said_is_flagged(scorer, deck_rubric) -> None:
     """The modes-swapped misconception, said as "in eval mode PyTorch keeps dropout on",
     shares too few words with its text for the embeddings; the switch it states is the
     misconception's."""
-    from sayitout.bank.loader import load_bank
-
-    rubric = load_bank(user=False).rubric("dl-eval-nondeterministic")
+    rubric = deck_rubric("dl-eval-nondeterministic")
     said = (
         "You forgot to call model.train() before evaluating. In eval mode PyTorch keeps "
         "dropout on and batch norm uses per-batch statistics, so results are random."
@@ -494,15 +488,13 @@ def test_an_act_reversed_earns_nothing_for_its_purpose(reversal_check) -> None:
     )
 
 
-def test_a_swap_the_roles_and_the_embeddings_both_read_is_stated(scorer) -> None:
+def test_a_swap_the_roles_and_the_embeddings_both_read_is_stated(scorer, deck_rubric) -> None:
     """The reversed answer's AdamW clause binds the swapped-roles misconception on four
     words, and the key point about decoupled decay about as well ("AdamW ... decay ...
     gradient"): a bag of words cannot tell which it says. The embeddings read the
     misconception in the answer too, so the bound clause is its statement, and the key
     points said in it are the misconception's words, not evidence for them."""
-    from sayitout.bank.loader import load_bank
-
-    rubric = load_bank(user=False).rubric("dl-adamw-vs-l2")
+    rubric = deck_rubric("dl-adamw-vs-l2")
     wrong = scorer.score(
         rubric,
         "Adam with L2 already decouples the decay, because the penalty is part of the loss. "
@@ -548,20 +540,18 @@ def test_an_answer_arguing_a_direction_misconception_is_flagged(misconception_ch
         "the LR so it moves faster.",
     ],
 )
-def test_a_negation_in_the_sentence_before_does_not_hide_a_raise(scorer, answer: str) -> None:
-    from sayitout.bank.loader import load_bank
-
-    wrong = scorer.score(load_bank(user=False).rubric("dl-noisy-loss"), answer)
+def test_a_negation_in_the_sentence_before_does_not_hide_a_raise(
+    scorer, deck_rubric, answer: str
+) -> None:
+    wrong = scorer.score(deck_rubric("dl-noisy-loss"), answer)
     assert "raise-learning-rate" in {m.id for m in wrong.misconceptions}
     assert "lower-learning-rate" not in {k.id for k in wrong.key_points if k.credit > 0}
     assert wrong.score <= 30
 
 
-def test_a_remedy_after_not_enough_is_no_raise(scorer) -> None:
+def test_a_remedy_after_not_enough_is_no_raise(scorer, deck_rubric) -> None:
     """ "If that's not enough you lower the learning rate" lowers it: the disfluent strong
     answer was flagged for raising the rate and scored 44 (forty-fourth test part)."""
-    from sayitout.bank.loader import load_bank
-
     answer = (
         "Um, so the standard thing is, is gradient clipping, clip the, uh, the gradient norm "
         "to like one. The spikes are, um, basically a few updates that are way too big, maybe "
@@ -569,7 +559,7 @@ def test_a_remedy_after_not_enough_is_no_raise(scorer) -> None:
         "set beta two to like 0.95, or, um, just restart from before the spike and skip that "
         "data."
     )
-    result = scorer.score(load_bank(user=False).rubric("dl-loss-spikes"), answer)
+    result = scorer.score(deck_rubric("dl-loss-spikes"), answer)
     assert not result.misconceptions
     assert "lower-lr-longer-warmup" in {k.id for k in result.key_points if k.credit > 0}
     assert result.score >= 70
@@ -729,15 +719,13 @@ def test_a_cause_named_before_the_diagnosis_is_the_diagnosis(misconception_check
     assert [m.evidence for m in said.misconceptions] == ["That's a plateau from overfitting"]
 
 
-def test_a_swap_said_in_two_sentences_claims_both(scorer) -> None:
+def test_a_swap_said_in_two_sentences_claims_both(scorer, deck_rubric) -> None:
     """A role swap said in two sentences, each half bound by its own sentence of the
     misconception (its text binds "batch norm normalises each image by itself", a
     paraphrase "layer norm ... across the whole batch"): the misconception reaches both,
     so neither earns a key point. A reversed answer scored 48, the first sentence crediting
     the batch statistics and synchronised batch norm."""
-    from sayitout.bank.loader import load_bank
-
-    rubric = load_bank(user=False).rubric("dl-small-batch-norm")
+    rubric = deck_rubric("dl-small-batch-norm")
     wrong = scorer.score(
         rubric,
         "Batch norm normalises each image over its own channels, so batch size isn't really "

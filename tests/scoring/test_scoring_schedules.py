@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import pytest
 
-from sayitout.bank.loader import load_bank
 from sayitout.scoring.reasons import schedule as schedule_reason
 from sayitout.scoring.schedules import DOWN, HIGH, LOW, UP, Schedule, contradiction, schedules
 from sayitout.scoring.schedules import states as states_schedule
@@ -51,11 +50,11 @@ def test_a_schedule_turned_round_contradicts_and_the_same_one_states() -> None:
     )
 
 
-def test_warmup_said_the_other_way_round_states_the_misconception(scorer) -> None:
+def test_warmup_said_the_other_way_round_states_the_misconception(scorer, deck_rubric) -> None:
     """Three reversed dev answers scored 50 to 80: the embeddings put "starts with a large
     learning rate, then lowers it" within a few hundredths of the misconception's
     threshold, and credited the schedule's key point from it."""
-    rubric = load_bank(user=False).rubric("dl-transformer-warmup")
+    rubric = deck_rubric("dl-transformer-warmup")
     reversed_ = scorer.score(
         rubric,
         "Warmup starts with a large learning rate to get away from the random "

@@ -109,13 +109,11 @@ def test_a_reversed_trend_earns_no_key_point(reversal_check) -> None:
     )
 
 
-def test_a_model_answer_sentence_bundling_two_points_blocks_neither(scorer) -> None:
+def test_a_model_answer_sentence_bundling_two_points_blocks_neither(scorer, deck_rubric) -> None:
     """The model answer's "very large batches need a higher learning rate, and they may
     generalise a little worse" joins the learning-rate point; "huge batches generalise
     better" contradicts its second half, not the learning rate."""
-    from sayitout.bank.loader import load_bank
-
-    rubric = load_bank(user=False).rubric("dl-huge-batch")
+    rubric = deck_rubric("dl-huge-batch")
     said = scorer.score(
         rubric,
         "Huge batches actually generalise better. But you have to scale the learning rate "
