@@ -759,8 +759,9 @@ class Matcher:
         way, or the embeddings read it at ``Params.asserted_read`` or closer. A verdict
         that picks what the item says always holds ("Batch norm, always.", ``_picked``)
         states it too, quoted from the verdict, and so does a diagnosis the item makes,
-        said outright ("A flat loss at 2.30 means it's overfitting", ``_diagnosed``):
-        asserted, quoted from the diagnosis."""
+        said outright ("A flat loss at 2.30 means it's overfitting", ``_diagnosed``), or
+        the cause it names as forgotten ("You forgot torch.no_grad().", ``_omitted``):
+        asserted, quoted from the diagnosis or the omission."""
         if self.number_right and any(self.prep.texts[r].numbers for r in item.text_rows):
             return None
         if self._switched_against(item):
@@ -797,19 +798,13 @@ class Matcher:
             extra = {"picked": True}
             start, end = verdict.span  # quoted with the mark that closes it: "always."
             return Candidate(1.0, cos, j, None, extra), self._quote_span((start, end + 1))
-        diagnosis = self._diagnosed(item)
-        if diagnosis is not None and (j := self._window_for(diagnosis.span)) is not None:
-            # "A flat loss at 2.30 means it's overfitting": the misconception's diagnosis,
-            # stated outright
+        outright = self._diagnosed(item) or self._omitted(item)
+        if outright is not None and (j := self._window_for(outright.span)) is not None:
+            # "A flat loss at 2.30 means it's overfitting", "You forgot torch.no_grad().":
+            # the misconception's diagnosis or cause, stated outright
             cos = float(self.sims[item.text_rows[0]][j])
-            extra = {"diagnosed": True, "asserted": True}
-            return Candidate(1.0, cos, j, None, extra), self._quote_span(diagnosis.span)
-        omission = self._omitted(item)
-        if omission is not None and (j := self._window_for(omission.span)) is not None:
-            # "You forgot torch.no_grad().": the misconception's cause, stated outright
-            cos = float(self.sims[item.text_rows[0]][j])
-            extra = {"diagnosed": True, "asserted": True}
-            return Candidate(1.0, cos, j, None, extra), self._quote_span(omission.span)
+            extra = {"asserted": True}
+            return Candidate(1.0, cos, j, None, extra), self._quote_span(outright.span)
         c = c or self.best(item, True)
         if c.window is not None and switched:
             extra = {"asserted": True}
