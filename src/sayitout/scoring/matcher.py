@@ -48,7 +48,7 @@ from sayitout.scoring.matching import (
     word_stems,
 )
 from sayitout.scoring.result import KeyPointResult, MisconceptionResult, Status
-from sayitout.scoring.roles import NO_BINDING, Binding, Clause, Roles
+from sayitout.scoring.roles import NO_BINDING, Binding, Clause, Roles, span_union
 from sayitout.scoring.statements import (
     ABSOLUTES,
     Diagnosis,
@@ -715,7 +715,7 @@ class Matcher:
                 # each half of a swap bound by its own sentence ("batch norm normalises
                 # each image over its own channels. ... layer norm, which computes its
                 # statistics across the whole batch"): the misconception reaches both
-                reach = b.reach if reach is None else _span_union(reach, b.reach)
+                reach = span_union(reach, b.reach)
         return replace(best, swapped=swapped, reach=reach or best.reach)
 
     def _states_a_point(self, span: tuple[int, int], bound: float, shared: int) -> bool:
@@ -1021,10 +1021,6 @@ class Matcher:
 
 def _length(w: Window) -> int:
     return w.last - w.first
-
-
-def _span_union(a: tuple[int, int], b: tuple[int, int]) -> tuple[int, int]:
-    return min(a[0], b[0]), max(a[1], b[1])
 
 
 def _overlap(wins: list[Window], a: int, b: int) -> bool:

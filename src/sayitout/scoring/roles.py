@@ -236,6 +236,12 @@ class Binding:
 NO_BINDING = Binding(0.0, False)
 
 
+def span_union(a: tuple[int, int] | None, b: tuple[int, int]) -> tuple[int, int]:
+    """The character span from the start of the first of ``a`` and ``b`` to the end of
+    the last (``b`` alone when ``a`` is None): a ``Binding.reach``."""
+    return b if a is None else (min(a[0], b[0]), max(a[1], b[1]))
+
+
 class Roles:
     """The entities of one rubric, and clause reading with them."""
 
@@ -640,11 +646,7 @@ class Roles:
                     counts = r.trend and not compares and r.stems & a.counted
                     if a.negated == r.negated and (compared or not _opposite(r, a)) and not counts:
                         sides.add(r.entity)
-                        reach = (
-                            (a.start, a.end)
-                            if reach is None
-                            else (min(reach[0], a.start), max(reach[1], a.end))
-                        )
+                        reach = span_union(reach, (a.start, a.end))
                         if share > best:
                             best, span, most = share, (a.start, a.end), shared
                 elif r.joined * a.joined >= 0:  # "separate from" against "into": neither

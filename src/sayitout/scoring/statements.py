@@ -553,9 +553,8 @@ def diagnoses(text: str) -> list[Diagnosis]:
         for m in [*_DIAGNOSIS.finditer(sentence), *_SIZED.finditer(sentence)]:
             if _HEDGED.search(sentence, 0, m.start("state")) or _OR_AFTER.match(sentence, m.end()):
                 continue  # ... or one of two: "it's overfitting or underfitting"
-            end = part.start() + m.end()
-            while end < len(text) and not text[end].isspace():
-                end += 1  # the word the state ends, with its mark: "overfitting:"
+            # to the end of the word the state ends, with its mark: "overfitting:"
+            end = _word_end(text, part.start() + m.end())
             out.append(Diagnosis(_state(m), (part.start(), end)))
     denied = {m.group(1).lower() for m in _DENIED_STATE.finditer(text)}
     return [d for d in out if d.state not in denied]
@@ -618,9 +617,16 @@ def omissions(text: str) -> list[Omission]:
                 continue
             what = _JOINED_ON.split(m.group("what"), maxsplit=1)[0]
             stems = frozenset().union(*(call_stems(w) or content_stems(w) for w in what.split()))
-            end = part.start() + m.start("what") + len(what.rstrip())
-            while end < len(text) and not text[end].isspace():
-                end += 1  # the word it ends, with its mark: "torch.no_grad()."
+            # to the end of the word it ends, with its mark: "torch.no_grad()."
+            end = _word_end(text, part.start() + m.start("what") + len(what.rstrip()))
             if stems:
                 out.append(Omission(stems, (part.start(), end)))
     return out
+
+
+def _word_end(text: str, i: int) -> int:
+    """The end of the word of ``text`` that holds or ends at ``i``, with the marks it
+    carries ("overfitting:", "torch.no_grad().")."""
+    while i < len(text) and not text[i].isspace():
+        i += 1
+    return i
