@@ -323,8 +323,8 @@ def word_stems(
         raw = text[w.start : w.end]
         # a typed call keeps the words it says: "-ln(0.1)" says "minus ln"
         out.append(content_stems(called_words(raw)) if inside else content_stems(raw))
-    for k in range(len(ws) - 2):
-        # "over- or underfitting" says overfitting too
+    # "over- or underfitting" says overfitting too
+    for k in [k for k, w in enumerate(ws[:-2]) if text[w.end - 1] == "-"]:
         whole = _suspended(text, ws, k)
         if whole is not None:
             out[k] = out[k] | content_stems(whole)
