@@ -955,6 +955,16 @@ def test_a_near_miss_earns_part_of_the_numbers_share(scorer, minutes_rubric) -> 
         (GB112, "sixteen bytes each; it comes out at 112 GB before activations", True),
         (GB112, "fourteen GB apiece, so 28 more. Add those up and you're at 112 GB.", True),
         (GB112, "so 28 more; add it all and it's at 112 GB", True),
+        # a placing verb earlier in the clause does the same, however far the "at"
+        (
+            GB112,
+            "the bf16 weights and gradients are 2 bytes apiece. Sixteen bytes per parameter "
+            "across seven billion parameters puts the total, before activations, at 112 GB.",
+            True,
+        ),
+        (GB112, "sixteen bytes a weight, which puts the whole model at roughly 112 GB", True),
+        # ... but not across a number or a sentence: "put" there places something else
+        (GB112, "put the 16 bytes at 2 bytes per weight", False),
         # "a batch of" names the size said, as "a loss of" does
         (
             BATCH,

@@ -319,6 +319,10 @@ RESULT_AT = wordset(
 112 GB", "it ends up at 16.8 million", "comes out at 2.3", "that puts it at 7.5e-5",
 "the learning rate is at 7.5e-5", "add those up and you're at 112 GB"), or the value a
 quantity starts at ("the loss starts at about 2.3")."""
+PLACING = wordset("put puts putting brings bring bringing places place placing")
+"""A number after "at" is the result arrived at when one of these comes earlier in its
+clause, with no number between: "that puts the total, before activations, at 112 GB",
+"brings the whole thing to ... at 16.8 million"."""
 RESULT_OF = wordset("loss entropy total batch")
 """A number after "of" and these is the result said, not an operand ("a loss of roughly
 2.30", "a total of 16,781,312", "an effective batch of five hundred twelve")."""

@@ -118,6 +118,8 @@ def _operand(toks: list[Tok], i: int, j: int) -> bool:
         return False  # "a loss of roughly 2.30"
     if len(two) == 2 and two[1] == "at" and two[0] in lx.RESULT_AT:
         return False  # "you land at 112 GB"
+    if before == ["at"] and _placed_at(toks, i):
+        return False  # "puts the total, before activations, at 112 GB"
     if before and (before[0] in lx.OPERAND_BEFORE or before[0] in lx.OPERATOR_AFTER):
         return True
     if len(two) == 2 and two[1] == "the" and two[0] in lx.OPERAND_BEFORE:
@@ -127,6 +129,23 @@ def _operand(toks: list[Tok], i: int, j: int) -> bool:
     if before and before[0] == "the" and after and after[0] in lx.REFERENCE_AFTER:
         return True  # "the two is there because ...": the number named, not a result
     return bool(after) and after[0] in lx.OPERATOR_AFTER
+
+
+def _placed_at(toks: list[Tok], i: int, reach: int = 8) -> bool:
+    """Whether the "at" before ``toks[i]`` ends a placing ("puts the total, before
+    activations, at 112 GB"): a placing verb within ``reach`` words before it in its
+    sentence, and no number between."""
+    k = i - 1
+    while k > 0 and toks[k].text != "at":
+        k -= 1  # past "about" and fillers
+    for j in range(k - 1, max(-1, k - 1 - reach), -1):
+        if toks[j].kind == "num":
+            return False
+        if toks[j].text in lx.PLACING:
+            return True
+        if toks[j].after_break:
+            return False
+    return False
 
 
 def _named_again(toks: list[Tok], i: int, value: float, found: list[_Found], cued: bool) -> bool:
