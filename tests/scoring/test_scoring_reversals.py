@@ -122,6 +122,11 @@ DROPOUT = settings("Dropout is on during training and off during validation, so 
         ("Dropout and augmentation are on during training and off at validation.", False),
         ("I'd keep dropout, and the batch statistics are used at evaluation", False),
         ("It is dropout and batch norm is used at evaluation", False),
+        # a phase turned down by "rather than" or "instead of" has the other switch
+        ("Dropout is applied at validation time rather than during training.", True),
+        ("Dropout is used during evaluation instead of during training.", True),
+        ("Dropout is applied during training rather than at validation time.", False),
+        ("Dropout is applied in training rather than in training.", False),
     ],
 )
 def test_a_switch_the_other_way_in_a_phase(text: str, contradicted: bool) -> None:

@@ -327,6 +327,20 @@ def _bound(clause: list[str]) -> tuple[set[str], set[str]]:
     return phases, modes
 
 
+def _instead(clause: list[str]) -> tuple[str, str] | None:
+    """(the phase said, the phase turned down) of a clause that names one phase before
+    "rather than" or "instead of" and another after it ("dropout is applied at
+    validation time rather than during training": on in evaluation, off in training);
+    None for any other clause."""
+    at = next((k for k in range(len(clause) - 1) if instead_at(clause, k)), None)
+    if at is None:
+        return None
+    said, turned = _bound(clause[:at])[0], _bound(clause[at + 2 :])[0]
+    if len(said) != 1 or len(turned) != 1 or said == turned:
+        return None
+    return next(iter(said)), next(iter(turned))
+
+
 def _names_mode(clause: list[str], j: int) -> bool:
     """Whether the phase word ``clause[j]`` names a mode ("train mode", "eval mode")."""
     return j + 1 < len(clause) and clause[j + 1] in _MODE_WORDS
@@ -399,7 +413,12 @@ def settings(text: str) -> tuple[Setting, ...]:
             if about is not None:
                 partner = _joint_subject(clauses[k - 1], clause) if k and joined[k] else None
             subjects = [subject] if partner is None else [subject, partner]
-            if len(phases) == 1:
+            turned = _instead(clause) if len(phases) == 2 else None
+            if turned is not None:
+                # "applied at validation time rather than during training"
+                out.extend(Setting(switch, turned[0], x) for x in subjects)
+                out.extend(Setting(-switch, turned[1], x) for x in subjects)
+            elif len(phases) == 1:
                 phase = phases.pop()
                 out.extend(Setting(switch, phase, x) for x in subjects)
             elif not phases and len(modes) == 1:
