@@ -19,6 +19,7 @@ from sayitout.scoring.polarity import (
     opposite_named,
     reverses_object,
     states_direction,
+    unchanged,
     widens,
 )
 from sayitout.scoring.text import content_stems, looks_english, windows, words
@@ -672,6 +673,43 @@ def test_a_strong_answer_that_says_as_fast_as_states_no_misconception(scorer, de
     result = scorer.score(deck_rubric("dl-bf16-vs-fp16"), answer)
     assert not result.misconceptions
     assert result.score >= 70
+
+
+WORSE = "Very large batches may generalise a little worse."
+
+
+@pytest.mark.parametrize(
+    ("rubric", "answer", "expected"),
+    [
+        (WORSE, "doubling the batch halves the steps, and generalisation is identical", True),
+        (WORSE, "you get the same generalisation at any batch size", True),
+        (WORSE, "generalization stays exactly the same", True),
+        (WORSE, "generalisation is no different", True),
+        # a negation, or something else said to stay, states no sameness of it
+        (WORSE, "generalisation isn't the same", False),
+        (WORSE, "the learning rate stays the same and it generalises worse", False),
+        # a "worse" under a negation compares nothing: staying the same agrees with it
+        ("extra layers should not make the network worse", "the network is the same", False),
+    ],
+)
+def test_the_same_states_no_worse_or_better(rubric: str, answer: str, expected: bool) -> None:
+    """ "Generalisation is identical" denies "large batches may generalise a little
+    worse": a confident-wrong answer earned that point with it (38)."""
+    assert equates(compared(rubric), unchanged(answer)) is expected
+
+
+def test_an_answer_that_says_generalisation_is_identical_earns_no_worse(
+    scorer, deck_rubric
+) -> None:
+    answer = (
+        "Honestly, you should: doubling the batch halves the steps you need no matter how "
+        "large you go, and generalisation is identical, so the biggest batch the hardware "
+        "allows is always best."
+    )
+    result = scorer.score(deck_rubric("dl-huge-batch"), answer)
+    point = next(k for k in result.key_points if k.id == "generalise-worse")
+    assert point.status == "missed"
+    assert result.score <= 30
 
 
 @pytest.mark.parametrize(

@@ -210,6 +210,7 @@ class Matcher:
         self._pol: dict[int, polarity.Polarity] = {}
         self._wide: dict[int, polarity.Polarity] = {}
         self._equal: dict[int, frozenset[str]] = {}
+        self._same: dict[int, frozenset[str]] = {}
         self._led: dict[int, polarity.Polarity] = {}
         self._whole: polarity.Polarity | None = None
         self._reader: polarity.Reader | None = None
@@ -320,6 +321,13 @@ class Matcher:
             self._equal[j] = polarity.equatives(self.wins[j].text)
         return self._equal[j]
 
+    def _unchanged(self, j: int) -> frozenset[str]:
+        """What window ``j`` says stays as it is (``polarity.unchanged``), read once a
+        window."""
+        if j not in self._same:
+            self._same[j] = polarity.unchanged(self.wins[j].text)
+        return self._same[j]
+
     def wide_polarity(self, j: int) -> polarity.Polarity:
         """Direction words further out: "the first thing I change is the learning rate.
         After a while I would lower it" states its direction after the window."""
@@ -371,6 +379,8 @@ class Matcher:
             return False
         if is_mis and rt.compared and polarity.equates(rt.compared, self._equatives(j)):
             return False  # "runs bf16 as fast as fp16" against "bf16 is faster"
+        if rt.compared and polarity.equates(rt.compared, self._unchanged(j)):
+            return False  # "generalisation is identical" against "generalise a little worse"
         if polarity.turns_contrast(rt.polarity, rt.stems, narrow, self._stems[j]):
             return False  # "a generalisation problem, not an optimisation one"
         return numbers_agree(rt.numbers, self._nums[j], require=is_mis)

@@ -981,11 +981,47 @@ _AS_IDIOMS = frozenset(("long", "well", "soon", "far"))
 
 
 def compared(text: str) -> frozenset[str]:
-    """Stems of what ``text`` compares: "faster", "more stable" (fast, stabl). A noun that
+    """Stems of what ``text`` compares: "faster", "more stable" (fast, stabl), and what it
+    says does worse or better ("may generalise a little worse": general; not under a
+    negation: "should not make the network worse" says it stays as it is). A noun that
     ends in "er" ("layer") counts too, harmlessly: no one says "as layer as"."""
     toks = [normalise_word(w) for w in text.split()]
     out = {stem(w) for w in toks if len(w) > 4 and w.endswith("er") and w not in STOPWORDS}
     out |= {stem(b) for a, b in pairwise(toks) if a in ("more", "less")}
+    for k, w in enumerate(toks):
+        if w in _JUDGED:
+            before = [v for v in toks[max(0, k - 4) : k] if v not in _DEGREES]
+            if before and not any(v in _NEGATIONS for v in before) and _content(before[-1]):
+                out.add(stem(before[-1]))
+    return frozenset(out)
+
+
+_JUDGED = _wordset("worse better")
+_DEGREES = _wordset("a little bit slightly somewhat much far even lot")
+"""Words between a verb and the "worse" or "better" that judges it ("generalise a little
+worse")."""
+_UNCHANGED = _wordset("identical unchanged unaffected equal equivalent same different")
+_STAYS = _wordset("is are was were stays stay remains remain")
+_HEDGES = _wordset("just exactly basically essentially practically pretty much the no")
+"""Words between "is" and "the same", "identical" or "no different"."""
+
+
+def unchanged(text: str) -> frozenset[str]:
+    """Stems of what ``text`` says stays as it is: "generalisation is identical", "the
+    accuracy stays exactly the same", "is no different" (general, accuracy), or "the same
+    generalisation". A negation ("isn't the same") says nothing here."""
+    toks = [normalise_word(w) for w in text.split()]
+    out: set[str] = set()
+    for k, w in enumerate(toks):
+        if w not in _UNCHANGED or (w == "different" and toks[k - 1 : k] != ["no"]):
+            continue
+        j = k - 1
+        while j > 0 and toks[j] in _HEDGES:
+            j -= 1
+        if j > 0 and toks[j] in _STAYS and _content(toks[j - 1]):
+            out.add(stem(toks[j - 1]))  # "generalisation is identical"
+        elif w in ("same", "identical") and k + 1 < len(toks) and _content(toks[k + 1]):
+            out.add(stem(toks[k + 1]))  # "the same generalisation"
     return frozenset(out)
 
 
