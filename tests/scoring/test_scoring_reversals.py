@@ -479,6 +479,45 @@ def test_an_answer_arguing_for_the_reversal_earns_nothing_for_the_point(reversal
     assert "lower-learning-rate" in {m.id for m in wrong.misconceptions}
 
 
+def test_a_key_point_the_misconception_reverses_does_not_explain_it_away(reversal_check) -> None:
+    """ "Divide it by four. A batch of 1,024 gives a gradient that's four times larger"
+    reads like "the batch is four times larger, so raise the learning rate four times"
+    better than like the misconception "lower the learning rate", and words a key point
+    explains better are no misconception. But that key point is the one the misconception
+    says the other way round: the misconception stands, and the key point earns nothing
+    in its words (a reversed answer scored 32)."""
+    wrong = reversal_check(
+        "dl-batch-size-lr-scaling",
+        wrong="Divide it by four. A batch of 1,024 gives a gradient that's four times larger, "
+        "so to keep the step the same size you shrink the learning rate by the same factor.",
+        right="Multiply it by four. A batch of 1,024 is four times larger than 256, so by the "
+        "linear scaling rule the learning rate goes up four times, with a warmup.",
+        points={"multiply-by-four"},
+    )
+    assert "lower-learning-rate" in {m.id for m in wrong.misconceptions}
+
+
+def test_a_key_point_explains_away_a_misconception_the_answer_does_not_argue(
+    scorer, deck_rubric
+) -> None:
+    """ "The learning rate has to go up to keep the same progress per epoch" reads a little
+    like "you can keep the same learning rate", and better like the key point it says: the
+    answer goes up about the learning rate, not the misconception's way, so the key point
+    still explains those words away (a strong answer fell 100 → 68 without this)."""
+    answer = (
+        "Memory is the obvious limit, though you can get around it with accumulation or "
+        "more GPUs. Generalisation can suffer, since the noise in small-batch gradients acts "
+        "as a regulariser that big batches lose. The learning rate has to go up to keep the "
+        "same progress per epoch, and that needs warmup or layer-wise schemes like LARS to "
+        "stay stable. But the main reason is efficiency: beyond a critical batch size the "
+        "gradient estimate is already accurate, so extra examples per step buy almost no "
+        "extra progress, and you spend more compute to reach the same loss."
+    )
+    result = scorer.score(deck_rubric("dl-huge-batch"), answer)
+    assert not result.misconceptions
+    assert result.score >= 70
+
+
 def test_an_act_reversed_earns_nothing_for_its_purpose(reversal_check) -> None:
     """ "Raise β2 toward 0.9999 so the second moment reacts faster" says the key point's
     purpose ("so the second-moment estimate reacts faster") after the opposite act, and

@@ -863,8 +863,17 @@ class Matcher:
             if found is None:
                 continue
             c, w = found
-            # The same words explain a key point better: topical overlap, not a misconception.
-            if not c.extra.get("picked") and any(self._kp_beats(c, k, 0.03) for k in kp_best):
+            # The same words explain a key point better: topical overlap, not a misconception;
+            # but not a key point the misconception says the other way round when the
+            # answer goes the misconception's way ("Divide it by four. A batch of 1,024
+            # gives a gradient that's four times larger, so ... you shrink the learning
+            # rate" reads like "the batch is four times larger, so raise the learning rate
+            # four times")
+            if not c.extra.get("picked") and any(
+                self._kp_beats(c, k, 0.03)
+                and not (self._argued_against(kp, item) and self._directed_as(item))
+                for kp, k in zip(self.kp_items, kp_best, strict=True)
+            ):
                 continue
             claimed.append(c)
             claimed_items.append(item)
@@ -911,15 +920,7 @@ class Matcher:
             # four-times-bigger steps"): a key point the misconception says the other way
             # round ("raise the learning rate four times") earns nothing in it.
             for n, item in enumerate(self.kp_items):
-                own = self.prep.texts[item.text_rows[0]].polarity
-                argued = next(
-                    (
-                        m
-                        for m in claimed_items
-                        if polarity.reverses_object(own, self.prep.texts[m.text_rows[0]].polarity)
-                    ),
-                    None,
-                )
+                argued = next((m for m in claimed_items if self._argued_against(item, m)), None)
                 if kp_best[n].window is not None and argued is not None:
                     if credit(kp_best[n].match, self.p) > 0:
                         mis = rubric.misconceptions[argued.index]
@@ -940,6 +941,13 @@ class Matcher:
             self._key_point_result(item, c) for item, c in zip(self.kp_items, kp_best, strict=True)
         ]
         return kp_results, mis_results
+
+    def _argued_against(self, point: Item, mis: Item) -> bool:
+        """Whether misconception ``mis``'s text says key point ``point``'s the other way
+        round ("lower the learning rate" against "raise the learning rate four times")."""
+        return polarity.reverses_object(
+            self.prep.texts[point.text_rows[0]].polarity, self.prep.texts[mis.text_rows[0]].polarity
+        )
 
     def _claims(self, m: Candidate, j: int) -> bool:
         """Whether misconception evidence ``m`` covers window ``j``: its window overlaps
