@@ -8,6 +8,7 @@ import pytest
 
 from sayitout.bank.models import Rubric
 from sayitout.scoring.phases import EVALUATION, OFF, ON, TRAINING, agrees, contradicts, settings
+from sayitout.scoring.polarity import analyse
 from sayitout.scoring.sequence import Order, orders, reversed_order
 from sayitout.scoring.statements import diagnoses, omissions, verdicts
 
@@ -591,6 +592,38 @@ def test_a_negation_in_the_sentence_before_does_not_hide_a_raise(
     assert "raise-learning-rate" in {m.id for m in wrong.misconceptions}
     assert "lower-learning-rate" not in {k.id for k in wrong.key_points if k.credit > 0}
     assert wrong.score <= 30
+
+
+def test_a_rate_said_to_be_too_low_is_a_raise_of_it(misconception_check) -> None:
+    """ "The learning rate is too low — the optimizer is rattling around in one small region
+    — so I'd raise it several times over" goes up about the learning rate: "too low" is
+    about what its "is" follows, not about the dash after it (the reversed answer scored
+    44)."""
+    misconception_check(
+        "dl-noisy-loss",
+        "raise-learning-rate",
+        wrong="Jumpy loss with no trend means the learning rate is too low — the optimizer is "
+        "rattling around in one small region — so I'd raise it several times over and shrink "
+        "the batch to get it moving.",
+        right="Jumpy loss with no trend means the learning rate is too high — each step "
+        "overshoots the minimum — so I'd lower it three to ten times, then add a warmup.",
+    )
+
+
+@pytest.mark.parametrize(
+    ("text", "directions", "thing"),
+    [
+        ("the learning rate is too low", {1}, "learn"),
+        ("the learning rate was a bit high", {-1}, None),
+        # whatever follows it
+        ("the rate is too low — the optimizer rattles around", {1}, "rat"),
+        ("the learning rates are too high for this batch", {-1}, "learn"),
+    ],
+)
+def test_what_too_much_is_about(text: str, directions: set[int], thing: str | None) -> None:
+    first = analyse(text).mentions[0]
+    assert first.directions == directions
+    assert first.object == thing
 
 
 def test_a_remedy_after_not_enough_is_no_raise(scorer, deck_rubric) -> None:

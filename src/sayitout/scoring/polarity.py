@@ -604,6 +604,8 @@ def _analyse(
             obj = _subject(toks, sentences, closes, k)  # "the learning rate doesn't need to change"
         elif stays:
             obj = _run_start(toks, sentences, k)  # "keep the learning rate where it was"
+        elif _too_much(toks, k) and not flipped:
+            obj = _run_start(toks, sentences, k - 2)  # "the learning rate is too low"
         acts = t in _ACTING and not (t in _ALSO_ADJECTIVES and k and toks[k - 1] in _DESCRIBING)
         on_pronoun = acts and k + 1 < len(toks) and toks[k + 1] in _PRONOUNS
         phrase, head = (frozenset(), None) if ends_clause else _phrase(toks, sentences, closes, k)
@@ -630,6 +632,14 @@ def _analyse(
         every,
         _contrasted(toks, sentences, closes),
     )
+
+
+def _too_much(toks: list[str], k: int) -> bool:
+    """The direction word at ``k`` says what something is too much of, after its "is"
+    ("the learning rate is too low — the optimizer is rattling around", "the rates are
+    too high for this batch"): it is about that thing, whatever follows, and its fix goes
+    the other way."""
+    return k >= 2 and toks[k - 1] in _EXCESS and toks[k - 2] in _PUT_BE
 
 
 def _held(toks: list[str], sentences: list[int], closes: list[bool], k: int) -> list[int]:
