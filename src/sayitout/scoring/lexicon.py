@@ -321,8 +321,8 @@ RESULT_AT = wordset(
 quantity starts at ("the loss starts at about 2.3")."""
 PLACING = wordset("put puts putting brings bring bringing places place placing")
 """A number after "at" is the result arrived at when one of these comes earlier in its
-clause, with no number between: "that puts the total, before activations, at 112 GB",
-"brings the whole thing to ... at 16.8 million"."""
+sentence, within eight words and with no number between: "that puts the total, before
+activations, at 112 GB" (``numbers.mentions._placed_at``)."""
 RESULT_OF = wordset("loss entropy total batch")
 """A number after "of" and these is the result said, not an operand ("a loss of roughly
 2.30", "a total of 16,781,312", "an effective batch of five hundred twelve")."""

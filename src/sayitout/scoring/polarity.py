@@ -1011,7 +1011,7 @@ _DEGREES = _wordset("a little bit slightly somewhat much far even lot")
 """Words between a verb and the "worse" or "better" that judges it ("generalise a little
 worse")."""
 _UNCHANGED = _wordset("identical unchanged unaffected equal equivalent same different")
-_STAYS = _wordset("is are was were stays stay remains remain")
+_STAYS = _PUT_BE | _wordset("stays stay remains remain")
 _HEDGES = _wordset("just exactly basically essentially practically pretty much the no")
 """Words between "is" and "the same", "identical" or "no different"."""
 
