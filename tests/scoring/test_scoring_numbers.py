@@ -965,6 +965,11 @@ def test_a_near_miss_earns_part_of_the_numbers_share(scorer, minutes_rubric) -> 
         (GB112, "sixteen bytes a weight, which puts the whole model at roughly 112 GB", True),
         # ... but not across a number or a sentence: "put" there places something else
         (GB112, "put the 16 bytes at 2 bytes per weight", False),
+        # a number with its unit between a determiner and a noun describes the thing
+        (GB112, "That's 112 GB, so it won't fit one 80 GB GPU.", True),
+        (GB112, "112 GB in all, which is more than a single 80 GB card holds", True),
+        (GB112, "112 GB; each 80 GB GPU takes part of it", True),
+        (GB112, "it needs one 80 GB card", False),
         # "a batch of" names the size said, as "a loss of" does
         (
             BATCH,

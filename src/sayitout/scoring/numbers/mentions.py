@@ -592,10 +592,10 @@ _NOT_DESCRIBED = lx.wordset("of per each every and or in for to so because since
 
 def _describes(text: str, toks: list[Tok], start_i: int, after: int) -> bool:
     """The number at ``toks[start_i:after]`` (with its unit) describes a thing named right
-    after it, as in "a 24 GB card", "an 80 GB one"."""
+    after it, as in "a 24 GB card", "an 80 GB one", "one 80 GB GPU"."""
     return (
         start_i > 0
-        and toks[start_i - 1].text in lx.ARTICLES
+        and toks[start_i - 1].text in lx.DETERMINERS
         and after < len(toks)
         and toks[after].kind == "word"
         and toks[after].text not in _NOT_DESCRIBED
