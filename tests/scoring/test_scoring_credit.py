@@ -675,6 +675,12 @@ def test_a_read_back_in_the_candidates_own_framing_is_asked(text: str) -> None:
         # "which is" goes on to say something
         ("Layer norm, which is what transformers use.", False),
         ("Which one I'd pick depends on the batch size you can afford.", False),
+        # an indirect question that opens the sentence asks it too ...
+        ("Whether to go with batch norm or layer norm.", True),
+        ("So, whether batch norm or layer norm would be better.", True),
+        # ... unless it goes on to say something
+        ("Whether you pick batch norm or layer norm depends on the batch size.", False),
+        ("Whether it is batch norm or layer norm, both keep activations well scaled.", False),
     ],
 )
 def test_a_choice_asked_back_is_asked(text: str, asked: bool) -> None:

@@ -121,13 +121,15 @@ _ASK_LEAD = r"(?:(?:so|and|okay|ok|um|uh|hmm|like|well|basically)[,\s]+)*"
 word (``_ASKS``, ``_WHICH``)."""
 _ASKS = re.compile(
     r"(?:^|(?<=[.!?;]\s))" + _ASK_LEAD + r"(?P<ask>(?P<wh>(?:what|why|how)"
-    r"(?:['’]s|\s+(?:is|are|should|do|does|did|can|could|would|will))\b|why\s+not\b)"
+    r"(?:['’]s|\s+(?:is|are|should|do|does|did|can|could|would|will))\b|why\s+not\b"
+    r"|whether\b)"
     r"[^.!?:;]*[.!?]?)",
     re.IGNORECASE,
 )
 """A sentence in the form of a question: a question word and a verb before its subject
 ("so what's going on", "why would the validation loss be lower"), after a full stop or a
-semicolon ("...; why is that and what would you do?")."""
+semicolon ("...; why is that and what would you do?"), or an indirect one that opens
+the sentence ("Whether to go with batch norm or layer norm.")."""
 _WHICH = re.compile(
     r"(?:^|(?<=[,.!?;]\s))"
     + _ASK_LEAD
@@ -140,7 +142,7 @@ pick", "..., which one."): the question's words and one more at most make the se
 restatement (``_restating``). "Use layer norm, which is what transformers do" is no
 question: "which" asks only as "which one", "which would you", "which should I"..."""
 _ASK_WORDS = frozenset(
-    content_stems("going happening done doing handle deal wrong there pick choose go")
+    content_stems("whether going happening done doing handle deal wrong there pick choose go")
 )
 """Content words any question asks with ("what's going on there", "what should be done
 about it", "how do I handle it"): a question-form sentence may hold them besides the
