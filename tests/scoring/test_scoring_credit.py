@@ -1538,6 +1538,26 @@ def test_rubric_light_scores_still_order_answers(scorer, lr_rubric) -> None:
     assert strong.score > partial.score > wrong.score
 
 
+def test_an_opening_pronoun_turned_the_other_way_earns_no_key_point(scorer, deck_rubric) -> None:
+    """ "Divide it by four" opens the answer: its "it" is the learning rate the question
+    asks about, so the rubric-light text's premise ("The batch is four times larger",
+    which the next sentence also says) earns no credit for "raise the learning rate four
+    times"."""
+    light = _light(deck_rubric("dl-batch-size-lr-scaling"))
+    r = scorer.score(
+        light,
+        "Divide it by four. A larger batch already gives bigger gradient sums, so the "
+        "learning rate has to shrink to keep the step size the same.",
+    )
+    assert next(k for k in r.key_points if k.id == "multiply-by-four").status != "covered"
+    said = scorer.score(
+        light,
+        "Multiply it by four. A batch four times larger gives a less noisy gradient and a "
+        "quarter of the steps, so 0.1 becomes 0.4.",
+    )
+    assert next(k for k in said.key_points if k.id == "multiply-by-four").status == "covered"
+
+
 def test_a_long_key_point_is_matched_without_its_short_last_step(scorer, deck_rubric) -> None:
     """ "So start with a small learning rate, raise it slowly over the first steps, and
     then decay it": a candidate who explains warmup says the ramp and seldom the decay

@@ -16,6 +16,7 @@ from sayitout.scoring.polarity import (
     negates,
     negates_other_words,
     negation_differs,
+    opening_pronoun,
     opposite_named,
     reverses_object,
     states_direction,
@@ -320,6 +321,35 @@ def test_a_candidate_s_steps_are_the_learning_rate() -> None:
     assert direction_conflict(rubric, analyse(said, plain_words=True))
     assert not direction_conflict(rubric, analyse(said))
     assert not direction_conflict(rubric, analyse("make the steps smaller", plain_words=True))
+
+
+@pytest.mark.parametrize(
+    ("text", "index"),
+    [
+        ("Divide it by four", 1),
+        ("um, I'd raise it to 0.4", 3),
+        ("so double that", 2),
+        # a thing named first is what the pronoun stands for
+        ("The rate: divide it by four", None),
+        ("Keep the batch and lower it", None),
+        ("Lower the learning rate", None),
+    ],
+)
+def test_a_pronoun_acted_on_before_anything_is_named_opens_the_answer(
+    text: str, index: int | None
+) -> None:
+    assert opening_pronoun([w.norm for w in words(text)]) == index
+
+
+def test_the_opening_pronoun_is_what_the_text_acts_on() -> None:
+    """ "Divide it by four", said first, is about what the question asks: against "raise
+    the learning rate four times" it says the other way; without the opening it is about
+    nothing the text names."""
+    rubric = analyse("The batch is four times larger, so raise the learning rate four times.")
+    said = analyse("Divide it by four. A larger batch already")
+    assert reverses_object(rubric, said, opening=True)
+    assert not reverses_object(rubric, said)
+    assert not reverses_object(rubric, analyse("Multiply it by four. A larger batch"), opening=True)
 
 
 def test_the_opposite_direction_about_the_same_thing_reverses_a_one_way_text() -> None:

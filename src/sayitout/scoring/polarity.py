@@ -897,13 +897,16 @@ def _acting(p: Polarity) -> list[Mention]:
     return [m for m in p.mentions if m.acts and m.object not in _LIGHT_VERBS]
 
 
-def reverses_object(rubric: Polarity, answer: Polarity) -> bool:
+def reverses_object(rubric: Polarity, answer: Polarity, opening: bool = False) -> bool:
     """True when the rubric text goes one way only and the answer says the opposite
     direction about the very thing it qualifies ("a smaller *learning* rate" against "a
     higher learning rate"), and never the same direction about it: ``direction_conflict``
     read strictly, with no fallback to nearby words or to every direction said. When the
     text acts on a thing, its acts are its way: "*lower* Adam's beta two, so the estimate
-    reacts *faster*" goes down (what follows is what the act does)."""
+    reacts *faster*" goes down (what follows is what the act does). ``opening``: the
+    answer's span holds its ``opening_pronoun``, which is what the question asks about and
+    so what the text acts on ("Divide it by four" against "raise the learning rate four
+    times")."""
     mentions = _acting(rubric) or list(rubric.mentions)
     said = frozenset().union(*(m.directions for m in mentions))
     if len(said) != 1:
@@ -911,10 +914,23 @@ def reverses_object(rubric: Polarity, answer: Polarity) -> bool:
     for r in mentions:
         if r.object in _LIGHT_VERBS:
             continue  # "too small, so make it bigger": "make" is no thing qualified
-        related = [a for a in answer.mentions if _related(r, a)]
+        related = [a for a in answer.mentions if _related(r, a) or (opening and a.on_pronoun)]
         if related and not any(a.directions & said for a in related):
             return True
     return False
+
+
+def opening_pronoun(words: Sequence[str]) -> int | None:
+    """The index in an answer's normalised ``words`` of a pronoun it acts on before it
+    names anything ("Divide it by four", "um, I'd raise it to 0.4"): with nothing before
+    it to stand for, that "it" is what the question asks about. None if a word other
+    than a stopword comes first."""
+    for k, w in enumerate(words):
+        if w in _ACTING and k + 1 < len(words) and words[k + 1] in _PRONOUNS:
+            return k + 1
+        if w not in STOPWORDS:
+            return None
+    return None
 
 
 def states_direction(rubric: Polarity, answer: Polarity) -> bool:
