@@ -352,6 +352,30 @@ def test_the_opening_pronoun_is_what_the_text_acts_on() -> None:
     assert not reverses_object(rubric, analyse("Multiply it by four. A larger batch"), opening=True)
 
 
+@pytest.mark.parametrize(
+    ("text", "thing"),
+    [
+        ("so the learning rate has to shrink to keep the step size the same", "learn"),
+        ("the learning rate needs to drop by four", "learn"),
+        ("the batch should grow with the data", "batch"),
+        ("the learning rate must rise 4x", "learn"),
+        # with an object after it, the verb acts on that
+        ("the optimiser has to reduce the step size", "step"),
+    ],
+)
+def test_a_direction_said_after_a_modal_with_no_object_qualifies_its_subject(
+    text: str, thing: str
+) -> None:
+    (said,) = analyse(text).mentions[:1]
+    assert said.object == thing
+
+
+def test_a_subject_that_has_to_shrink_reverses_a_raise() -> None:
+    rubric = analyse("Increase the learning rate in proportion to the batch size.")
+    assert reverses_object(rubric, analyse("so the learning rate has to shrink to keep the step"))
+    assert not reverses_object(rubric, analyse("so the learning rate has to grow with the batch"))
+
+
 def test_the_opposite_direction_about_the_same_thing_reverses_a_one_way_text() -> None:
     rubric = analyse("Very large batches need a higher learning rate, scaled up with the batch.")
     assert reverses_object(rubric, analyse("it needs a smaller learning rate"))

@@ -606,6 +606,9 @@ def _analyse(
             obj = _run_start(toks, sentences, k)  # "keep the learning rate where it was"
         elif _too_much(toks, k) and not flipped:
             obj = _run_start(toks, sentences, k - 2)  # "the learning rate is too low"
+        elif (modal := _after_modal(toks, closes, k)) is not None:
+            # "the learning rate has to shrink to keep the step the same"
+            obj = _run_start(toks, sentences, modal) or obj
         acts = t in _ACTING and not (t in _ALSO_ADJECTIVES and k and toks[k - 1] in _DESCRIBING)
         on_pronoun = acts and k + 1 < len(toks) and toks[k + 1] in _PRONOUNS
         phrase, head = (frozenset(), None) if ends_clause else _phrase(toks, sentences, closes, k)
@@ -846,6 +849,27 @@ def _number_comparisons(toks: list[str], sentences: list[int]) -> list[Mention]:
         ctx = frozenset(stem(w) for w in near if w not in STOPWORDS and _as_number(w) is None)
         out.append(Mention(frozenset({DOWN if a < b else UP}), ctx, stem(counted[0])))
     return out
+
+
+_MODALS = _wordset("should must will would can could might may shall")
+_MODALS_TO = _wordset("has have had needs need needed ought got")
+"""Before "to", these make the verb after it a modal's ("the rate has to shrink")."""
+
+
+def _after_modal(toks: list[str], closes: list[bool], k: int) -> int | None:
+    """Where the modal before ``toks[k]`` starts, when the direction word there is said
+    as a verb with no object ("the learning rate has to shrink to keep the step the
+    same", "the batch should grow with the data", "it must drop by four"): what it
+    qualifies is its subject, said before the modal. None when it has an object ("the
+    optimiser has to reduce the step": a determiner or a content word follows)."""
+    nxt = toks[k + 1] if k + 1 < len(toks) and not closes[k] else None
+    if nxt is not None and (nxt in _DETERMINERS or nxt not in STOPWORDS) and not nxt[0].isdigit():
+        return None
+    if k >= 2 and toks[k - 1] == "to" and toks[k - 2] in _MODALS_TO:
+        return k - 2
+    if k >= 1 and toks[k - 1] in _MODALS:
+        return k - 1
+    return None
 
 
 def _subject(toks: list[str], sentences: list[int], closes: list[bool], k: int) -> str | None:
