@@ -54,20 +54,20 @@ LABELS = CALIBRATION / "deep-learning-key-points.jsonl"
 """Which key points each dev answer states (``tests/calibration/README.md``)."""
 GRADES = {"strong": 2, "partial": 1, "wrong": 0}
 TEST_STYLE_MIX = {
-    "answer_first": 19,
-    "disfluent": 16,
-    "plain_words": 27,
-    "typed": 19,
+    "answer_first": 16,
+    "disfluent": 19,
+    "plain_words": 16,
+    "typed": 27,
     "hyphenated": 19,
-    "terse": 16,
+    "terse": 19,
     "reordered": 16,
     "incomplete": 33,
-    "confident_wrong": 16,
-    "reversed": 17,
-    "keyword_list": 16,
-    "read_back": 16,
-    "dont_know": 17,
-    "off_topic": 17,
+    "confident_wrong": 17,
+    "reversed": 16,
+    "keyword_list": 17,
+    "read_back": 17,
+    "dont_know": 16,
+    "off_topic": 16,
 }
 """Answers per style in the test part (tests/calibration/README.md; it has no "original"
 answers). Dev's answers resampled to this mix estimate what the test part's style mix

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING
 
 from sayitout.scoring.result import AnswerScore
 
-SCORER_VERSION = "2026.12.60"
+SCORER_VERSION = "2026.12.61"
 """Which scorer produced a score, stored with every score (``sayitout rescore`` brings
 older ones up to date). Change it whenever a change to ``scoring/`` can change a score."""
 
