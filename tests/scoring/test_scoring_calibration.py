@@ -145,26 +145,28 @@ def test_original_bands(scored) -> None:
 # Floors a little under what the scorer reached. Raise them as the scorer improves; never
 # lower them to let a change through. The parts were remade every round on 2026-12-01/06:
 # each time the test part, once read, joined development and a fresh test part was
-# written. The fifty-seventh round's floors: dev from SCORER_VERSION 2026.12.60 scoring
-# the 14,321 dev answers with the shipped judge (fitted on 442 of them: a regression guard,
-# not a measure). Dev grew by the fifty-sixth round's test part; the round's start scorer
-# read the grown dev at 0.9331 / 99.52 % / 98.76 % / 97.91 %, the end scorer at 0.9332 /
-# 99.54 % / 98.85 % / 97.93 %. The floors hold, and the wrong-answer one rises 0.987 ->
-# 0.988, one answer under the end's share. (The fifty-third round lowered the
+# written. The fifty-eighth round's floors: dev from SCORER_VERSION 2026.12.61 scoring
+# the 14,585 dev answers with the shipped judge (fitted on 442 of them: a regression guard,
+# not a measure). Dev grew by the fifty-seventh round's test part; the round's start scorer
+# read the grown dev at 0.9332 / 99.51 % / 98.82 % / 97.94 %, the end scorer at 0.9333 /
+# 99.51 % / 98.84 % / 97.94 %. The floors hold (the fifty-seventh round raised the
+# wrong-answer one 0.987 -> 0.988). (The fifty-third round lowered the
 # wrong-answer floor 0.988 -> 0.987 for the data, not for a change: even its start
 # scorer read the grown dev at 98.76 %.)
 # The fortieth round lowered the dev floors, knowingly, for one change: the int8 runtime
 # (``minilm_int8``; docs/design.md, "The model's runtime"); the forty-third lowered two as
 # dev grew harder.
-# Test from 2026.12.60's one reading of the fresh test part (21:30 UTC on 2026-12-07,
-# with the round's start scorer beside it: docs/evaluation.md, "fifty-seventh round"). The
+# Test from 2026.12.61's one reading of the fresh test part (23:28 UTC on 2026-12-07,
+# with the round's start scorer beside it: docs/evaluation.md, "fifty-eighth round"). The
 # test part is new, so its floors follow it, one answer under each share it reached
-# (97.7 % >= 70 and 97.0 % <= 30), and a little under its Spearman (0.9351) and pairs
-# ordered (98.56 %).
+# (95.5 % >= 70 and 97.0 % <= 30), and a little under its Spearman (0.9156) and pairs
+# ordered (97.77 %).
 DEV_FLOOR = {"spearman": 0.931, "strong_ge70": 0.995, "wrong_le30": 0.988, "pairwise": 0.978}
-TEST_FLOOR = {"spearman": 0.932, "strong_ge70": 0.969, "wrong_le30": 0.959, "pairwise": 0.982}
-MEAN_WRONG_MAX = {"dev": 6.5, "test": 8.0}
-"""The highest mean score of a part's wrong answers (dev 6.0, test 7.1 in 2026.12.60)."""
+TEST_FLOOR = {"spearman": 0.913, "strong_ge70": 0.946, "wrong_le30": 0.959, "pairwise": 0.975}
+MEAN_WRONG_MAX = {"dev": 6.5, "test": 9.0}
+"""The highest mean score of a part's wrong answers (dev 6.0, test 8.2 in 2026.12.61)."""
+# 2026.12.61 read the fifty-eighth round's test part (264) at 0.9156 / 95.5 % / 97.0 % / 97.8 %
+# (its start scorer, 2026.12.60, alike under the full rubrics: no test answer's score moved);
 # 2026.12.60 read the fifty-seventh round's test part (264) at 0.9351 / 97.7 % / 97.0 % / 98.6 %
 # (its start scorer, 2026.12.59, alike: no test answer's score moved);
 # 2026.12.59 read the fifty-sixth round's test part (264) at 0.9253 / 97.7 % / 97.0 % / 98.1 %
@@ -296,7 +298,7 @@ def test_part_keeps_its_quality(scored, part: str, floor: dict[str, float]) -> N
     reason="issue 9's targets: met on the twelfth, seventeenth, twenty-sixth, twenty-eighth, "
     "thirty-first to thirty-fourth, thirty-sixth, thirty-eighth to fortieth, "
     "forty-second, forty-fourth, forty-fifth, fiftieth, fifty-first, fifty-third, "
-    "fifty-fourth, fifty-fifth, fifty-sixth and fifty-seventh rounds' "
+    "fifty-fourth, fifty-fifth, fifty-sixth, fifty-seventh and fifty-eighth rounds' "
     "test parts, "
     "not on the eleventh's, the "
     "thirteenth's to the sixteenth's, the eighteenth's to the twenty-fifth's, the "
@@ -330,7 +332,9 @@ def test_part_keeps_its_quality(scored, part: str, floor: dict[str, float]) -> N
     "132; wrong <= 30 at 97.0 %, 96 of 99; non-answers at most 23), and so did the "
     "fifty-sixth's (strong >= 70 at 97.7 %, 129 of 132; wrong <= 30 at 97.0 %, 96 of 99; "
     "non-answers at most 30), and so did the fifty-seventh's (strong >= 70 at 97.7 %, 129 "
-    "of 132; wrong <= 30 at 97.0 %, 96 of 99; non-answers at most 33); non-strict until fresh "
+    "of 132; wrong <= 30 at 97.0 %, 96 of 99; non-answers at most 33), and so did the "
+    "fifty-eighth's (strong >= 70 at 95.5 %, 126 of 132; wrong <= 30 at 97.0 %, 96 of 99; "
+    "non-answers at most 36); non-strict until fresh "
     "parts keep meeting them",
     strict=False,
 )
