@@ -214,6 +214,7 @@ class Matcher:
         self._led: dict[int, polarity.Polarity] = {}
         self._whole: polarity.Polarity | None = None
         self._reader: polarity.Reader | None = None
+        # an opening is said within the first few words ("um, so, I'd divide it by four")
         self._opening = polarity.opening_pronoun([w.norm for w in answer.words[:12]])
         self._answer_claims: Claims | None = None
         self._why: dict[int, str] = {}
@@ -477,19 +478,20 @@ class Matcher:
         if not own.polarity.mentions:
             return False
         pol = self.window_polarity(j)
-        opening = self._opening is not None and self._reach_back(j, 3) < self._opening
-        if pol.mentions and polarity.reverses_object(own.polarity, pol, opening):
+        if pol.mentions and polarity.reverses_object(own.polarity, pol, self._opens(j, 3)):
             return True
         # a paraphrase or a piece of the text ("so the second-moment estimate reacts
         # faster") matched after the act its sentence reverses ("Raise Adam's β2, so ...")
         led = self.led_polarity(j)
-        opening = (
-            self._opening is not None
-            and self._reach_back(j, len(self.answer.words)) < self._opening
-        )
         return len(led.mentions) > len(pol.mentions) and polarity.reverses_object(
-            own.polarity, led, opening
+            own.polarity, led, self._opens(j, len(self.answer.words))
         )
+
+    def _opens(self, j: int, before: int) -> bool:
+        """Whether window ``j``, read with up to ``before`` words before it in its
+        sentence, holds the answer's opening pronoun and the word that acts on it
+        ("Divide it by four": ``polarity.opening_pronoun``)."""
+        return self._opening is not None and self._reach_back(j, before) < self._opening
 
     def _blocked(self, item: Item) -> tuple[str, bool] | None:
         """Why no window of the answer can be the item's evidence, if none can, and
