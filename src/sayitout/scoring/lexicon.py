@@ -237,9 +237,9 @@ precision ("to three decimals", "0.063 to three places", "two significant figure
 ORDINAL_ENDINGS = wordset("st nd")
 """Glued to digits, these make an ordinal ("the 2nd half", "1st epoch"): no quantity.
 ("16th" is read as the fraction's denominator it usually is.)"""
-DETERMINERS = wordset("a an one single each every another any")
-"""Before a number with a unit and a noun, these make it a description ("a 24 GB card",
-"it won't fit one 80 GB GPU", "a single 40 GB card")."""
+DESCRIPTION_BEFORE = wordset("a an one single each every another any")
+"""Before a number with a unit and a noun, these make it a description of the noun ("a 24
+GB card", "it won't fit one 80 GB GPU", "a single 40 GB card")."""
 HYPOTHETICAL = wordset(
     """if unless anything instead rather not isn't isnt wasn't aren't arent weren't
     doesn't doesnt never otherwise whereas versus vs"""

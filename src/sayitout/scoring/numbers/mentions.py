@@ -595,7 +595,7 @@ def _describes(text: str, toks: list[Tok], start_i: int, after: int) -> bool:
     after it, as in "a 24 GB card", "an 80 GB one", "one 80 GB GPU"."""
     return (
         start_i > 0
-        and toks[start_i - 1].text in lx.DETERMINERS
+        and toks[start_i - 1].text in lx.DESCRIPTION_BEFORE
         and after < len(toks)
         and toks[after].kind == "word"
         and toks[after].text not in _NOT_DESCRIBED
